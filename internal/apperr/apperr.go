@@ -1,0 +1,164 @@
+// Package apperr is gpupick's one error type: a code that says what kind of
+// failure it is, and the place in the user's input (file, line, field) it
+// refers to. The code is mapped to exit codes (and later HTTP statuses) in
+// exactly one place, ExitCode.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Code classifies an error for callers that must react to it (exit codes,
+// HTTP statuses).
+type Code string
+
+// The error codes. Invalid and NotFound are the user's input; Empty means the
+// request was understood but nothing qualifies; Unavailable is a missing
+// outside resource (network, a tool on PATH); Internal is a bug.
+const (
+	Invalid     Code = "invalid"
+	NotFound    Code = "not_found"
+	Empty       Code = "empty"
+	Unavailable Code = "unavailable"
+	Internal    Code = "internal"
+)
+
+// Error is a failure with a code and, for input errors, where it is.
+// File, Line and Field are optional; Line is 1-based and 0 when unknown.
+type Error struct {
+	Code  Code
+	File  string
+	Line  int
+	Field string // dotted path, e.g. "training.seq_len" or a CSV column name
+	Msg   string
+	Err   error // wrapped cause, may be nil
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	} else if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Err != nil {
+		if e.Msg != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Invalidf returns an Invalid error about field (may be empty).
+func Invalidf(field, format string, args ...any) *Error {
+	return &Error{Code: Invalid, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// NotFoundf returns a NotFound error about field (may be empty).
+func NotFoundf(field, format string, args ...any) *Error {
+	return &Error{Code: NotFound, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Emptyf returns an Empty error: nothing qualifies.
+func Emptyf(format string, args ...any) *Error {
+	return &Error{Code: Empty, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap gives err a code unless it already carries one. A nil err stays nil.
+func Wrap(code Code, msg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if msg == "" {
+			return err
+		}
+		return &Error{Code: e.Code, Msg: msg, Err: err}
+	}
+	return &Error{Code: code, Msg: msg, Err: err}
+}
+
+// InFile sets the file of every *Error in err (a single error or a List)
+// that has none yet, and returns err.
+func InFile(err error, file string) error {
+	var l List
+	if errors.As(err, &l) {
+		for _, e := range l {
+			if e.File == "" {
+				e.File = file
+			}
+		}
+		return err
+	}
+	var e *Error
+	if errors.As(err, &e) && e.File == "" {
+		e.File = file
+	}
+	return err
+}
+
+// CodeOf reports the code of err: the first *Error in its chain, Internal when
+// there is none. A List has the code of its first element.
+func CodeOf(err error) Code {
+	var l List
+	if errors.As(err, &l) && len(l) > 0 {
+		return l[0].Code
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// ExitCode maps an error to the process exit status: 0 for nil, 2 for bad
+// input, 1 for everything else (nothing qualifies, a failed check, an outside
+// failure).
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	switch CodeOf(err) {
+	case Invalid, NotFound:
+		return 2
+	default:
+		return 1
+	}
+}
+
+// List is several problems reported together (a catalog with bad rows).
+type List []*Error
+
+func (l List) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	if len(l) > 1 {
+		return fmt.Sprintf("%d problems:\n  %s", len(l), strings.Join(parts, "\n  "))
+	}
+	return strings.Join(parts, "")
+}
+
+// Err returns l as an error, or nil when l is empty.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,219 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+)
+
+// Catalog is a checked, indexed set of catalog facts. Offers are sorted by
+// key; accelerators by id. A Catalog is read-only once built, and safe for
+// concurrent use.
+type Catalog struct {
+	Accelerators []*Accelerator
+	Providers    []*Provider
+	Regions      []*Region
+	FX           []FX
+	Offers       []*Offer
+
+	byName   map[string]*Accelerator // lowercase id or alias
+	provider map[string]*Provider
+	region   map[string]*Region // provider/region
+	fx       map[string]FX
+}
+
+// Build layers files (later ones replace earlier rows with the same key and
+// add new ones), resolves references, converts prices to USD and checks every
+// rule. All problems are returned together, naming file, row and column.
+func Build(layers ...*Files) (*Catalog, error) {
+	c := &Catalog{
+		byName:   map[string]*Accelerator{},
+		provider: map[string]*Provider{},
+		region:   map[string]*Region{},
+		fx:       map[string]FX{"USD": {Currency: "USD", USDPerUnit: 1}},
+	}
+	var errs apperr.List
+	accel := map[string]*Accelerator{}
+	offers := map[string]*Offer{}
+	currency := map[string]string{}
+	for _, f := range layers {
+		for _, a := range f.Accelerators {
+			accel[a.ID] = a
+		}
+		for _, p := range f.Providers {
+			c.provider[p.ID] = p
+		}
+		for k, v := range f.providerCurrency {
+			currency[k] = v
+		}
+		for _, r := range f.Regions {
+			c.region[r.Provider+"/"+r.ID] = r
+		}
+		for _, x := range f.FX {
+			c.fx[x.Currency] = x
+		}
+		for _, o := range f.Offers {
+			offers[o.Key()] = o
+		}
+	}
+	for _, a := range accel {
+		c.Accelerators = append(c.Accelerators, a)
+	}
+	sort.Slice(c.Accelerators, func(i, j int) bool { return c.Accelerators[i].ID < c.Accelerators[j].ID })
+	for _, a := range c.Accelerators {
+		c.index(a, a.ID, &errs)
+		for _, al := range a.Aliases {
+			c.index(a, al, &errs)
+		}
+	}
+	for _, p := range c.provider {
+		if cur, ok := currency[p.ID]; ok {
+			rate, ok := c.fx[cur]
+			if !ok {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ProvidersFile, Field: p.ID + ".egress_currency",
+					Msg: fmt.Sprintf("no exchange rate for %s in %s", cur, FXFile)})
+				continue
+			}
+			// Copy before converting: the same Files may be built again.
+			cp := *p
+			cp.EgressTiers = append([]EgressTier(nil), p.EgressTiers...)
+			for i := range cp.EgressTiers {
+				cp.EgressTiers[i].USDPerGB *= rate.USDPerUnit
+			}
+			cp.BlockUSDPerGBMonth *= rate.USDPerUnit
+			cp.ObjectUSDPerGBMonth *= rate.USDPerUnit
+			c.provider[p.ID] = &cp
+		}
+		c.Providers = append(c.Providers, c.provider[p.ID])
+	}
+	sort.Slice(c.Providers, func(i, j int) bool { return c.Providers[i].ID < c.Providers[j].ID })
+	for _, r := range c.region {
+		if _, ok := c.provider[r.Provider]; !ok {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: RegionsFile, Field: "provider",
+				Msg: fmt.Sprintf("region %s: unknown provider %q (not in %s)", r.ID, r.Provider, ProvidersFile)})
+		}
+		c.Regions = append(c.Regions, r)
+	}
+	sort.Slice(c.Regions, func(i, j int) bool {
+		if c.Regions[i].Provider != c.Regions[j].Provider {
+			return c.Regions[i].Provider < c.Regions[j].Provider
+		}
+		return c.Regions[i].ID < c.Regions[j].ID
+	})
+	for _, x := range c.fx {
+		c.FX = append(c.FX, x)
+	}
+	sort.Slice(c.FX, func(i, j int) bool { return c.FX[i].Currency < c.FX[j].Currency })
+	for _, o := range offers {
+		if o2, ok := c.resolveOffer(o, &errs); ok {
+			c.Offers = append(c.Offers, o2)
+		}
+	}
+	sort.Slice(c.Offers, func(i, j int) bool { return c.Offers[i].Key() < c.Offers[j].Key() })
+	return c, errs.Err()
+}
+
+func (c *Catalog) index(a *Accelerator, name string, errs *apperr.List) {
+	k := strings.ToLower(strings.TrimSpace(name))
+	if other, ok := c.byName[k]; ok && other != a {
+		*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: AcceleratorsFile, Field: "aliases",
+			Msg: fmt.Sprintf("%q names both %s and %s", name, other.ID, a.ID)})
+		return
+	}
+	c.byName[k] = a
+}
+
+// offerErr reports a problem with an offer row; offers are identified by key
+// because rows of several layers are merged.
+func offerErr(o *Offer, field, format string, args ...any) *apperr.Error {
+	return &apperr.Error{Code: apperr.Invalid, File: OffersDir + "/" + o.Provider + ".csv", Field: field,
+		Msg: o.Key() + ": " + fmt.Sprintf(format, args...)}
+}
+
+// resolveOffer checks an offer against the rest of the catalog and returns a
+// copy with the accelerator id resolved, the country filled and prices in USD.
+func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
+	o := *in
+	n := len(*errs)
+	a, ok := c.Accelerator(o.GPU)
+	if !ok {
+		*errs = append(*errs, offerErr(&o, "gpu", "unknown accelerator %q (not an id or alias in %s)", o.GPU, AcceleratorsFile))
+	} else {
+		o.GPU = a.ID
+		if o.GPUMemGiB == 0 {
+			o.GPUMemGiB = a.MemGiB
+		} else if math.Abs(o.GPUMemGiB-a.MemGiB) > 0.1*a.MemGiB {
+			*errs = append(*errs, offerErr(&o, "gpu_memory_gib", "%g GiB per GPU, but %s has %g GiB: wrong accelerator?", o.GPUMemGiB, a.ID, a.MemGiB))
+		}
+	}
+	if _, ok := c.provider[o.Provider]; !ok {
+		*errs = append(*errs, offerErr(&o, "provider", "unknown provider %q (not in %s)", o.Provider, ProvidersFile))
+	}
+	if r, ok := c.region[o.Provider+"/"+o.Region]; !ok {
+		*errs = append(*errs, offerErr(&o, "region", "unknown region %q of %s (not in %s)", o.Region, o.Provider, RegionsFile))
+	} else {
+		o.Country = r.Country
+	}
+	if o.GPUCount < 1 || o.GPUCount > 144 {
+		*errs = append(*errs, offerErr(&o, "gpu_count", "must be between 1 and 144, got %d", o.GPUCount))
+	}
+	rate, ok := c.fx[o.Currency]
+	if !ok {
+		*errs = append(*errs, offerErr(&o, "currency", "no exchange rate for %q in %s", o.Currency, FXFile))
+	}
+	for m := Mode(0); m < NumModes; m++ {
+		o.ListPrices[m] = o.LocalPrices[m] * rate.USDPerUnit
+	}
+	o.YourPrices = o.ListPrices
+	o.PriceRules = [NumModes]string{}
+	return &o, len(*errs) == n
+}
+
+// Accelerator resolves an id or alias, case-insensitively.
+func (c *Catalog) Accelerator(name string) (*Accelerator, bool) {
+	a, ok := c.byName[strings.ToLower(strings.TrimSpace(name))]
+	return a, ok
+}
+
+// Provider returns the provider with the given id.
+func (c *Catalog) Provider(id string) (*Provider, bool) {
+	p, ok := c.provider[strings.ToLower(id)]
+	return p, ok
+}
+
+// Region returns a provider's region.
+func (c *Catalog) Region(provider, region string) (*Region, bool) {
+	r, ok := c.region[strings.ToLower(provider)+"/"+region]
+	return r, ok
+}
+
+// Rate returns the exchange rate of a currency (USD is always 1).
+func (c *Catalog) Rate(currency string) (FX, bool) {
+	x, ok := c.fx[strings.ToUpper(currency)]
+	return x, ok
+}
+
+// Newest returns the most recent as_of date of any offer with a price: the
+// date the catalog's prices speak for.
+func (c *Catalog) Newest() time.Time {
+	var t time.Time
+	for _, o := range c.Offers {
+		if o.ListPrices != (Prices{}) && o.AsOf.After(t) {
+			t = o.AsOf
+		}
+	}
+	return t
+}
+
+// AcceleratorNames lists every id, for error messages.
+func (c *Catalog) AcceleratorNames() []string {
+	out := make([]string, len(c.Accelerators))
+	for i, a := range c.Accelerators {
+		out[i] = a.ID
+	}
+	return out
+}

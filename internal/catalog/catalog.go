@@ -1,0 +1,275 @@
+// Package catalog holds what gpupick knows about accelerators, providers,
+// regions and GPU cloud offers, each fact with its source and date. It parses
+// catalog files it is given (an fs.FS), checks their integrity, layers a
+// user's rows and negotiated prices over them, and filters offers. It does no
+// I/O of its own.
+package catalog
+
+import (
+	"strings"
+	"time"
+)
+
+// StaleAfter is the age beyond which a fact is shown as stale.
+const StaleAfter = 90 * 24 * time.Hour
+
+// HoursPerMonth converts monthly subscription prices to an hourly
+// equivalent: 365 days x 24 h / 12 months.
+const HoursPerMonth = 730.0
+
+// Fact is where a row came from: a URL or document, and the date the source
+// stated it.
+type Fact struct {
+	Source string    `json:"source"`
+	AsOf   time.Time `json:"as_of"`
+}
+
+// Stale reports whether the fact is older than StaleAfter at now.
+func (f Fact) Stale(now time.Time) bool {
+	return now.Sub(f.AsOf) > StaleAfter
+}
+
+// Tri is a yes/no fact that may be unknown. Unknown never counts as yes.
+type Tri int8
+
+// Tri values. The zero value is Unknown, so a missing fact stays unknown.
+const (
+	Unknown Tri = iota
+	Yes
+	No
+)
+
+func (t Tri) String() string {
+	switch t {
+	case Yes:
+		return "yes"
+	case No:
+		return "no"
+	}
+	return "unknown"
+}
+
+// MarshalText writes yes, no or unknown.
+func (t Tri) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// ParseTri reads yes/no/true/false (any case); empty and "unknown" are
+// Unknown; anything else is not ok.
+func ParseTri(s string) (Tri, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "unknown":
+		return Unknown, true
+	case "yes", "true", "y":
+		return Yes, true
+	case "no", "false", "n":
+		return No, true
+	}
+	return Unknown, false
+}
+
+// DataType is a numeric format the hardware computes in.
+type DataType int8
+
+// Data types, in the order of the columns of accelerators.csv.
+const (
+	FP64 DataType = iota
+	FP32
+	TF32
+	BF16
+	FP16
+	FP8
+	FP4
+	INT8
+	NumDataTypes
+)
+
+var dataTypeNames = [NumDataTypes]string{"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"}
+
+func (d DataType) String() string { return dataTypeNames[d] }
+
+// ParseDataType maps "bf16" etc. to a DataType.
+func ParseDataType(s string) (DataType, bool) {
+	for i, n := range dataTypeNames {
+		if strings.EqualFold(n, s) {
+			return DataType(i), true
+		}
+	}
+	return 0, false
+}
+
+// Accelerator is one kind of GPU or AI accelerator. Peak rates are dense
+// (never 2:4 sparsity figures); a zero rate means the hardware has no such
+// path.
+type Accelerator struct {
+	ID                string   `json:"id"`
+	Aliases           []string `json:"aliases,omitempty"`
+	Name              string   `json:"name"`
+	Vendor            string   `json:"vendor"`
+	Architecture      string   `json:"architecture"`
+	ComputeCapability string   `json:"compute_capability,omitempty"` // NVIDIA, e.g. "9.0"
+	GFXTarget         string   `json:"gfx_target,omitempty"`         // AMD, e.g. "gfx942"
+	MemGiB            float64  `json:"memory_gib"`
+	MemType           string   `json:"memory_type"`
+	MemBandwidthGBps  float64  `json:"memory_bandwidth_gb_s"` // 10^9 bytes/s
+	// PeakTFLOPS is the dense peak per data type in TFLOPS (INT8 in TOPS); 0 = not supported.
+	PeakTFLOPS [NumDataTypes]float64 `json:"-"`
+	LinkKind   string                `json:"link_kind"`
+	// LinkGBps is the GPU-to-GPU bandwidth per GPU, GB/s, both directions added, as vendors publish.
+	LinkGBps      float64 `json:"link_gb_s"`
+	GPUsPerServer int     `json:"gpus_per_server"`
+	NVLinkDomain  int     `json:"nvlink_domain"` // accelerators on the fast link without a NIC
+	PCIeGen       int     `json:"pcie_gen,omitempty"`
+	TDPWatts      float64 `json:"tdp_w,omitempty"`
+	MIG           bool    `json:"mig"`
+	Confidential  Tri     `json:"confidential_computing"`
+	ReleaseYear   int     `json:"release_year,omitempty"`
+	Notes         string  `json:"notes,omitempty"`
+	Fact
+}
+
+// TFLOPS returns the dense peak for d, and whether the hardware has it.
+func (a *Accelerator) TFLOPS(d DataType) (float64, bool) {
+	v := a.PeakTFLOPS[d]
+	return v, v > 0
+}
+
+// Region is a provider's region and where it is.
+type Region struct {
+	Provider      string `json:"provider"`
+	ID            string `json:"region"`
+	Country       string `json:"country"` // ISO 3166 alpha-2
+	City          string `json:"city,omitempty"`
+	EUEEA         bool   `json:"eu_eea"`
+	MainlandChina bool   `json:"mainland_china"`
+	Fact
+}
+
+// Certification is an attestation a provider holds and what it covers.
+type Certification struct {
+	Name  string `json:"name" yaml:"name"`
+	Scope string `json:"scope" yaml:"scope"`
+	Fact  `yaml:",inline"`
+}
+
+// EgressTier prices internet egress: USDPerGB applies up to UpToTB per
+// month (cumulative); the last tier has UpToTB 0, meaning no limit.
+type EgressTier struct {
+	UpToTB   float64 `json:"up_to_tb,omitempty"`
+	USDPerGB float64 `json:"usd_per_gb"`
+}
+
+// Provider is a cloud and the facts that hold across its offers.
+type Provider struct {
+	ID                  string          `json:"id"`
+	Name                string          `json:"name"`
+	HQCountry           string          `json:"hq_country"`
+	CloudAct            bool            `json:"cloud_act"`
+	Certifications      []Certification `json:"certifications"`
+	CustomerManagedKeys Tri             `json:"customer_managed_keys"`
+	ConfidentialGPUVMs  Tri             `json:"confidential_gpu_vms"`
+	SecureBoot          Tri             `json:"secure_boot"`
+	// EgressTiers are in USD (converted at load when published in another currency).
+	EgressTiers []EgressTier `json:"egress_tiers"`
+	// Storage prices in USD per GB-month; 0 = unknown.
+	BlockUSDPerGBMonth  float64       `json:"block_storage_usd_per_gb_month,omitempty"`
+	ObjectUSDPerGBMonth float64       `json:"object_storage_usd_per_gb_month,omitempty"`
+	BillingGranularity  time.Duration `json:"billing_granularity_s"`
+	MinimumBilling      time.Duration `json:"minimum_billing_s"`
+	// SpotInterruptionPerHour is the published chance of a spot interruption
+	// per instance-hour; 0 = not published.
+	SpotInterruptionPerHour float64 `json:"spot_interruption_per_hour,omitempty"`
+	Notes                   string  `json:"notes,omitempty"`
+	Fact
+}
+
+// Mode is a way to pay for an instance.
+type Mode int8
+
+// Pricing modes. Monthly is the subscription Chinese clouds sell
+// (包年包月); its hourly equivalent is the monthly price / HoursPerMonth.
+const (
+	OnDemand Mode = iota
+	Spot
+	Monthly
+	Reserved1y
+	Reserved3y
+	NumModes
+)
+
+var modeNames = [NumModes]string{"on-demand", "spot", "monthly", "reserved-1y", "reserved-3y"}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// MarshalText writes the mode's name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// ParseMode maps a mode name (on-demand, spot, ...) to a Mode.
+func ParseMode(s string) (Mode, bool) {
+	for i, n := range modeNames {
+		if strings.EqualFold(n, strings.TrimSpace(s)) {
+			return Mode(i), true
+		}
+	}
+	return 0, false
+}
+
+// ModeNames lists the pricing modes in order.
+func ModeNames() []string { return modeNames[:] }
+
+// Prices are per instance-hour, one per mode; 0 means not published
+// (catalog rules forbid a real price of 0).
+type Prices [NumModes]float64
+
+// Get returns the price for m and whether it is known.
+func (p Prices) Get(m Mode) (float64, bool) { return p[m], p[m] > 0 }
+
+// Offer is one instance type in one region of one provider.
+type Offer struct {
+	Provider     string  `json:"provider"`
+	InstanceType string  `json:"instance_type"`
+	Region       string  `json:"region"`
+	Country      string  `json:"country"` // from the region
+	GPU          string  `json:"gpu"`     // accelerator id (aliases resolved at load)
+	GPUCount     int     `json:"gpu_count"`
+	GPUMemGiB    float64 `json:"gpu_memory_gib"`
+	VCPUs        int     `json:"vcpus"`
+	RAMGiB       float64 `json:"ram_gib"`
+	// Storage and network; 0 = none or unknown.
+	NVMeTB           float64 `json:"nvme_tb,omitempty"`
+	NVMeReadGBps     float64 `json:"nvme_read_gb_s,omitempty"`
+	BlockGBps        float64 `json:"block_gb_s,omitempty"`
+	NetworkGbps      float64 `json:"network_gbps,omitempty"`
+	InterconnectKind string  `json:"interconnect_kind,omitempty"`
+	InterconnectGBps float64 `json:"interconnect_gb_s,omitempty"` // both directions, per GPU
+	FabricKind       string  `json:"fabric_kind,omitempty"`       // empty: cannot be clustered
+	FabricGbps       float64 `json:"fabric_gbps,omitempty"`       // per node
+	// Currency is what the provider publishes in; LocalPrices are in it.
+	Currency    string `json:"currency"`
+	LocalPrices Prices `json:"-"`
+	// ListPrices are LocalPrices in USD per instance-hour (monthly as its
+	// hourly equivalent).
+	ListPrices Prices `json:"-"`
+	// YourPrices are ListPrices after the user's overlay; equal to
+	// ListPrices when no rule matched.
+	YourPrices Prices `json:"-"`
+	// PriceRules names, per mode, the overlay rule that set YourPrices.
+	PriceRules         [NumModes]string `json:"-"`
+	EgressUSDPerGB     float64          `json:"egress_usd_per_gb,omitempty"`
+	BlockUSDPerGBMonth float64          `json:"block_usd_per_gb_month,omitempty"`
+	Confidential       Tri              `json:"confidential_computing"`
+	Driver             string           `json:"driver,omitempty"`
+	Notes              string           `json:"notes,omitempty"`
+	Fact
+}
+
+// ID is the offer's name, provider/instance-type.
+func (o *Offer) ID() string { return o.Provider + "/" + o.InstanceType }
+
+// Key identifies the row: provider/instance-type@region.
+func (o *Offer) Key() string { return o.ID() + "@" + o.Region }
+
+// FX is an exchange rate: what one unit of Currency is worth in USD.
+type FX struct {
+	Currency   string  `json:"currency"`
+	USDPerUnit float64 `json:"usd_per_unit"`
+	Fact
+}

@@ -1,0 +1,61 @@
+package catalog
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+func FuzzParseOffers(f *testing.F) {
+	f.Add(offerHeader + "aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1,,,,,USD,,,,,src,2025-01-01,\n")
+	f.Add("provider,region\n\"a,b\n")
+	f.Add(offerHeader + "aws,x,y,z,-1,nan,1e999,,,,,,,,,,0,,,,,,,,maybe,,,2025-13-01,\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := Parse(fstest.MapFS{"offers/aws.csv": {Data: []byte(s)}}, false)
+		if err == nil {
+			_, _ = Build(files) // must not panic whatever the rows say
+		}
+	})
+}
+
+func FuzzParseAccelerators(f *testing.F) {
+	f.Add("id,name,vendor,architecture,memory_gib,memory_bandwidth_gb_s,source,as_of\nx,X,nvidia,hopper,80,3350,s,2025-01-01\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := Parse(fstest.MapFS{"accelerators.csv": {Data: []byte(s)}}, false)
+		if err == nil {
+			_, _ = Build(files)
+		}
+	})
+}
+
+func FuzzParseProviders(f *testing.F) {
+	f.Add("- id: aws\n  name: A\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  egress_tiers_usd_per_gb: [{up_to_tb: 1, usd_per_gb: 1}, {usd_per_gb: 0.5}]\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := Parse(fstest.MapFS{"providers.yaml": {Data: []byte(s)}}, false)
+		if err == nil {
+			_, _ = Build(files)
+		}
+	})
+}
+
+func FuzzParseOverlay(f *testing.F) {
+	f.Add("rules:\n  - {provider: aws, instance: \"p5.*\", discount_percent: 25}\n")
+	f.Add("rules:\n  - {mode: spot, price_per_hour: 3, currency: CNY}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		ov, err := ParseOverlay([]byte(s))
+		if err == nil && len(ov.Rules) == 0 {
+			t.Fatal("an overlay without rules was accepted")
+		}
+	})
+}
+
+func FuzzParseGPURequest(f *testing.F) {
+	for _, s := range []string{"h100-sxm:8", "H100", ":", "a:b:c", "x:99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseGPURequest(s)
+		if err == nil && (r.Name == "" || r.Count < 0) {
+			t.Fatalf("ParseGPURequest(%q) = %+v without error", s, r)
+		}
+	})
+}

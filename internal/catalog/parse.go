@@ -1,0 +1,380 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/strictyaml"
+)
+
+// The files of a catalog directory.
+const (
+	AcceleratorsFile = "accelerators.csv"
+	ProvidersFile    = "providers.yaml"
+	RegionsFile      = "regions.csv"
+	FXFile           = "fx.csv"
+	OffersDir        = "offers"
+)
+
+var acceleratorColumns = []string{
+	"id", "aliases", "name", "vendor", "architecture", "compute_capability", "gfx_target",
+	"memory_gib", "memory_type", "memory_bandwidth_gb_s",
+	"fp64_tflops", "fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "int8_tops",
+	"link_kind", "link_gb_s", "gpus_per_server", "nvlink_domain", "pcie_gen", "tdp_w", "mig",
+	"confidential_computing", "release_year", "source", "as_of", "notes",
+}
+
+var regionColumns = []string{"provider", "region", "country", "city", "eu_eea", "mainland_china", "source", "as_of"}
+
+var fxColumns = []string{"currency", "usd_per_unit", "source", "as_of"}
+
+var offerColumns = []string{
+	"provider", "instance_type", "region", "gpu", "gpu_count", "gpu_memory_gib", "vcpus", "ram_gib",
+	"nvme_tb", "nvme_read_gb_s", "block_gb_s", "network_gbps", "interconnect_kind", "interconnect_gb_s",
+	"fabric_kind", "fabric_gbps", "price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y",
+	"price_monthly", "currency", "egress_usd_per_gb", "block_usd_per_gb_month", "confidential_computing",
+	"driver", "source", "as_of", "notes",
+}
+
+// Files is the parsed content of one catalog directory, before references
+// are resolved. Build turns one or more of them into a Catalog.
+type Files struct {
+	Accelerators []*Accelerator
+	Providers    []*Provider
+	// providerEgressCurrency records providers whose egress and storage
+	// figures are in another currency, converted in Build.
+	providerCurrency map[string]string
+	Regions          []*Region
+	FX               []FX
+	Offers           []*Offer
+}
+
+// Parse reads a catalog directory. With requireAll, every file must be
+// there (the embedded catalog); otherwise missing files are fine (a user's
+// overlay directory holding only some rows). Every problem is reported, with
+// file, line and column, as an apperr.List.
+func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
+	f := &Files{providerCurrency: map[string]string{}}
+	var errs apperr.List
+	read := func(name string) []byte {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			if requireAll || !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: "cannot read", Err: err})
+			}
+			return nil
+		}
+		return b
+	}
+	if b := read(AcceleratorsFile); b != nil {
+		f.Accelerators = parseAccelerators(AcceleratorsFile, b, &errs)
+	}
+	if b := read(ProvidersFile); b != nil {
+		f.parseProviders(ProvidersFile, b, &errs)
+	}
+	if b := read(RegionsFile); b != nil {
+		f.Regions = parseRegions(RegionsFile, b, &errs)
+	}
+	if b := read(FXFile); b != nil {
+		f.FX = parseFX(FXFile, b, &errs)
+	}
+	names, err := fs.Glob(fsys, OffersDir+"/*.csv")
+	if err != nil {
+		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "cannot list", Err: err})
+	}
+	if requireAll && len(names) == 0 {
+		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "no offer files (offers/<provider>.csv)"})
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if b := read(n); b != nil {
+			f.Offers = append(f.Offers, ParseOffers(n, b, &errs)...)
+		}
+	}
+	return f, errs.Err()
+}
+
+func parseAccelerators(file string, data []byte, errs *apperr.List) []*Accelerator {
+	var out []*Accelerator
+	readTable(file, data, acceleratorColumns,
+		[]string{"id", "name", "vendor", "architecture", "memory_gib", "memory_bandwidth_gb_s", "source", "as_of"},
+		errs, func(t *table) {
+			a := &Accelerator{
+				ID:                strings.ToLower(t.req("id")),
+				Aliases:           list(t.str("aliases")),
+				Name:              t.req("name"),
+				Vendor:            strings.ToLower(t.req("vendor")),
+				Architecture:      strings.ToLower(t.req("architecture")),
+				ComputeCapability: t.str("compute_capability"),
+				GFXTarget:         t.str("gfx_target"),
+				MemGiB:            t.pos("memory_gib"),
+				MemType:           t.str("memory_type"),
+				MemBandwidthGBps:  t.pos("memory_bandwidth_gb_s"),
+				LinkKind:          strings.ToLower(t.str("link_kind")),
+				LinkGBps:          t.pos("link_gb_s"),
+				GPUsPerServer:     t.integer("gpus_per_server"),
+				NVLinkDomain:      t.integer("nvlink_domain"),
+				PCIeGen:           t.integer("pcie_gen"),
+				TDPWatts:          t.pos("tdp_w"),
+				MIG:               t.boolean("mig"),
+				Confidential:      t.tri("confidential_computing"),
+				ReleaseYear:       t.integer("release_year"),
+				Notes:             t.str("notes"),
+				Fact:              t.fact(),
+			}
+			for d := DataType(0); d < NumDataTypes; d++ {
+				col := d.String() + "_tflops"
+				if d == INT8 {
+					col = "int8_tops"
+				}
+				a.PeakTFLOPS[d] = t.pos(col)
+			}
+			if a.MemGiB == 0 {
+				t.fail(t.line, "memory_gib", "required, got an empty cell")
+			}
+			if a.GPUsPerServer == 0 {
+				a.GPUsPerServer = 8
+			}
+			if a.NVLinkDomain == 0 {
+				a.NVLinkDomain = 1
+			}
+			checkPeakOrder(t, a)
+			out = append(out, a)
+		})
+	return out
+}
+
+// checkPeakOrder catches sparsity figures stored as dense, and typos: on the
+// same chip narrower types are never slower.
+func checkPeakOrder(t *table, a *Accelerator) {
+	order := []DataType{FP4, FP8, BF16, TF32}
+	prev := DataType(-1)
+	for _, d := range order {
+		if a.PeakTFLOPS[d] == 0 {
+			continue
+		}
+		if prev >= 0 && a.PeakTFLOPS[prev] < a.PeakTFLOPS[d] {
+			t.fail(t.line, prev.String()+"_tflops", "%g is below %s_tflops %g: a sparsity figure or a typo?",
+				a.PeakTFLOPS[prev], d, a.PeakTFLOPS[d])
+		}
+		prev = d
+	}
+}
+
+func parseRegions(file string, data []byte, errs *apperr.List) []*Region {
+	var out []*Region
+	readTable(file, data, regionColumns, []string{"provider", "region", "country", "source", "as_of"}, errs, func(t *table) {
+		r := &Region{
+			Provider:      strings.ToLower(t.req("provider")),
+			ID:            t.req("region"),
+			Country:       strings.ToUpper(t.req("country")),
+			City:          t.str("city"),
+			EUEEA:         t.boolean("eu_eea"),
+			MainlandChina: t.boolean("mainland_china"),
+			Fact:          t.fact(),
+		}
+		if len(r.Country) != 2 {
+			t.fail(t.line, "country", "want an ISO 3166 alpha-2 code such as DE, got %q", r.Country)
+		}
+		out = append(out, r)
+	})
+	return out
+}
+
+func parseFX(file string, data []byte, errs *apperr.List) []FX {
+	var out []FX
+	readTable(file, data, fxColumns, fxColumns, errs, func(t *table) {
+		x := FX{Currency: strings.ToUpper(t.req("currency")), USDPerUnit: t.pos("usd_per_unit"), Fact: t.fact()}
+		if x.USDPerUnit == 0 {
+			t.fail(t.line, "usd_per_unit", "required, got an empty cell")
+		}
+		out = append(out, x)
+	})
+	return out
+}
+
+// ParseOffers reads one offers CSV file (exported for the fuzz target and
+// for `catalog validate` on a single file).
+func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
+	var out []*Offer
+	want := strings.TrimSuffix(path.Base(file), ".csv")
+	readTable(file, data, offerColumns,
+		[]string{"provider", "instance_type", "region", "gpu", "gpu_count", "currency", "source", "as_of"},
+		errs, func(t *table) {
+			o := &Offer{
+				Provider:           strings.ToLower(t.req("provider")),
+				InstanceType:       t.req("instance_type"),
+				Region:             t.req("region"),
+				GPU:                t.req("gpu"),
+				GPUCount:           t.integer("gpu_count"),
+				GPUMemGiB:          t.pos("gpu_memory_gib"),
+				VCPUs:              t.integer("vcpus"),
+				RAMGiB:             t.pos("ram_gib"),
+				NVMeTB:             t.pos("nvme_tb"),
+				NVMeReadGBps:       t.pos("nvme_read_gb_s"),
+				BlockGBps:          t.pos("block_gb_s"),
+				NetworkGbps:        t.pos("network_gbps"),
+				InterconnectKind:   strings.ToLower(t.str("interconnect_kind")),
+				InterconnectGBps:   t.pos("interconnect_gb_s"),
+				FabricKind:         strings.ToLower(t.str("fabric_kind")),
+				FabricGbps:         t.pos("fabric_gbps"),
+				Currency:           strings.ToUpper(t.req("currency")),
+				EgressUSDPerGB:     t.pos("egress_usd_per_gb"),
+				BlockUSDPerGBMonth: t.pos("block_usd_per_gb_month"),
+				Confidential:       t.tri("confidential_computing"),
+				Driver:             t.str("driver"),
+				Notes:              t.str("notes"),
+				Fact:               t.fact(),
+			}
+			o.LocalPrices[OnDemand] = t.pos("price_on_demand")
+			o.LocalPrices[Spot] = t.pos("price_spot")
+			o.LocalPrices[Reserved1y] = t.pos("price_reserved_1y")
+			o.LocalPrices[Reserved3y] = t.pos("price_reserved_3y")
+			o.LocalPrices[Monthly] = t.pos("price_monthly") / HoursPerMonth
+			if o.GPUCount == 0 && t.str("gpu_count") != "" {
+				t.fail(t.line, "gpu_count", "must be >= 1")
+			}
+			if want != "" && o.Provider != "" && o.Provider != want && path.Dir(file) == OffersDir {
+				t.fail(t.line, "provider", "%q in the file of provider %q: one provider per file", o.Provider, want)
+			}
+			if od, ok := o.LocalPrices.Get(OnDemand); ok {
+				if sp, ok := o.LocalPrices.Get(Spot); ok && sp >= od {
+					t.fail(t.line, "price_spot", "%g is not below on-demand %g: a source error? leave it empty", sp, od)
+				}
+			}
+			if o.FabricKind != "" && o.FabricGbps == 0 {
+				t.fail(t.line, "fabric_gbps", "required when fabric_kind is set")
+			}
+			out = append(out, o)
+		})
+	return out
+}
+
+type providerYAML struct {
+	ID             string `yaml:"id"`
+	Name           string `yaml:"name"`
+	HQCountry      string `yaml:"hq_country"`
+	CloudAct       bool   `yaml:"cloud_act"`
+	Certifications []struct {
+		Name   string `yaml:"name"`
+		Scope  string `yaml:"scope"`
+		Source string `yaml:"source"`
+		AsOf   string `yaml:"as_of"`
+	} `yaml:"certifications"`
+	CustomerManagedKeys string `yaml:"customer_managed_keys"`
+	ConfidentialGPUVMs  string `yaml:"confidential_gpu_vms"`
+	SecureBoot          string `yaml:"secure_boot"`
+	EgressTiers         []struct {
+		UpToTB   float64 `yaml:"up_to_tb"`
+		USDPerGB float64 `yaml:"usd_per_gb"`
+	} `yaml:"egress_tiers_usd_per_gb"`
+	EgressCurrency          string  `yaml:"egress_currency"`
+	BlockUSDPerGBMonth      float64 `yaml:"block_storage_usd_per_gb_month"`
+	ObjectUSDPerGBMonth     float64 `yaml:"object_storage_usd_per_gb_month"`
+	BillingGranularityS     float64 `yaml:"billing_granularity_s"`
+	MinimumBillingS         float64 `yaml:"minimum_billing_s"`
+	SpotInterruptionPerHour float64 `yaml:"spot_interruption_per_hour"`
+	Source                  string  `yaml:"source"`
+	AsOf                    string  `yaml:"as_of"`
+	Notes                   string  `yaml:"notes"`
+}
+
+func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
+	var raw []providerYAML
+	if err := strictyaml.Decode(data, &raw); err != nil {
+		var l apperr.List
+		if errors.As(apperr.InFile(err, file), &l) {
+			*errs = append(*errs, l...)
+		}
+		return
+	}
+	bad := func(i int, field, format string, args ...any) {
+		e := apperr.Invalidf(fmt.Sprintf("[%d].%s", i, field), format, args...)
+		e.File = file
+		*errs = append(*errs, e)
+	}
+	date := func(i int, field, s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			bad(i, field, "want a date YYYY-MM-DD, got %q", s)
+		}
+		return d
+	}
+	tri := func(i int, field, s string) Tri {
+		v, ok := ParseTri(s)
+		if !ok {
+			bad(i, field, "want yes, no or unknown, got %q", s)
+		}
+		return v
+	}
+	for i, r := range raw {
+		p := &Provider{
+			ID:                      strings.ToLower(r.ID),
+			Name:                    r.Name,
+			HQCountry:               strings.ToUpper(r.HQCountry),
+			CloudAct:                r.CloudAct,
+			CustomerManagedKeys:     tri(i, "customer_managed_keys", r.CustomerManagedKeys),
+			ConfidentialGPUVMs:      tri(i, "confidential_gpu_vms", r.ConfidentialGPUVMs),
+			SecureBoot:              tri(i, "secure_boot", r.SecureBoot),
+			BlockUSDPerGBMonth:      r.BlockUSDPerGBMonth,
+			ObjectUSDPerGBMonth:     r.ObjectUSDPerGBMonth,
+			BillingGranularity:      time.Duration(r.BillingGranularityS * float64(time.Second)),
+			MinimumBilling:          time.Duration(r.MinimumBillingS * float64(time.Second)),
+			SpotInterruptionPerHour: r.SpotInterruptionPerHour,
+			Notes:                   r.Notes,
+			Fact:                    Fact{Source: r.Source, AsOf: date(i, "as_of", r.AsOf)},
+		}
+		if p.ID == "" {
+			bad(i, "id", "required")
+		}
+		if p.Name == "" {
+			bad(i, "name", "required")
+		}
+		if len(p.HQCountry) != 2 {
+			bad(i, "hq_country", "want an ISO 3166 alpha-2 code, got %q", r.HQCountry)
+		}
+		if p.Source == "" {
+			bad(i, "source", "required")
+		}
+		if r.BlockUSDPerGBMonth < 0 || r.ObjectUSDPerGBMonth < 0 || r.SpotInterruptionPerHour < 0 || r.SpotInterruptionPerHour > 1 {
+			bad(i, "prices", "storage prices must be >= 0 and spot_interruption_per_hour in [0, 1]")
+		}
+		for j, c := range r.Certifications {
+			if c.Name == "" {
+				bad(i, fmt.Sprintf("certifications[%d].name", j), "required")
+			}
+			cert := Certification{Name: c.Name, Scope: c.Scope, Fact: Fact{Source: c.Source}}
+			if cert.Source == "" {
+				cert.Source = p.Source
+			}
+			if c.AsOf != "" {
+				cert.AsOf = date(i, fmt.Sprintf("certifications[%d].as_of", j), c.AsOf)
+			} else {
+				cert.AsOf = p.AsOf
+			}
+			p.Certifications = append(p.Certifications, cert)
+		}
+		for j, e := range r.EgressTiers {
+			if e.USDPerGB < 0 || e.UpToTB < 0 {
+				bad(i, fmt.Sprintf("egress_tiers_usd_per_gb[%d]", j), "must be >= 0")
+			}
+			if j > 0 && e.UpToTB != 0 && e.UpToTB <= r.EgressTiers[j-1].UpToTB {
+				bad(i, fmt.Sprintf("egress_tiers_usd_per_gb[%d].up_to_tb", j), "tiers must grow")
+			}
+			if j < len(r.EgressTiers)-1 && e.UpToTB == 0 {
+				bad(i, fmt.Sprintf("egress_tiers_usd_per_gb[%d].up_to_tb", j), "only the last tier may be unlimited")
+			}
+			p.EgressTiers = append(p.EgressTiers, EgressTier{UpToTB: e.UpToTB, USDPerGB: e.USDPerGB})
+		}
+		if c := strings.ToUpper(r.EgressCurrency); c != "" && c != "USD" {
+			f.providerCurrency[p.ID] = c
+		}
+		f.Providers = append(f.Providers, p)
+	}
+}

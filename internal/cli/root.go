@@ -1,0 +1,169 @@
+// Package cli wires gpupick's commands: it parses flags into requests, loads
+// files, calls the domain packages and renders their results to the writers
+// it is given. One file per command; nothing here computes an answer.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpupick/gpupick/data"
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=v1.2.3";
+// otherwise the module version or "dev".
+var Version = ""
+
+// Env is what a command may touch: its output streams, the clock, and the
+// file system. Tests give buffers, a fixed clock and fixture directories.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Now            func() time.Time
+	// Embedded is the default catalog directory (data.FS in production).
+	Embedded fs.FS
+	// ReadFile and DirFS reach the user's files.
+	ReadFile func(name string) ([]byte, error)
+	DirFS    func(dir string) fs.FS
+
+	catalogDir string // --catalog
+	pricesFile string // --prices
+	cat        *catalog.Catalog
+}
+
+// NewEnv returns the production environment.
+func NewEnv(stdout, stderr io.Writer) *Env {
+	return &Env{
+		Stdout: stdout, Stderr: stderr, Now: time.Now, Embedded: data.FS,
+		ReadFile: os.ReadFile, DirFS: os.DirFS,
+	}
+}
+
+// Catalog loads the embedded catalog, layers --catalog DIR over it and
+// applies --prices; it is loaded once per run.
+func (e *Env) Catalog() (*catalog.Catalog, error) {
+	if e.cat != nil {
+		return e.cat, nil
+	}
+	base, err := catalog.Parse(e.Embedded, true)
+	if err != nil {
+		return nil, apperr.Wrap(apperr.Internal, "embedded catalog", err)
+	}
+	layers := []*catalog.Files{base}
+	if e.catalogDir != "" {
+		user, err := catalog.Parse(e.DirFS(e.catalogDir), false)
+		if err != nil {
+			return nil, inDir(err, e.catalogDir)
+		}
+		layers = append(layers, user)
+	}
+	c, err := catalog.Build(layers...)
+	if err != nil {
+		if e.catalogDir != "" {
+			return nil, inDir(err, e.catalogDir)
+		}
+		return nil, apperr.Wrap(apperr.Internal, "embedded catalog", err)
+	}
+	if e.pricesFile != "" {
+		b, err := e.ReadFile(e.pricesFile)
+		if err != nil {
+			return nil, &apperr.Error{Code: apperr.Invalid, Field: "--prices", Msg: "cannot read", Err: err}
+		}
+		ov, err := catalog.ParseOverlay(b)
+		if err != nil {
+			return nil, apperr.InFile(err, e.pricesFile)
+		}
+		if c, err = c.WithPrices(ov); err != nil {
+			return nil, apperr.InFile(err, e.pricesFile)
+		}
+	}
+	e.cat = c
+	return c, nil
+}
+
+// inDir prefixes the file names of catalog errors with the user's directory.
+func inDir(err error, dir string) error {
+	var l apperr.List
+	if errors.As(err, &l) {
+		for _, e := range l {
+			if e.File != "" {
+				e.File = strings.TrimSuffix(dir, "/") + "/" + e.File
+			}
+		}
+	}
+	return err
+}
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// NewRoot builds the command tree.
+func NewRoot(e *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gpupick",
+		Short: "Choose a GPU cloud server for a concrete job, and see why",
+		Long: `gpupick answers, for one described workload: which GPU cloud offers can run it,
+how fast, at what total cost, what limits it, what may break, and how to scale it.
+The catalog of accelerators, providers and offers is embedded; no account or network is needed.`,
+		Example: `  gpupick offers --gpu h100-sxm:8 --sort price-per-gpu
+  gpupick gpus --vendor amd -o json`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version(),
+	}
+	root.SetOut(e.Stdout)
+	root.SetErr(e.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &apperr.Error{Code: apperr.Invalid, Msg: err.Error()}
+	})
+	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
+	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e))
+	return root
+}
+
+// Execute runs gpupick with args and returns the exit status. Errors go to
+// stderr as one message; a panic becomes an internal error, never a trace.
+func Execute(e *Env, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.Stderr, "gpupick: internal error: %v (please report this with the command you ran)\n", r)
+			code = 1
+		}
+	}()
+	root := NewRoot(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ae *apperr.Error
+	var al apperr.List
+	if !errors.As(err, &ae) && !errors.As(err, &al) {
+		// Only cobra returns plain errors: unknown commands and bad arguments.
+		err = &apperr.Error{Code: apperr.Invalid, Msg: err.Error() + " (see gpupick --help)"}
+	}
+	fmt.Fprintf(e.Stderr, "gpupick: %v\n", err)
+	return apperr.ExitCode(err)
+}
+
+// outputFlag adds -o with the formats a command supports.
+func outputFlag(cmd *cobra.Command, p *string, formats string) {
+	cmd.Flags().StringVarP(p, "output", "o", "table", "output format: "+formats)
+}

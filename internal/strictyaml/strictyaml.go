@@ -1,0 +1,243 @@
+// Package strictyaml decodes YAML (and JSON, which YAML contains) into Go
+// structs strictly: a key the struct does not know is an error that names the
+// key's path and line, and a value of the wrong type is an error that names
+// its path and line too. Users edit these files by hand; an error that points
+// at the line is the difference between a fix and a guess.
+package strictyaml
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+)
+
+var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
+
+// Decode parses data into out (a pointer to a struct, slice or map). Every
+// problem is returned as an apperr.List of Invalid errors with Line and Field
+// set; the file name is left for the caller (apperr.InFile).
+func Decode(data []byte, out any) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return syntaxError(err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return apperr.List{{Code: apperr.Invalid, Msg: "the document is empty"}}
+	}
+	root := doc.Content[0]
+	w := walker{lines: map[int]string{}}
+	w.walk(root, reflect.TypeOf(out), "")
+	if len(w.errs) > 0 {
+		return w.errs
+	}
+	if err := root.Decode(out); err != nil {
+		return w.typeError(err)
+	}
+	return nil
+}
+
+type walker struct {
+	errs  apperr.List
+	lines map[int]string // line -> deepest field path seen on it
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if path != "" {
+		w.lines[n.Line] = path
+	}
+	for t.Kind() == reflect.Pointer {
+		if t.Implements(unmarshalerType) {
+			return
+		}
+		t = t.Elem()
+	}
+	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return // node.Decode reports the type mismatch
+		}
+		fields := structFields(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			ft, ok := fields[k.Value]
+			if !ok {
+				w.errs = append(w.errs, &apperr.Error{
+					Code: apperr.Invalid, Line: k.Line, Field: join(path, k.Value),
+					Msg: "unknown key" + suggest(k.Value, fields),
+				})
+				continue
+			}
+			w.lines[k.Line] = join(path, k.Value)
+			w.walk(v, ft, join(path, k.Value))
+		}
+	case reflect.Slice, reflect.Array:
+		if n.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, c := range n.Content {
+			w.walk(c, t.Elem(), path+"["+strconv.Itoa(i)+"]")
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			w.lines[k.Line] = join(path, k.Value)
+			w.walk(v, t.Elem(), join(path, k.Value))
+		}
+	}
+}
+
+// structFields maps the YAML keys of t (following inline fields) to their types.
+func structFields(t reflect.Type) map[string]reflect.Type {
+	m := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if strings.Contains(opts, "inline") {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				for k, v := range structFields(ft) {
+					m[k] = v
+				}
+			}
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		m[name] = f.Type
+	}
+	return m
+}
+
+// suggest names the closest known key when the unknown one looks like a typo.
+func suggest(key string, fields map[string]reflect.Type) string {
+	best, bestD := "", 3
+	for k := range fields {
+		if d := distance(key, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 12 {
+		return ""
+	}
+	return " (known keys: " + strings.Join(keys, ", ") + ")"
+}
+
+// distance is the Levenshtein edit distance of two short strings.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+var lineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+func (w *walker) typeError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return syntaxError(err)
+	}
+	var l apperr.List
+	for _, s := range te.Errors {
+		e := &apperr.Error{Code: apperr.Invalid, Msg: s}
+		if m := lineRe.FindStringSubmatch(s); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Msg = friendly(m[2])
+			e.Field = w.lines[e.Line]
+		}
+		l = append(l, e)
+	}
+	return l
+}
+
+var cannotRe = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
+
+// friendly rewrites yaml's Go-flavoured type errors for people.
+func friendly(msg string) string {
+	m := cannotRe.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	want := m[3]
+	switch {
+	case strings.Contains(want, "float"):
+		want = "a number"
+	case strings.Contains(want, "int"):
+		want = "a whole number"
+	case want == "bool":
+		want = "true or false"
+	case want == "string":
+		want = "a string"
+	case strings.HasPrefix(want, "[]"):
+		want = "a list"
+	case strings.HasPrefix(want, "map"), strings.Contains(want, "."):
+		want = "a mapping (key: value)"
+	}
+	return fmt.Sprintf("want %s, got %q", want, m[2])
+}
+
+func syntaxError(err error) error {
+	s := err.Error()
+	e := &apperr.Error{Code: apperr.Invalid, Msg: strings.TrimPrefix(s, "yaml: ")}
+	if m := lineRe.FindStringSubmatch(s); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = m[2]
+	}
+	return apperr.List{e}
+}

@@ -1,0 +1,70 @@
+package strictyaml
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+)
+
+type inner struct {
+	SeqLen int     `yaml:"seq_len"`
+	Rate   float64 `yaml:"rate"`
+}
+
+type doc struct {
+	Name  string            `yaml:"name"`
+	Inner inner             `yaml:"training"`
+	List  []inner           `yaml:"list"`
+	Tags  map[string]string `yaml:"tags"`
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // substrings of the error; nil = success
+	}{
+		{"ok", "name: x\ntraining:\n  seq_len: 4\n", nil},
+		{"json", `{"name": "x", "training": {"seq_len": 4}}`, nil},
+		{"unknown top", "name: x\nnmae: y\n", []string{"line 2: nmae: unknown key"}},
+		{"unknown nested with hint", "training:\n  seq_lne: 4\n", []string{"line 2: training.seq_lne: unknown key (did you mean \"seq_len\"?)"}},
+		{"unknown in list", "list:\n  - seq_len: 1\n  - foo: 2\n", []string{"line 3: list[1].foo: unknown key"}},
+		{"type error", "training:\n  seq_len: abc\n", []string{"line 2: training.seq_len: want a whole number, got \"abc\""}},
+		{"syntax", "name: [x\n", []string{"line"}},
+		{"empty", "", []string{"empty"}},
+		{"map values are free", "tags:\n  anything: x\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d doc
+			err := Decode([]byte(tt.in), &d)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Decode: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Decode succeeded, want error containing %q", tt.want)
+			}
+			if apperr.CodeOf(err) != apperr.Invalid {
+				t.Errorf("code = %s, want invalid", apperr.CodeOf(err))
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{"name: x\n", "training:\n  seq_len: 4\n", "list: [{seq_len: 1}]", "{", "&a x: *a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var d doc
+		_ = Decode([]byte(s), &d) // must not panic
+	})
+}

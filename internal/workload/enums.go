@@ -1,0 +1,359 @@
+package workload
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is the kind of job a workload file describes; it decides which blocks
+// the file needs and which performance model applies.
+type Kind string
+
+// The workload kinds.
+const (
+	KindLLMTrain     Kind = "llm-train"     // pre-training a language model from scratch
+	KindLLMFinetune  Kind = "llm-finetune"  // fine-tuning a pre-trained language model (full, LoRA, QLoRA)
+	KindLLMInference Kind = "llm-inference" // serving or batch inference of a language model
+	KindCNNTrain     Kind = "cnn-train"     // training an image model (CNN or ViT) on images
+	KindGeneric      Kind = "generic"       // any other GPU job, described by FLOP and bytes per item
+)
+
+// Kinds lists every Kind in the order the documentation gives them.
+func Kinds() []Kind {
+	return []Kind{KindLLMTrain, KindLLMFinetune, KindLLMInference, KindCNNTrain, KindGeneric}
+}
+
+// Valid reports whether k is one of Kinds.
+func (k Kind) Valid() bool { return contains(Kinds(), k) }
+
+// IsLLM reports whether k is a language-model kind (train, finetune, inference).
+func (k Kind) IsLLM() bool {
+	return k == KindLLMTrain || k == KindLLMFinetune || k == KindLLMInference
+}
+
+// IsTraining reports whether k trains a model and so needs a training block.
+func (k Kind) IsTraining() bool {
+	return k == KindLLMTrain || k == KindLLMFinetune || k == KindCNNTrain
+}
+
+// ParseKind returns the Kind named s (case-insensitive), or an error that
+// lists the known kinds.
+func ParseKind(s string) (Kind, error) { return parseEnum("kind", s, Kinds(), nil) }
+
+// Method is how a training job updates the model's weights.
+type Method string
+
+// The training methods.
+const (
+	MethodFull  Method = "full"  // every weight is trained; optimizer state for all parameters
+	MethodLoRA  Method = "lora"  // frozen base weights in the training precision plus low-rank adapters
+	MethodQLoRA Method = "qlora" // frozen base weights quantised to 4 bits plus low-rank adapters
+)
+
+// Methods lists every Method.
+func Methods() []Method { return []Method{MethodFull, MethodLoRA, MethodQLoRA} }
+
+// Valid reports whether m is one of Methods.
+func (m Method) Valid() bool { return contains(Methods(), m) }
+
+// ParseMethod returns the Method named s (case-insensitive).
+func ParseMethod(s string) (Method, error) { return parseEnum("method", s, Methods(), nil) }
+
+// Precision is a number format for weights, activations or the KV cache.
+type Precision string
+
+// The number formats. Bytes gives the storage size of each.
+const (
+	FP32 Precision = "fp32"
+	TF32 Precision = "tf32" // fp32 storage, tensor-core maths with a 10-bit mantissa; a compute mode, not a storage format
+	BF16 Precision = "bf16"
+	FP16 Precision = "fp16"
+	FP8  Precision = "fp8"
+	FP4  Precision = "fp4" // NVFP4 / MXFP4 microscaled formats
+	INT8 Precision = "int8"
+	INT4 Precision = "int4"
+	// PrecisionAuto is accepted only for inference.kv_precision, and Parse
+	// replaces it with the precision it resolves to.
+	PrecisionAuto Precision = "auto"
+)
+
+// Precisions lists every concrete Precision (not PrecisionAuto).
+func Precisions() []Precision { return []Precision{FP32, TF32, BF16, FP16, FP8, FP4, INT8, INT4} }
+
+// TrainingPrecisions lists the precisions a training job may compute in.
+func TrainingPrecisions() []Precision { return []Precision{FP32, TF32, BF16, FP16, FP8} }
+
+// WeightPrecisions lists the precisions inference weights may be stored in.
+func WeightPrecisions() []Precision { return []Precision{FP32, BF16, FP16, FP8, FP4, INT8, INT4} }
+
+// Valid reports whether p is one of Precisions.
+func (p Precision) Valid() bool { return contains(Precisions(), p) }
+
+// Bytes is the storage size of one value in p, in bytes (0.5 for 4-bit
+// formats, before the small overhead of their scale factors); 0 for an
+// unknown precision or PrecisionAuto.
+func (p Precision) Bytes() float64 {
+	switch p {
+	case FP32, TF32:
+		return 4
+	case BF16, FP16:
+		return 2
+	case FP8, INT8:
+		return 1
+	case FP4, INT4:
+		return 0.5
+	}
+	return 0
+}
+
+var precisionAliases = map[string]Precision{
+	"float32": FP32, "float": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
+	"float8": FP8, "fp8-e4m3": FP8, "e4m3": FP8, "nvfp4": FP4, "mxfp4": FP4,
+	"w8": INT8, "w4": INT4, "awq": INT4, "gptq": INT4,
+}
+
+// ParsePrecision returns the Precision named s (case-insensitive; aliases
+// such as bfloat16, float16, nvfp4 and awq are accepted).
+func ParsePrecision(s string) (Precision, error) {
+	return parseEnum("precision", s, Precisions(), precisionAliases)
+}
+
+// Storage is where a training job reads its dataset from during the run.
+type Storage string
+
+// The storage kinds.
+const (
+	StorageLocalNVMe Storage = "local-nvme" // the instance's own NVMe drives (data copied there first)
+	StorageBlock     Storage = "block"      // network block volumes (EBS, Persistent Disk, ...)
+	StorageObject    Storage = "object"     // object storage streamed during the run (S3, GCS, OSS, ...)
+	StorageAuto      Storage = "auto"       // the model picks the cheapest that keeps the GPUs fed
+)
+
+// Storages lists every Storage.
+func Storages() []Storage {
+	return []Storage{StorageLocalNVMe, StorageBlock, StorageObject, StorageAuto}
+}
+
+// Valid reports whether s is one of Storages.
+func (s Storage) Valid() bool { return contains(Storages(), s) }
+
+// ParseStorage returns the Storage named s (case-insensitive).
+func ParseStorage(s string) (Storage, error) {
+	return parseEnum("storage", s, Storages(), map[string]Storage{"nvme": StorageLocalNVMe, "local": StorageLocalNVMe, "s3": StorageObject})
+}
+
+// Objective is what the advisor ranks candidates by.
+type Objective string
+
+// The objectives.
+const (
+	ObjectiveCost           Objective = "cost"              // lowest total cost in USD that meets the constraints
+	ObjectiveTime           Objective = "time"              // shortest duration (or lowest latency) within the budget
+	ObjectiveTokensPerDollar Objective = "tokens-per-dollar" // most tokens (images, items) per USD
+	ObjectiveBalanced       Objective = "balanced"          // a knee of the cost × time Pareto front
+)
+
+// Objectives lists every Objective.
+func Objectives() []Objective {
+	return []Objective{ObjectiveCost, ObjectiveTime, ObjectiveTokensPerDollar, ObjectiveBalanced}
+}
+
+// Valid reports whether o is one of Objectives.
+func (o Objective) Valid() bool { return contains(Objectives(), o) }
+
+// ParseObjective returns the Objective named s (case-insensitive).
+func ParseObjective(s string) (Objective, error) {
+	return parseEnum("objective", s, Objectives(), nil)
+}
+
+// PricingMode is a way of paying for a server; catalog offers carry a price
+// per hour for each mode the provider publishes.
+type PricingMode string
+
+// The pricing modes.
+const (
+	PricingOnDemand   PricingMode = "on-demand"   // pay per hour, no commitment
+	PricingSpot       PricingMode = "spot"        // preemptible capacity at a discount
+	PricingMonthly    PricingMode = "monthly"     // monthly subscription, as Chinese clouds sell it
+	PricingReserved1y PricingMode = "reserved-1y" // one-year commitment
+	PricingReserved3y PricingMode = "reserved-3y" // three-year commitment
+)
+
+// PricingModes lists every PricingMode.
+func PricingModes() []PricingMode {
+	return []PricingMode{PricingOnDemand, PricingSpot, PricingMonthly, PricingReserved1y, PricingReserved3y}
+}
+
+// Valid reports whether m is one of PricingModes.
+func (m PricingMode) Valid() bool { return contains(PricingModes(), m) }
+
+// ParsePricingMode returns the PricingMode named s (case-insensitive).
+func ParsePricingMode(s string) (PricingMode, error) {
+	return parseEnum("pricing", s, PricingModes(), map[string]PricingMode{
+		"ondemand": PricingOnDemand, "preemptible": PricingSpot, "subscription": PricingMonthly,
+		"reserved": PricingReserved1y, "1y": PricingReserved1y, "3y": PricingReserved3y,
+	})
+}
+
+// Requirement is how strongly a compliance feature is wanted.
+type Requirement string
+
+// The requirement levels.
+const (
+	Required  Requirement = "required"  // offers without it are excluded
+	Preferred Requirement = "preferred" // offers with it rank higher; none are excluded
+	NotNeeded Requirement = "no"        // not considered
+)
+
+// Requirements lists every Requirement.
+func Requirements() []Requirement { return []Requirement{Required, Preferred, NotNeeded} }
+
+// Valid reports whether r is one of Requirements.
+func (r Requirement) Valid() bool { return contains(Requirements(), r) }
+
+// ParseRequirement returns the Requirement named s (case-insensitive; yes,
+// true and must mean required; false and none mean no).
+func ParseRequirement(s string) (Requirement, error) {
+	return parseEnum("requirement", s, Requirements(), map[string]Requirement{
+		"yes": Required, "true": Required, "must": Required, "false": NotNeeded, "none": NotNeeded, "optional": Preferred,
+	})
+}
+
+// Framework is the software that runs the job; it changes the speed (see
+// DESIGN "The software stack changes the speed") and the compatibility verdicts.
+type Framework string
+
+// The frameworks.
+const (
+	FrameworkPyTorch     Framework = "pytorch"      // PyTorch with FSDP (or plain DDP); also Hugging Face Trainer/PEFT
+	FrameworkTorchTitan  Framework = "torchtitan"   // PyTorch's native large-scale training stack
+	FrameworkMegatron    Framework = "megatron"     // Megatron-LM / Megatron-Core / NeMo
+	FrameworkDeepSpeed   Framework = "deepspeed"    // DeepSpeed ZeRO
+	FrameworkLLMFoundry  Framework = "llm-foundry"  // MosaicML LLM Foundry (Composer)
+	FrameworkJAX         Framework = "jax"          // JAX, including MaxText
+	FrameworkTensorFlow  Framework = "tensorflow"   // TensorFlow / Keras
+	FrameworkVLLM        Framework = "vllm"         // vLLM server
+	FrameworkTensorRTLLM Framework = "tensorrt-llm" // NVIDIA TensorRT-LLM (and Triton / NIM on top of it)
+	FrameworkSGLang      Framework = "sglang"       // SGLang server
+	FrameworkTGI         Framework = "tgi"          // Hugging Face Text Generation Inference
+	FrameworkOther       Framework = "other"        // anything else: custom CUDA/ROCm code, renderers; compat cannot judge it
+)
+
+// Frameworks lists every Framework.
+func Frameworks() []Framework {
+	return []Framework{FrameworkPyTorch, FrameworkTorchTitan, FrameworkMegatron, FrameworkDeepSpeed,
+		FrameworkLLMFoundry, FrameworkJAX, FrameworkTensorFlow, FrameworkVLLM, FrameworkTensorRTLLM,
+		FrameworkSGLang, FrameworkTGI, FrameworkOther}
+}
+
+// Valid reports whether f is one of Frameworks.
+func (f Framework) Valid() bool { return contains(Frameworks(), f) }
+
+// ServingOnly reports whether f can serve models but not train them.
+func (f Framework) ServingOnly() bool {
+	return f == FrameworkVLLM || f == FrameworkTensorRTLLM || f == FrameworkSGLang || f == FrameworkTGI
+}
+
+// TrainingOnly reports whether f trains models but is not a serving engine.
+func (f Framework) TrainingOnly() bool {
+	return f == FrameworkTorchTitan || f == FrameworkMegatron || f == FrameworkLLMFoundry
+}
+
+var frameworkAliases = map[string]Framework{
+	"torch": FrameworkPyTorch, "fsdp": FrameworkPyTorch, "pytorch-fsdp": FrameworkPyTorch, "huggingface": FrameworkPyTorch,
+	"transformers": FrameworkPyTorch, "megatron-lm": FrameworkMegatron, "megatron-core": FrameworkMegatron,
+	"nemo": FrameworkMegatron, "composer": FrameworkLLMFoundry, "maxtext": FrameworkJAX, "jax/maxtext": FrameworkJAX,
+	"keras": FrameworkTensorFlow, "trt-llm": FrameworkTensorRTLLM, "trtllm": FrameworkTensorRTLLM,
+	"nim": FrameworkTensorRTLLM, "text-generation-inference": FrameworkTGI, "custom": FrameworkOther,
+	"cuda": FrameworkOther,
+}
+
+// ParseFramework returns the Framework named s (case-insensitive; aliases
+// such as fsdp, nemo, megatron-core, maxtext and trt-llm are accepted).
+func ParseFramework(s string) (Framework, error) {
+	return parseEnum("framework", s, Frameworks(), frameworkAliases)
+}
+
+// Vendor is an accelerator maker a team may accept.
+type Vendor string
+
+// The accelerator vendors.
+const (
+	VendorNVIDIA Vendor = "nvidia"
+	VendorAMD    Vendor = "amd"
+	VendorIntel  Vendor = "intel"  // Gaudi
+	VendorGoogle Vendor = "google" // TPU
+	VendorAWS    Vendor = "aws"    // Trainium, Inferentia
+	VendorHuawei Vendor = "huawei" // Ascend
+)
+
+// Vendors lists every Vendor.
+func Vendors() []Vendor {
+	return []Vendor{VendorNVIDIA, VendorAMD, VendorIntel, VendorGoogle, VendorAWS, VendorHuawei}
+}
+
+// Valid reports whether v is one of Vendors.
+func (v Vendor) Valid() bool { return contains(Vendors(), v) }
+
+// ParseVendor returns the Vendor named s (case-insensitive).
+func ParseVendor(s string) (Vendor, error) {
+	return parseEnum("vendor", s, Vendors(), map[string]Vendor{
+		"habana": VendorIntel, "gaudi": VendorIntel, "tpu": VendorGoogle, "ascend": VendorHuawei,
+		"trainium": VendorAWS, "inferentia": VendorAWS,
+	})
+}
+
+// Arch is the broad architecture of a model; it decides which FLOP and
+// memory formulas apply.
+type Arch string
+
+// The architectures.
+const (
+	ArchDecoder Arch = "decoder" // decoder-only transformer (GPT, Llama, Mixtral, DeepSeek)
+	ArchEncoder Arch = "encoder" // encoder-only transformer (BERT); no generation
+	ArchCNN     Arch = "cnn"     // convolutional image model (ResNet, EfficientNet)
+	ArchViT     Arch = "vit"     // vision transformer over image patches
+)
+
+// Archs lists every Arch.
+func Archs() []Arch { return []Arch{ArchDecoder, ArchEncoder, ArchCNN, ArchViT} }
+
+// Valid reports whether a is one of Archs.
+func (a Arch) Valid() bool { return contains(Archs(), a) }
+
+// IsVision reports whether a takes images (cnn or vit).
+func (a Arch) IsVision() bool { return a == ArchCNN || a == ArchViT }
+
+// ParseArch returns the Arch named s (case-insensitive).
+func ParseArch(s string) (Arch, error) {
+	return parseEnum("arch", s, Archs(), map[string]Arch{"decoder-only": ArchDecoder, "encoder-only": ArchEncoder, "transformer": ArchDecoder})
+}
+
+func contains[T comparable](list []T, v T) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// parseEnum matches s case-insensitively against known and aliases. The
+// error text names what was wanted; callers add the field path.
+func parseEnum[T ~string](what, s string, known []T, aliases map[string]T) (T, error) {
+	k := strings.ToLower(strings.TrimSpace(s))
+	k = strings.ReplaceAll(k, "_", "-")
+	for _, v := range known {
+		if string(v) == k {
+			return v, nil
+		}
+	}
+	if v, ok := aliases[k]; ok {
+		return v, nil
+	}
+	names := make([]string, len(known))
+	for i, v := range known {
+		names[i] = string(v)
+	}
+	return "", fmt.Errorf("unknown %s %q (want one of %s)", what, s, strings.Join(names, ", "))
+}

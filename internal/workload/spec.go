@@ -1,0 +1,322 @@
+// Package workload is gpupick's description of one job: the types of the
+// workload file (DESIGN.md, "Workload file"), its strict decoding from YAML or
+// JSON, the model presets, the defaults it fills and the validation that
+// names the field and the line of every problem.
+//
+// The package does no I/O: Parse takes the bytes of a file. Every number in
+// a Spec carries its unit in its name or its documentation; after Parse a
+// Spec is complete (defaults filled, preset applied) and every default that
+// was filled is listed in Spec.Defaults so reports can show their
+// assumptions.
+package workload
+
+// Spec is one validated workload: what to run, on what data, under which
+// constraints. Blocks that do not apply to Kind are nil.
+type Spec struct {
+	// Name labels the job in reports and exports; defaults to the file name
+	// without its extension.
+	Name string `yaml:"name" json:"name"`
+	// Kind decides which blocks are required and which model applies.
+	Kind Kind `yaml:"kind" json:"kind"`
+	// Model is the network: required for the llm kinds and cnn-train, unused
+	// by generic.
+	Model *Model `yaml:"model,omitempty" json:"model,omitempty"`
+	// Training is required for llm-train, llm-finetune and cnn-train.
+	Training *Training `yaml:"training,omitempty" json:"training,omitempty"`
+	// Inference is required for llm-inference.
+	Inference *Inference `yaml:"inference,omitempty" json:"inference,omitempty"`
+	// Generic is required for the generic kind.
+	Generic *Generic `yaml:"generic,omitempty" json:"generic,omitempty"`
+	// Parallelism fixes parallel degrees; zero fields are chosen by the model.
+	Parallelism Parallelism `yaml:"parallelism,omitempty" json:"parallelism"`
+	// Data is where the input lives and what the outputs weigh.
+	Data Data `yaml:"data,omitempty" json:"data"`
+	// Stack is the software the job runs on.
+	Stack Stack `yaml:"stack,omitempty" json:"stack"`
+	// Constraints bound time, money, cluster size and pricing modes.
+	Constraints Constraints `yaml:"constraints,omitempty" json:"constraints"`
+	// Compliance states where the data may go and what the provider must offer.
+	Compliance Compliance `yaml:"compliance,omitempty" json:"compliance"`
+	// Objective is what candidates are ranked by; defaults to cost.
+	Objective Objective `yaml:"objective" json:"objective"`
+
+	// Defaults lists every value Parse filled in because the file did not
+	// give it, with the reason; it is output only (a file cannot set it).
+	Defaults []Default `yaml:"-" json:"defaults"`
+}
+
+// Default records one value that Parse filled in: Field is the dotted path
+// (e.g. "training.precision"), Value the value as text, Why a sentence for
+// the report's assumptions.
+type Default struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+	Why   string `json:"why"`
+}
+
+// Model describes the network. A preset fills every field the file leaves
+// zero; explicit fields override it. Transformer fields are counts
+// (parameters in billions, dimensions in elements); image-model fields are
+// per image at ImagePx.
+type Model struct {
+	// Preset names a published architecture (see Presets); case-insensitive,
+	// aliases accepted. Parse stores the canonical name.
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
+	// Arch is the architecture family; taken from the preset, else decoder
+	// for the llm kinds and cnn for cnn-train.
+	Arch Arch `yaml:"arch,omitempty" json:"arch,omitempty"`
+	// ParamsB is the total parameter count in billions (all experts of an
+	// MoE, embeddings included). Derived from the architecture when absent.
+	ParamsB float64 `yaml:"params_b,omitempty" json:"params_b,omitempty"`
+
+	// Layers is the number of transformer blocks.
+	Layers int `yaml:"layers,omitempty" json:"layers,omitempty"`
+	// Hidden is the model (residual stream) width d_model.
+	Hidden int `yaml:"hidden,omitempty" json:"hidden,omitempty"`
+	// Heads is the number of query attention heads.
+	Heads int `yaml:"heads,omitempty" json:"heads,omitempty"`
+	// KVHeads is the number of key/value heads: Heads for multi-head
+	// attention, fewer for grouped-query attention; must divide Heads.
+	KVHeads int `yaml:"kv_heads,omitempty" json:"kv_heads,omitempty"`
+	// HeadDim is the width of one attention head; defaults to Hidden/Heads.
+	HeadDim int `yaml:"head_dim,omitempty" json:"head_dim,omitempty"`
+	// FFNHidden is the inner width of one MLP (of one expert in an MoE).
+	FFNHidden int `yaml:"ffn_hidden,omitempty" json:"ffn_hidden,omitempty"`
+	// GatedMLP is true for SwiGLU/GeGLU MLPs (three matrices), false for a
+	// plain GELU MLP (two). Defaults to true for decoders without a preset.
+	GatedMLP *bool `yaml:"gated_mlp,omitempty" json:"gated_mlp,omitempty"`
+	// TiedEmbeddings is true when the output projection shares the input
+	// embedding matrix. Defaults to false.
+	TiedEmbeddings *bool `yaml:"tied_embeddings,omitempty" json:"tied_embeddings,omitempty"`
+	// Vocab is the vocabulary size in tokens.
+	Vocab int `yaml:"vocab,omitempty" json:"vocab,omitempty"`
+	// ContextLen is the longest sequence the model was trained for, in tokens.
+	ContextLen int `yaml:"context_len,omitempty" json:"context_len,omitempty"`
+
+	// Experts is the number of routed experts per MoE layer; 0 for a dense model.
+	Experts int `yaml:"experts,omitempty" json:"experts,omitempty"`
+	// ActiveExperts is the number of routed experts each token uses (top-k).
+	ActiveExperts int `yaml:"active_experts,omitempty" json:"active_experts,omitempty"`
+	// SharedExperts is the number of always-active experts per MoE layer
+	// (DeepSeek style), each FFNHidden wide.
+	SharedExperts int `yaml:"shared_experts,omitempty" json:"shared_experts,omitempty"`
+	// DenseLayers is the number of leading layers of an MoE model that use a
+	// dense MLP of DenseFFNHidden instead of experts.
+	DenseLayers int `yaml:"dense_layers,omitempty" json:"dense_layers,omitempty"`
+	// DenseFFNHidden is the MLP inner width of those dense layers.
+	DenseFFNHidden int `yaml:"dense_ffn_hidden,omitempty" json:"dense_ffn_hidden,omitempty"`
+
+	// KVLoRARank is the width of the compressed key/value latent of
+	// multi-head latent attention (MLA, DeepSeek-V2/V3); 0 for ordinary
+	// attention. With MLA the KV cache holds KVLoRARank+RopeHeadDim values
+	// per token and layer instead of 2·KVHeads·HeadDim.
+	KVLoRARank int `yaml:"kv_lora_rank,omitempty" json:"kv_lora_rank,omitempty"`
+	// QLoRARank is the width of MLA's compressed query latent (0 = none).
+	QLoRARank int `yaml:"q_lora_rank,omitempty" json:"q_lora_rank,omitempty"`
+	// RopeHeadDim is the per-head width of MLA's decoupled rotary key.
+	RopeHeadDim int `yaml:"rope_head_dim,omitempty" json:"rope_head_dim,omitempty"`
+
+	// ForwardGMACsPerSample is the forward pass of one image at ImagePx, in
+	// billions of multiply-accumulates (GMAC). This is the figure papers and
+	// torchvision quote as "GFLOPs" (ResNet-50: 4.1); one MAC is 2 FLOP, and
+	// a training step costs 3 forward passes (ForwardFLOPsPerSample,
+	// TrainFLOPsPerSample).
+	ForwardGMACsPerSample float64 `yaml:"forward_gmacs_per_sample,omitempty" json:"forward_gmacs_per_sample,omitempty"`
+	// ImagePx is the side of the square input image in pixels.
+	ImagePx int `yaml:"image_px,omitempty" json:"image_px,omitempty"`
+}
+
+// Training describes a training or fine-tuning run.
+type Training struct {
+	// Method is full, lora or qlora; defaults to full (lora for llm-finetune).
+	Method Method `yaml:"method,omitempty" json:"method"`
+	// Tokens is the number of tokens to process in total (llm kinds), all
+	// epochs included.
+	Tokens float64 `yaml:"tokens,omitempty" json:"tokens,omitempty"`
+	// Samples is the number of items (images) to process in total
+	// (cnn-train), all epochs included.
+	Samples float64 `yaml:"samples,omitempty" json:"samples,omitempty"`
+	// Epochs is how many passes over the dataset Tokens or Samples make;
+	// optional, used to size reads from storage (0 = unknown).
+	Epochs float64 `yaml:"epochs,omitempty" json:"epochs,omitempty"`
+	// SeqLen is the training sequence length in tokens (llm kinds).
+	SeqLen int `yaml:"seq_len,omitempty" json:"seq_len,omitempty"`
+	// GlobalBatch is the number of sequences (llm) or images (cnn) per
+	// optimizer step, over the whole cluster.
+	GlobalBatch int `yaml:"global_batch,omitempty" json:"global_batch"`
+	// Precision is the compute precision of matrix maths (fp32, tf32, bf16,
+	// fp16, fp8); mixed precision keeps fp32 master weights.
+	Precision Precision `yaml:"precision,omitempty" json:"precision"`
+	// ActivationCheckpointing recomputes activations in the backward pass;
+	// nil lets the model decide (it turns it on only when memory needs it).
+	ActivationCheckpointing *bool `yaml:"activation_checkpointing,omitempty" json:"activation_checkpointing,omitempty"`
+	// LoRARank is the adapter rank for lora and qlora; defaults to 16.
+	LoRARank int `yaml:"lora_rank,omitempty" json:"lora_rank,omitempty"`
+}
+
+// Inference describes serving or batch inference of a language model.
+type Inference struct {
+	// PromptTokens is the mean input length per request, in tokens.
+	PromptTokens int `yaml:"prompt_tokens,omitempty" json:"prompt_tokens"`
+	// OutputTokens is the mean generated length per request, in tokens; 0
+	// means prefill only (embedding, classification, scoring).
+	OutputTokens int `yaml:"output_tokens,omitempty" json:"output_tokens"`
+	// RequestsPerSecond is the mean offered load; nil means offline: as
+	// fast as the cluster can go.
+	RequestsPerSecond *float64 `yaml:"requests_per_second,omitempty" json:"requests_per_second,omitempty"`
+	// Requests is the number of requests in an offline batch (0 = unknown;
+	// the report then gives throughput, not a total duration).
+	Requests float64 `yaml:"requests,omitempty" json:"requests,omitempty"`
+	// MaxBatch caps the sequences in flight per replica: 0 = as many as
+	// memory allows, 1 = single-stream latency.
+	MaxBatch int `yaml:"max_batch,omitempty" json:"max_batch"`
+	// WeightPrecision is how the weights are stored; defaults to bf16.
+	WeightPrecision Precision `yaml:"weight_precision,omitempty" json:"weight_precision"`
+	// KVPrecision is how the KV cache is stored. The file may say auto (the
+	// default); Parse resolves it: it follows the weights, except fp16 under
+	// int8/int4 weights and fp8 under fp4 weights.
+	KVPrecision Precision `yaml:"kv_precision,omitempty" json:"kv_precision"`
+	// SLO is the latency target; zero fields mean no target.
+	SLO SLO `yaml:"slo,omitempty" json:"slo"`
+}
+
+// SLO is a latency target for inference, met at Percentile.
+type SLO struct {
+	// TTFTMs is the time to first token in milliseconds.
+	TTFTMs float64 `yaml:"ttft_ms,omitempty" json:"ttft_ms,omitempty"`
+	// TPOTMs is the time per output token after the first, in milliseconds.
+	TPOTMs float64 `yaml:"tpot_ms,omitempty" json:"tpot_ms,omitempty"`
+	// Percentile is the share of requests that must meet the targets, in
+	// percent (0 < p < 100 or exactly 100); defaults to 99 when a target is set.
+	Percentile float64 `yaml:"percentile,omitempty" json:"percentile,omitempty"`
+}
+
+// Generic describes a job by its cost per item, for anything that is not a
+// language or image model (rendering, simulation, custom kernels).
+type Generic struct {
+	// Items is the number of items (frames, samples, tiles) to process.
+	Items float64 `yaml:"items" json:"items"`
+	// FLOPsPerItem is the arithmetic work per item, in FLOP (not GFLOP).
+	FLOPsPerItem float64 `yaml:"flops_per_item,omitempty" json:"flops_per_item,omitempty"`
+	// BytesPerItem is the device-memory traffic per item, in bytes read and
+	// written in GPU memory (not the input size).
+	BytesPerItem float64 `yaml:"bytes_per_item,omitempty" json:"bytes_per_item,omitempty"`
+	// MemoryGB is the device memory one GPU needs to hold the job's working
+	// set, in GB (1e9 bytes); 0 = small enough for any GPU.
+	MemoryGB float64 `yaml:"memory_gb,omitempty" json:"memory_gb,omitempty"`
+	// Precision is the number format the arithmetic runs in; defaults to fp32.
+	Precision Precision `yaml:"precision,omitempty" json:"precision"`
+	// Measured is a throughput measured on a reference accelerator; when set
+	// it anchors the prediction and FLOPsPerItem/BytesPerItem only scale it.
+	Measured *Measured `yaml:"measured,omitempty" json:"measured,omitempty"`
+}
+
+// Measured is an observed throughput on one accelerator.
+type Measured struct {
+	// GPU is the accelerator id it was measured on (e.g. "a100-80gb").
+	GPU string `yaml:"gpu" json:"gpu"`
+	// ItemsPerS is the throughput of one such accelerator, in items per second.
+	ItemsPerS float64 `yaml:"items_per_s" json:"items_per_s"`
+}
+
+// Parallelism fixes parallel degrees. 0 (or absent) means auto: the model
+// chooses what is best for the objective and reports it. A fixed degree is
+// honoured or the prediction says why it cannot be.
+type Parallelism struct {
+	// Data is the data-parallel degree (replicas).
+	Data int `yaml:"data,omitempty" json:"data,omitempty"`
+	// Tensor is the tensor-parallel degree; must divide model.heads.
+	Tensor int `yaml:"tensor,omitempty" json:"tensor,omitempty"`
+	// Pipeline is the pipeline-parallel degree (stages); at most model.layers.
+	Pipeline int `yaml:"pipeline,omitempty" json:"pipeline,omitempty"`
+	// Expert is the expert-parallel degree; must divide model.experts.
+	Expert int `yaml:"expert,omitempty" json:"expert,omitempty"`
+	// Context is the context (sequence) parallel degree for long sequences.
+	Context int `yaml:"context,omitempty" json:"context,omitempty"`
+}
+
+// Data describes the dataset, where it lives, and what leaves the provider.
+// Sizes are in GB (1e9 bytes).
+type Data struct {
+	// DatasetGB is the dataset size in GB as stored.
+	DatasetGB float64 `yaml:"dataset_gb,omitempty" json:"dataset_gb,omitempty"`
+	// Location is where the data lives today; empty = already with the
+	// chosen provider (no transfer cost).
+	Location Location `yaml:"location,omitempty" json:"location"`
+	// Storage is where the job reads from during the run; defaults to auto.
+	Storage Storage `yaml:"storage,omitempty" json:"storage"`
+	// StorageGBps is a measured read throughput of that storage in GB/s per
+	// node; 0 = use the catalog's figure.
+	StorageGBps float64 `yaml:"storage_gb_s,omitempty" json:"storage_gb_s,omitempty"`
+	// BytesPerSample is the stored size of one sample in bytes; Parse
+	// derives it when 0 (4 bytes per token for LLMs, the dataset size over
+	// the samples per epoch for images, else 110 kB, an ImageNet JPEG).
+	BytesPerSample float64 `yaml:"bytes_per_sample,omitempty" json:"bytes_per_sample,omitempty"`
+	// CPUMsPerSample is the preprocessing cost of one sample on one vCPU, in
+	// milliseconds (decode and augment for images); 0 = negligible.
+	CPUMsPerSample float64 `yaml:"cpu_ms_per_sample,omitempty" json:"cpu_ms_per_sample,omitempty"`
+	// OutputsGB is the size in GB of checkpoints and results that leave the
+	// provider (egress).
+	OutputsGB float64 `yaml:"outputs_gb,omitempty" json:"outputs_gb,omitempty"`
+}
+
+// Location is a provider and region, named as the provider names them
+// (e.g. aws us-east-1, alibaba cn-hangzhou).
+type Location struct {
+	// Provider is the provider id (lowercase, e.g. "gcp"); "onprem" for the
+	// team's own storage.
+	Provider string `yaml:"provider,omitempty" json:"provider,omitempty"`
+	// Region is the provider's region name.
+	Region string `yaml:"region,omitempty" json:"region,omitempty"`
+}
+
+// Stack is the software the job runs on.
+type Stack struct {
+	// Framework defaults to pytorch for training kinds and vllm for
+	// llm-inference; generic jobs default to other.
+	Framework Framework `yaml:"framework,omitempty" json:"framework"`
+	// Version is a version constraint on the framework, e.g. ">=2.4" or
+	// ">=0.6, <0.8"; empty = any.
+	Version string `yaml:"version,omitempty" json:"version,omitempty"`
+	// Needs lists features or kernels the code relies on (lowercase ids such
+	// as flash-attention-3, fp8, nccl).
+	Needs []string `yaml:"needs,omitempty" json:"needs,omitempty"`
+	// Vendors lists the accelerator vendors the team accepts; empty = all.
+	Vendors []Vendor `yaml:"vendors,omitempty" json:"vendors,omitempty"`
+}
+
+// Constraints bound the candidates. Zero numbers mean no bound.
+type Constraints struct {
+	// DeadlineHours is the longest acceptable wall-clock duration in hours.
+	DeadlineHours float64 `yaml:"deadline_hours,omitempty" json:"deadline_hours,omitempty"`
+	// BudgetUSD is the most the whole job may cost, in US dollars.
+	BudgetUSD float64 `yaml:"budget_usd,omitempty" json:"budget_usd,omitempty"`
+	// MaxGPUs is the most accelerators the job may use at once.
+	MaxGPUs int `yaml:"max_gpus,omitempty" json:"max_gpus,omitempty"`
+	// Pricing lists the pricing modes to consider; defaults to on-demand.
+	Pricing []PricingMode `yaml:"pricing,omitempty" json:"pricing"`
+	// Providers lists provider ids to consider; empty = all.
+	Providers []string `yaml:"providers,omitempty" json:"providers,omitempty"`
+}
+
+// Compliance states where the data may be processed and what the provider
+// must offer. Empty lists mean no requirement.
+type Compliance struct {
+	// Countries lists ISO 3166-1 alpha-2 codes (upper case) where the data
+	// may be processed; "EU" stands for the EU member states. CN means
+	// mainland China (Hong Kong is HK), which is how a PIPL localisation
+	// requirement is written.
+	Countries []string `yaml:"countries,omitempty" json:"countries,omitempty"`
+	// ExcludeJurisdictions lists ISO alpha-2 codes of provider home
+	// jurisdictions that are not accepted (e.g. US for CLOUD Act exposure).
+	ExcludeJurisdictions []string `yaml:"exclude_jurisdictions,omitempty" json:"exclude_jurisdictions,omitempty"`
+	// Certifications lists certifications the provider must hold, by
+	// canonical name (see Certifications).
+	Certifications []string `yaml:"certifications,omitempty" json:"certifications,omitempty"`
+	// ConfidentialComputing asks for GPU confidential computing (TEE); defaults to no.
+	ConfidentialComputing Requirement `yaml:"confidential_computing,omitempty" json:"confidential_computing"`
+	// CustomerManagedKeys asks for disk encryption with the customer's keys; defaults to no.
+	CustomerManagedKeys Requirement `yaml:"customer_managed_keys,omitempty" json:"customer_managed_keys"`
+	// SecureBoot asks for secure boot / vTPM on the instance; defaults to no.
+	SecureBoot Requirement `yaml:"secure_boot,omitempty" json:"secure_boot"`
+}
