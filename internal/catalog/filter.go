@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -182,13 +184,29 @@ func Sort(offers []*Offer, key SortKey, m Mode) {
 				return p
 			}
 		}
-		return 1e300
+		return math.Inf(1)
 	}
-	sort.SliceStable(offers, func(i, j int) bool {
-		vi, vj := val(offers[i]), val(offers[j])
-		if vi != vj {
-			return vi < vj
+	type item struct {
+		v float64
+		o *Offer
+	}
+	items := make([]item, len(offers))
+	for i, o := range offers {
+		items[i] = item{val(o), o}
+	}
+	slices.SortFunc(items, func(a, b item) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
 		}
-		return offers[i].Key() < offers[j].Key()
+		if c := cmp.Compare(a.o.Provider, b.o.Provider); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.o.InstanceType, b.o.InstanceType); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.o.Region, b.o.Region)
 	})
+	for i := range items {
+		offers[i] = items[i].o
+	}
 }

@@ -135,8 +135,10 @@ func parseAccelerators(file string, data []byte, errs *apperr.List) []*Accelerat
 				}
 				a.PeakTFLOPS[d] = t.pos(col)
 			}
-			if a.MemGiB == 0 {
-				t.fail(t.line, "memory_gib", "required, got an empty cell")
+			for col, v := range map[string]float64{"memory_gib": a.MemGiB, "memory_bandwidth_gb_s": a.MemBandwidthGBps} {
+				if v == 0 && t.str(col) == "" {
+					t.fail(t.line, col, "required, got an empty cell (the performance model needs it)")
+				}
 			}
 			if a.GPUsPerServer == 0 {
 				a.GPUsPerServer = 8

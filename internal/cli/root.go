@@ -121,8 +121,6 @@ func NewRoot(e *Env) *cobra.Command {
 		Long: `gpupick answers, for one described workload: which GPU cloud offers can run it,
 how fast, at what total cost, what limits it, what may break, and how to scale it.
 The catalog of accelerators, providers and offers is embedded; no account or network is needed.`,
-		Example: `  gpupick offers --gpu h100-sxm:8 --sort price-per-gpu
-  gpupick gpus --vendor amd -o json`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),
@@ -134,7 +132,9 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	})
 	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e))
+	root.Example = examples(root)
 	return root
 }
 
@@ -161,6 +161,24 @@ func Execute(e *Env, args []string) (code int) {
 	}
 	fmt.Fprintf(e.Stderr, "gpupick: %v\n", err)
 	return apperr.ExitCode(err)
+}
+
+// examples collects the first example of every command, so that
+// `gpupick --help` shows one per command.
+func examples(root *cobra.Command) string {
+	var lines []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c != root && c.Example != "" {
+			first, _, _ := strings.Cut(c.Example, "\n")
+			lines = append(lines, first)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return strings.Join(lines, "\n")
 }
 
 // outputFlag adds -o with the formats a command supports.

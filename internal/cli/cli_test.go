@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpupick/gpupick/data"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fixedNow is the clock of every golden test, so stale flags do not move.
+var fixedNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// run executes gpupick in process on the small fixture catalog.
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := NewEnv(&out, &errb)
+	e.Now = func() time.Time { return fixedNow }
+	e.Embedded = os.DirFS("../catalog/testdata/mini")
+	code = Execute(e, args)
+	return out.String(), errb.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"gpus.txt", []string{"gpus"}},
+		{"gpus.json", []string{"gpus", "-o", "json"}},
+		{"gpus.csv", []string{"gpus", "-o", "csv"}},
+		{"offers.txt", []string{"offers"}},
+		{"offers.json", []string{"offers", "-o", "json"}},
+		{"offers.csv", []string{"offers", "-o", "csv"}},
+		{"offers-h100-8-spot.txt", []string{"offers", "--gpu", "H100:8", "--pricing", "spot", "--sort", "price-per-gpu"}},
+		{"offers-prices.txt", []string{"offers", "--prices", "testdata/prices.yaml"}},
+		{"offers-prices.json", []string{"offers", "--prices", "testdata/prices.yaml", "--provider", "aws", "-o", "json"}},
+		{"providers.txt", []string{"providers"}},
+		{"providers.json", []string{"providers", "-o", "json"}},
+		{"providers.csv", []string{"providers", "-o", "csv"}},
+		{"help.txt", []string{"--help"}},
+		{"offers-help.txt", []string{"offers", "--help"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr: %s", code, errOut)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"unknown gpu", []string{"offers", "--gpu", "h999"}, 2, `--gpu: unknown accelerator "h999"`},
+		{"bad count", []string{"offers", "--gpu", "h100:zero"}, 2, "--gpu: the count after ':'"},
+		{"bad format", []string{"gpus", "-o", "yaml"}, 2, `-o: want table, json, csv, got "yaml"`},
+		{"bad pricing", []string{"offers", "--pricing", "weekly"}, 2, "--pricing: want one of on-demand"},
+		{"bad sort", []string{"offers", "--sort", "speed"}, 2, "--sort: want price"},
+		{"unknown flag", []string{"offers", "--gpus", "4"}, 2, "unknown flag: --gpus"},
+		{"unknown command", []string{"recomend"}, 2, `unknown command "recomend"`},
+		{"unknown provider", []string{"offers", "--provider", "aws,nocloud"}, 2, `--provider: unknown provider "nocloud"`},
+		{"nothing qualifies", []string{"offers", "--gpu", "h100-sxm", "--max-price", "1"}, 1,
+			"no offer qualifies: of 4 offers, --gpu h100-sxm removed 2, --max-price 1 removed 2"},
+		{"missing prices file", []string{"offers", "--prices", "testdata/nope.yaml"}, 2, "--prices: cannot read"},
+		{"bad prices file", []string{"offers", "--prices", "testdata/bad-prices.yaml"}, 2, "testdata/bad-prices.yaml:3: rules[0].discount: unknown key"},
+		{"bad catalog dir", []string{"offers", "--catalog", "testdata/bad-catalog"}, 2, "testdata/bad-catalog/offers/aws.csv:2: price_on_demand: must be > 0"},
+		{"unknown vendor", []string{"gpus", "--vendor", "nvidai"}, 2, `--vendor: unknown vendor "nvidai"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
+			}
+			if !strings.Contains(errOut, tt.contains) {
+				t.Errorf("stderr %q does not contain %q", errOut, tt.contains)
+			}
+			if out != "" {
+				t.Errorf("stdout must stay empty on error, got %q", out)
+			}
+			if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "panic") {
+				t.Errorf("stack trace reached the user: %s", errOut)
+			}
+		})
+	}
+}
+
+func TestCatalogValidate(t *testing.T) {
+	out, errOut, code := run(t, "catalog", "validate", "testdata/user-catalog")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "ok (0 accelerators, 0 providers, 0 regions, 1 offers in its files; 5 offers after layering") {
+		t.Errorf("unexpected output %q", out)
+	}
+	_, errOut, code = run(t, "catalog", "validate", "testdata/bad-catalog")
+	if code != 2 || !strings.Contains(errOut, "testdata/bad-catalog/offers/aws.csv:2: price_on_demand") {
+		t.Errorf("bad catalog: exit %d, stderr %q", code, errOut)
+	}
+	out, _, code = run(t, "--catalog", "testdata/user-catalog", "offers", "--gpu", "a10g")
+	if code != 0 || !strings.Contains(out, "aws/g5.2xlarge") {
+		t.Errorf("--catalog did not add the user's row: exit %d\n%s", code, out)
+	}
+}
+
+// TestEmbeddedCatalog runs the real commands on the embedded catalog: it
+// must load without a problem and answer the README's first command.
+func TestEmbeddedCatalog(t *testing.T) {
+	var out, errb bytes.Buffer
+	e := NewEnv(&out, &errb)
+	e.Embedded = data.FS
+	if code := Execute(e, []string{"offers", "--gpu", "h100-sxm:8"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "aws/p5.48xlarge") {
+		t.Errorf("the README's command lost aws/p5.48xlarge:\n%s", out.String())
+	}
+}
