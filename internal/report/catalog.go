@@ -249,7 +249,7 @@ type ProviderJSON struct {
 	MinimumBillingS         float64                 `json:"minimum_billing_s"`
 	SpotInterruptionPerHour float64                 `json:"spot_interruption_per_hour,omitempty"`
 	Offers                  int                     `json:"offers"`
-	PricesAsOf              string                  `json:"prices_as_of,omitempty"` // newest offer date
+	PricesAsOf              string                  `json:"prices_as_of,omitempty"` // newest date of a priced offer
 	Source                  string                  `json:"source"`
 	AsOf                    string                  `json:"as_of"`
 	Stale                   bool                    `json:"stale"`
@@ -262,7 +262,7 @@ func Providers(c *catalog.Catalog, now time.Time) ([]ProviderJSON, *Table) {
 	newest := map[string]time.Time{}
 	for _, o := range c.Offers {
 		count[o.Provider]++
-		if o.AsOf.After(newest[o.Provider]) {
+		if o.ListPrices != (catalog.Prices{}) && o.AsOf.After(newest[o.Provider]) {
 			newest[o.Provider] = o.AsOf
 		}
 	}

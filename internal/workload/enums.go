@@ -147,10 +147,10 @@ type Objective string
 
 // The objectives.
 const (
-	ObjectiveCost           Objective = "cost"              // lowest total cost in USD that meets the constraints
-	ObjectiveTime           Objective = "time"              // shortest duration (or lowest latency) within the budget
+	ObjectiveCost            Objective = "cost"              // lowest total cost in USD that meets the constraints
+	ObjectiveTime            Objective = "time"              // shortest duration (or lowest latency) within the budget
 	ObjectiveTokensPerDollar Objective = "tokens-per-dollar" // most tokens (images, items) per USD
-	ObjectiveBalanced       Objective = "balanced"          // a knee of the cost × time Pareto front
+	ObjectiveBalanced        Objective = "balanced"          // a knee of the cost × time Pareto front
 )
 
 // Objectives lists every Objective.

@@ -24,7 +24,7 @@ func Parse(data []byte, filename string) (*Spec, error) {
 	if err := strictyaml.Decode(data, &s); err != nil {
 		return nil, apperr.InFile(err, filename)
 	}
-	p := &parser{s: &s, lines: indexLines(data)}
+	p := &checker{s: &s, lines: indexLines(data)}
 	p.complete(filename)
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
@@ -33,26 +33,26 @@ func Parse(data []byte, filename string) (*Spec, error) {
 	return &s, nil
 }
 
-// parser holds the state of one Parse after decoding: the spec being
+// checker holds the state of one Parse after decoding: the spec being
 // completed, where each key is in the file, and the problems found so far.
-type parser struct {
+type checker struct {
 	s     *Spec
 	lines fieldLines
 	errs  apperr.List
 }
 
-func (p *parser) errorf(field, format string, args ...any) {
+func (p *checker) errorf(field, format string, args ...any) {
 	e := apperr.Invalidf(field, format, args...)
 	e.Line = p.lines.line(field)
 	p.errs = append(p.errs, e)
 }
 
 // def records a filled default.
-func (p *parser) def(field, value, why string) {
+func (p *checker) def(field, value, why string) {
 	p.s.Defaults = append(p.s.Defaults, Default{Field: field, Value: value, Why: why})
 }
 
-func (p *parser) complete(filename string) {
+func (p *checker) complete(filename string) {
 	s := p.s
 	kindOK := p.kind()
 	if s.Name == "" {
@@ -95,7 +95,7 @@ func (p *parser) complete(filename string) {
 	}
 }
 
-func (p *parser) kind() bool {
+func (p *checker) kind() bool {
 	s := p.s
 	if s.Kind == "" {
 		p.errorf("kind", "required (want one of %s)", joinEnum(Kinds()))
@@ -112,7 +112,7 @@ func (p *parser) kind() bool {
 
 // blocks checks that the blocks the kind needs are present and that no
 // block meant for another kind is.
-func (p *parser) blocks() {
+func (p *checker) blocks() {
 	s := p.s
 	k := s.Kind
 	need := func(field string, present bool, what string) {
@@ -150,7 +150,7 @@ func (p *parser) blocks() {
 	}
 }
 
-func (p *parser) model() {
+func (p *checker) model() {
 	s, m := p.s, p.s.Model
 	var preset *Preset
 	if m.Preset != "" {
@@ -197,14 +197,14 @@ func (p *parser) model() {
 }
 
 // modelField is the field to blame for a model/kind mismatch.
-func (p *parser) modelField() string {
+func (p *checker) modelField() string {
 	if p.s.Model.Preset != "" {
 		return "model.preset"
 	}
 	return "model.arch"
 }
 
-func (p *parser) modelName() string {
+func (p *checker) modelName() string {
 	if p.s.Model.Preset != "" {
 		return p.s.Model.Preset
 	}
@@ -212,7 +212,7 @@ func (p *parser) modelName() string {
 }
 
 // applyPreset fills every field of m the file left zero from the preset.
-func (p *parser) applyPreset(m *Model, pr Model) {
+func (p *checker) applyPreset(m *Model, pr Model) {
 	fill(&m.Arch, pr.Arch)
 	fill(&m.ParamsB, pr.ParamsB)
 	fill(&m.Layers, pr.Layers)
@@ -265,7 +265,7 @@ var archFields = []string{"layers", "hidden", "heads", "kv_heads", "head_dim", "
 	"tied_embeddings", "vocab", "experts", "active_experts", "shared_experts", "dense_layers",
 	"dense_ffn_hidden", "kv_lora_rank", "q_lora_rank"}
 
-func (p *parser) transformerModel(preset *Preset) {
+func (p *checker) transformerModel(preset *Preset) {
 	m := p.s.Model
 	p.nonNegInts(map[string]int{
 		"model.layers": m.Layers, "model.hidden": m.Hidden, "model.heads": m.Heads, "model.kv_heads": m.KVHeads,
@@ -370,7 +370,7 @@ func (p *parser) transformerModel(preset *Preset) {
 	}
 }
 
-func (p *parser) visionModel(preset *Preset) {
+func (p *checker) visionModel(preset *Preset) {
 	m := p.s.Model
 	p.nonNeg("model.params_b", m.ParamsB)
 	p.nonNeg("model.forward_gmacs_per_sample", m.ForwardGMACsPerSample)
@@ -387,7 +387,7 @@ func (p *parser) visionModel(preset *Preset) {
 	}
 }
 
-func (p *parser) training() {
+func (p *checker) training() {
 	s, t := p.s, p.s.Training
 	llm := s.Kind.IsLLM()
 	if t.Method == "" {
@@ -481,7 +481,7 @@ func (p *parser) training() {
 	}
 }
 
-func (p *parser) inference() {
+func (p *checker) inference() {
 	s, in := p.s, p.s.Inference
 	m := s.Model
 	encoder := m != nil && m.Arch == ArchEncoder
@@ -572,7 +572,7 @@ func (p *parser) inference() {
 	}
 }
 
-func (p *parser) generic() {
+func (p *checker) generic() {
 	g := p.s.Generic
 	p.nonNegFloats(map[string]float64{"generic.items": g.Items, "generic.flops_per_item": g.FLOPsPerItem,
 		"generic.bytes_per_item": g.BytesPerItem, "generic.memory_gb": g.MemoryGB})
@@ -601,7 +601,7 @@ func (p *parser) generic() {
 	}
 }
 
-func (p *parser) parallelism(kindOK bool) {
+func (p *checker) parallelism(kindOK bool) {
 	s, par := p.s, p.s.Parallelism
 	p.nonNegInts(map[string]int{"parallelism.data": par.Data, "parallelism.tensor": par.Tensor,
 		"parallelism.pipeline": par.Pipeline, "parallelism.expert": par.Expert, "parallelism.context": par.Context})
@@ -636,7 +636,7 @@ func (p *parser) parallelism(kindOK bool) {
 
 var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._+-]*$`)
 
-func (p *parser) data(kindOK bool) {
+func (p *checker) data(kindOK bool) {
 	s, d := p.s, &p.s.Data
 	p.nonNegFloats(map[string]float64{"data.dataset_gb": d.DatasetGB, "data.storage_gb_s": d.StorageGBps,
 		"data.bytes_per_sample": d.BytesPerSample, "data.cpu_ms_per_sample": d.CPUMsPerSample, "data.outputs_gb": d.OutputsGB})
@@ -675,7 +675,7 @@ func (p *parser) data(kindOK bool) {
 
 var versionRe = regexp.MustCompile(`^(>=|<=|==|!=|~=|>|<|=|\^|~)?\s*v?\d+(\.(\d+|\*|x))*([-+][0-9A-Za-z.]+)?$`)
 
-func (p *parser) stack(kindOK bool) {
+func (p *checker) stack(kindOK bool) {
 	s, st := p.s, &p.s.Stack
 	if st.Framework == "" {
 		if kindOK {
@@ -727,7 +727,7 @@ func (p *parser) stack(kindOK bool) {
 	st.Vendors = dedupe(st.Vendors)
 }
 
-func (p *parser) constraints() {
+func (p *checker) constraints() {
 	c := &p.s.Constraints
 	p.nonNeg("constraints.deadline_hours", c.DeadlineHours)
 	p.nonNeg("constraints.budget_usd", c.BudgetUSD)
@@ -756,7 +756,7 @@ func (p *parser) constraints() {
 
 var countryRe = regexp.MustCompile(`^[A-Z]{2}$`)
 
-func (p *parser) compliance() {
+func (p *checker) compliance() {
 	c := &p.s.Compliance
 	codes := func(field string, list []string) []string {
 		for i, code := range list {
@@ -831,7 +831,7 @@ func lookupCertification(s string) (string, bool) {
 }
 
 // nonNeg reports a NaN, an infinity or a negative number at field.
-func (p *parser) nonNeg(field string, v float64) {
+func (p *checker) nonNeg(field string, v float64) {
 	switch {
 	case !finite(v):
 		p.errorf(field, "must be a finite number, got %v", v)
@@ -841,7 +841,7 @@ func (p *parser) nonNeg(field string, v float64) {
 }
 
 // nonNegFloats calls nonNeg for every field, in field order.
-func (p *parser) nonNegFloats(fields map[string]float64) {
+func (p *checker) nonNegFloats(fields map[string]float64) {
 	for _, f := range sortedKeys(fields) {
 		p.nonNeg(f, fields[f])
 	}
@@ -857,7 +857,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // nonNegInts reports every negative value, in field order.
-func (p *parser) nonNegInts(fields map[string]int) {
+func (p *checker) nonNegInts(fields map[string]int) {
 	for _, f := range sortedKeys(fields) {
 		if v := fields[f]; v < 0 {
 			p.errorf(f, "must be >= 0, got %d", v)

@@ -1,8 +1,11 @@
 package workload
 
 import (
+	"regexp"
 	"strings"
 )
+
+var versionSuffixRe = regexp.MustCompile(`-v\d+(\.\d+)*$`)
 
 // Preset is a published model architecture that a workload file can name in
 // model.preset. Model holds the published figures; Source says where they
@@ -172,15 +175,23 @@ func LookupPreset(name string) (Preset, bool) {
 		base = base[i+1:]
 		try = append(try, presetKey(base))
 	}
+	// Strip one suffix at a time, trying each shorter name in turn, so that
+	// "deepseek-v3" matches before its "-v3" could be taken for a version.
 	for changed := true; changed; {
 		changed = false
+		if m := versionSuffixRe.FindStringIndex(base); m != nil && m[0] > 0 {
+			base, changed = base[:m[0]], true
+		}
 		for _, suf := range []string{"-hf", "-instruct", "-chat", "-base", "-it"} {
-			if strings.HasSuffix(base, suf) {
+			if !changed && strings.HasSuffix(base, suf) && len(base) > len(suf) {
 				base, changed = strings.TrimSuffix(base, suf), true
 			}
 		}
+		if changed {
+			try = append(try, presetKey(base))
+		}
 	}
-	try = append(try, presetKey(base), presetKey(strings.TrimPrefix(base, "meta-")))
+	try = append(try, presetKey(strings.TrimPrefix(base, "meta-")))
 	for _, k := range try {
 		for _, p := range presets {
 			if presetKey(p.Name) == k {

@@ -1,0 +1,531 @@
+package workload
+
+import (
+	"encoding/json"
+	"errors"
+	"go/parser"
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+)
+
+const minimalFinetune = `kind: llm-finetune
+model:
+  preset: llama-3-8b
+training:
+  tokens: 1e9
+`
+
+func mustParse(t *testing.T, in string) *Spec {
+	t.Helper()
+	s, err := Parse([]byte(in), "test.yaml")
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return s
+}
+
+func TestParseExamples(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 7 {
+		t.Fatalf("found %d example files, want at least 7", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse(data, f)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if want := strings.TrimSuffix(filepath.Base(f), ".yaml"); s.Name != want {
+				t.Errorf("name = %q, want the file name %q", s.Name, want)
+			}
+			if !s.Kind.Valid() || !s.Objective.Valid() || !s.Stack.Framework.Valid() {
+				t.Errorf("unresolved enums: kind %q objective %q framework %q", s.Kind, s.Objective, s.Stack.Framework)
+			}
+			if _, err := json.Marshal(s); err != nil {
+				t.Errorf("json: %v", err)
+			}
+		})
+	}
+}
+
+func TestPresetDerivedParams(t *testing.T) {
+	for _, p := range Presets() {
+		if p.Model.Arch.IsVision() {
+			continue
+		}
+		t.Run(p.Name, func(t *testing.T) {
+			got, want := p.Model.DerivedParamsB(), p.Model.ParamsB
+			if math.Abs(got-want)/want > 0.05 {
+				t.Errorf("derived %.3fB params, published %.3fB: off by more than 5%%", got, want)
+			}
+		})
+	}
+}
+
+func TestPresetsComplete(t *testing.T) {
+	required := []string{"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3.1-405b",
+		"mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b", "deepseek-v3", "mpt-7b", "mpt-30b", "gpt-j-6b",
+		"gpt-3-175b", "bert-large", "resnet-50", "resnet-152", "vit-b-16", "efficientnet-b0"}
+	for _, name := range required {
+		p, ok := LookupPreset(name)
+		if !ok {
+			t.Errorf("preset %s missing", name)
+			continue
+		}
+		if p.Source == "" || p.Model.ParamsB <= 0 || p.Model.Preset != p.Name {
+			t.Errorf("preset %s incomplete: %+v", name, p)
+		}
+		m := p.Model
+		if m.Arch.IsVision() {
+			if m.ForwardGMACsPerSample <= 0 || m.ImagePx <= 0 {
+				t.Errorf("%s: vision preset without GMACs or resolution", name)
+			}
+			continue
+		}
+		if m.Layers <= 0 || m.Hidden <= 0 || m.Heads <= 0 || m.KVHeads <= 0 || m.FFNHidden <= 0 || m.Vocab <= 0 || m.ContextLen <= 0 {
+			t.Errorf("%s: incomplete architecture %+v", name, m)
+		}
+		if m.Heads%m.KVHeads != 0 {
+			t.Errorf("%s: heads %d not divisible by kv_heads %d", name, m.Heads, m.KVHeads)
+		}
+	}
+}
+
+func TestActiveParams(t *testing.T) {
+	tests := []struct {
+		preset string
+		want   float64 // published active parameters, billions
+	}{
+		{"mixtral-8x7b", 12.9},
+		{"deepseek-v3", 37},
+		{"llama-3-8b", 8.03},
+	}
+	for _, tt := range tests {
+		t.Run(tt.preset, func(t *testing.T) {
+			p, _ := LookupPreset(tt.preset)
+			if got := p.Model.ActiveParamsB(); math.Abs(got-tt.want)/tt.want > 0.03 {
+				t.Errorf("ActiveParamsB = %.2f, want %.2f ± 3%%", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKVElemsPerToken(t *testing.T) {
+	tests := []struct {
+		preset string
+		want   int
+	}{
+		{"llama-3-8b", 32 * 2 * 8 * 128},
+		{"llama-2-7b", 32 * 2 * 32 * 128},
+		{"deepseek-v3", 61 * (512 + 64)}, // MLA caches the latent and the rotary key
+	}
+	for _, tt := range tests {
+		t.Run(tt.preset, func(t *testing.T) {
+			p, _ := LookupPreset(tt.preset)
+			if got := p.Model.KVElemsPerToken(); got != tt.want {
+				t.Errorf("KVElemsPerToken = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTrainFLOPs(t *testing.T) {
+	p, _ := LookupPreset("resnet-50")
+	if got, want := p.Model.TrainFLOPsPerSample(), 3*2*4.09e9; math.Abs(got-want) > 1 {
+		t.Errorf("TrainFLOPsPerSample = %g, want %g", got, want)
+	}
+}
+
+func TestLookupPreset(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"llama-3-8b", "llama-3-8b"},
+		{"Llama-3-8B", "llama-3-8b"},
+		{"llama3-8b", "llama-3-8b"},
+		{"meta-llama/Meta-Llama-3-8B-Instruct", "llama-3-8b"},
+		{"Llama-2-7b-chat-hf", "llama-2-7b"},
+		{"Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
+		{"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"},
+		{"ResNet50", "resnet-50"},
+		{"vit-b/16", "vit-b-16"},
+		{"gpt3", "gpt-3-175b"},
+		{"llama-9", ""},
+		{"", ""},
+		{"/", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			p, ok := LookupPreset(tt.in)
+			if ok != (tt.want != "") || p.Name != tt.want {
+				t.Errorf("LookupPreset(%q) = %q, %v; want %q", tt.in, p.Name, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestPresetsAreCopies(t *testing.T) {
+	ps := Presets()
+	*ps[0].Model.GatedMLP = false
+	ps[0].Model.Layers = 1
+	if p, _ := LookupPreset(ps[0].Name); p.Model.Layers == 1 || !*p.Model.GatedMLP {
+		t.Error("changing the result of Presets changed the preset")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		field string // the field of one of the errors
+		line  int
+		msg   string // substring of that error's message
+	}{
+		{"unknown key", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: 1e9\n  seq_lne: 4\n",
+			"training.seq_lne", 6, `unknown key (did you mean "seq_len"?)`},
+		{"wrong type", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: 1e9\n  seq_len: long\n",
+			"training.seq_len", 6, "want a whole number"},
+		{"bad kind", "name: x\nkind: llm-tran\n", "kind", 2,
+			`unknown kind "llm-tran" (want one of llm-train, llm-finetune, llm-inference, cnn-train, generic)`},
+		{"missing kind", "name: x\n", "kind", 0, "required"},
+		{"unknown preset", "kind: llm-inference\nmodel:\n  preset: llama-9\ninference: {}\n", "model.preset", 3,
+			`unknown preset "llama-9" (known: llama-2-7b`},
+		{"bad precision", minimalFinetune + "  precision: bf17\n", "training.precision", 6, `unknown precision "bf17"`},
+		{"inference precision for training", minimalFinetune + "  precision: int4\n", "training.precision", 6, "not a training precision"},
+		{"negative seq_len", minimalFinetune + "  seq_len: -5\n", "training.seq_len", 6, "must be >= 0"},
+		{"zero seq_len", minimalFinetune + "  seq_len: 0\n", "training.seq_len", 6, "must be > 0"},
+		{"missing tokens", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  seq_len: 2048\n", "training.tokens", 4, "must be > 0"},
+		{"nan tokens", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: .nan\n", "training.tokens", 5, "finite"},
+		{"missing training block", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\n", "training", 0, "required for kind llm-finetune"},
+		{"missing inference block", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\n", "inference", 0, "required for kind llm-inference"},
+		{"missing model block", "kind: llm-train\ntraining:\n  tokens: 1e9\n", "model", 0, "required for kind llm-train"},
+		{"missing generic block", "kind: generic\n", "generic", 0, "required for kind generic"},
+		{"block of another kind", minimalFinetune + "inference:\n  prompt_tokens: 5\n", "inference", 6, "not used by kind llm-finetune"},
+		{"heads not divisible", "kind: llm-inference\nmodel:\n  layers: 2\n  hidden: 64\n  heads: 8\n  kv_heads: 3\n  ffn_hidden: 128\n  vocab: 100\ninference: {}\n",
+			"model.kv_heads", 6, "not divisible by kv_heads 3"},
+		{"explicit model incomplete", "kind: llm-inference\nmodel:\n  layers: 2\ninference: {}\n", "model.hidden", 2, "required when model.preset is not given"},
+		{"active > experts", "kind: llm-inference\nmodel:\n  preset: mixtral-8x7b\n  active_experts: 9\ninference: {}\n",
+			"model.active_experts", 4, "more than model.experts 8"},
+		{"image model for llm", "kind: llm-inference\nmodel:\n  preset: resnet-50\ninference: {}\n", "model.preset", 3, "image model"},
+		{"llm for cnn", "kind: cnn-train\nmodel:\n  preset: llama-3-8b\ntraining:\n  samples: 1e6\n", "model.preset", 3, "language model"},
+		{"lora for pretraining", "kind: llm-train\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: 1e9\n  method: lora\n",
+			"training.method", 6, "fine-tuning method"},
+		{"bad objective", minimalFinetune + "objective: cheap\n", "objective", 6, `unknown objective "cheap"`},
+		{"bad pricing", minimalFinetune + "constraints:\n  pricing: [spot, hourly]\n", "constraints.pricing[1]", 7, `unknown pricing "hourly"`},
+		{"bad requirement", minimalFinetune + "compliance:\n  confidential_computing: maybe\n", "compliance.confidential_computing", 7, "unknown requirement"},
+		{"bad country", minimalFinetune + "compliance:\n  countries: [DE, Germany]\n", "compliance.countries[1]", 7, "ISO 3166-1"},
+		{"bad certification", minimalFinetune + "compliance:\n  certifications: [ISO9001]\n", "compliance.certifications[0]", 7, "unknown certification"},
+		{"bad vendor", minimalFinetune + "stack:\n  vendors: [nvidia, acme]\n", "stack.vendors[1]", 7, `unknown vendor "acme"`},
+		{"serving framework for training", minimalFinetune + "stack:\n  framework: vllm\n", "stack.framework", 7, "serving engine"},
+		{"bad version", minimalFinetune + "stack:\n  version: latest please\n", "stack.version", 7, "not a version constraint"},
+		{"negative deadline", minimalFinetune + "constraints:\n  deadline_hours: -1\n", "constraints.deadline_hours", 7, "must be >= 0"},
+		{"tensor does not divide heads", minimalFinetune + "parallelism:\n  tensor: 3\n", "parallelism.tensor", 7, "does not divide model.heads 32"},
+		{"batch vs data parallel", minimalFinetune + "  global_batch: 10\nparallelism:\n  data: 4\n", "training.global_batch", 6, "not a multiple of parallelism.data 4"},
+		{"too many gpus", minimalFinetune + "parallelism:\n  data: 16\n  tensor: 8\nconstraints:\n  max_gpus: 64\n", "parallelism", 6, "more than constraints.max_gpus 64"},
+		{"zero rps", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  requests_per_second: 0\n", "inference.requests_per_second", 5, "must be a number > 0"},
+		{"percentile out of range", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  slo: {ttft_ms: 200, percentile: 150}\n",
+			"inference.slo.percentile", 5, "must be in (0, 100]"},
+		{"context exceeded", "kind: llm-inference\nmodel:\n  preset: llama-2-7b\ninference:\n  prompt_tokens: 4000\n  output_tokens: 500\n",
+			"inference.prompt_tokens", 5, "exceeds the model's context of 4096"},
+		{"encoder generates", "kind: llm-inference\nmodel:\n  preset: bert-large\ninference:\n  output_tokens: 10\n", "inference.output_tokens", 5, "encoder"},
+		{"region without provider", minimalFinetune + "data:\n  location: {region: us-east-1}\n", "data.location.provider", 7, "required when"},
+		{"generic without work", "kind: generic\ngeneric:\n  items: 10\n", "generic.flops_per_item", 2, "give flops_per_item"},
+		{"generic bad measured", "kind: generic\ngeneric:\n  items: 10\n  measured: {gpu: a100-80gb, items_per_s: -1}\n", "generic.measured.items_per_s", 4, "must be a number > 0"},
+		{"json unknown key", `{"kind": "llm-finetune",
+ "model": {"preset": "llama-3-8b"},
+ "training": {"tokens": 1e9, "epoch": 2}}`, "training.epoch", 3, "unknown key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse([]byte(tt.in), "w.yaml")
+			if err == nil {
+				t.Fatalf("Parse succeeded (%+v), want an error on %s", s, tt.field)
+			}
+			if s != nil {
+				t.Error("Parse returned a spec with an error")
+			}
+			if apperr.CodeOf(err) != apperr.Invalid {
+				t.Errorf("code = %s, want invalid", apperr.CodeOf(err))
+			}
+			var list apperr.List
+			if !errors.As(err, &list) {
+				t.Fatalf("error %T is not an apperr.List", err)
+			}
+			for _, e := range list {
+				if e.File != "w.yaml" || e.Field == "" {
+					t.Errorf("error without file or field: %#v", e)
+				}
+			}
+			for _, e := range list {
+				if e.Field == tt.field && e.Line == tt.line && strings.Contains(e.Msg, tt.msg) {
+					want := "w.yaml"
+					if tt.line > 0 {
+						want += ":" + strconv.Itoa(tt.line)
+					}
+					if !strings.HasPrefix(e.Error(), want+": "+tt.field+": ") {
+						t.Errorf("error text %q does not start with %q", e.Error(), want+": "+tt.field+": ")
+					}
+					return
+				}
+			}
+			t.Errorf("no error on %s at line %d containing %q; got:\n%v", tt.field, tt.line, tt.msg, err)
+		})
+	}
+}
+
+func TestParseReportsEveryProblem(t *testing.T) {
+	in := minimalFinetune + "  seq_len: -1\nobjective: cheap\nconstraints:\n  max_gpus: -2\n"
+	_, err := Parse([]byte(in), "w.yaml")
+	var list apperr.List
+	if !errors.As(err, &list) || len(list) != 3 {
+		t.Fatalf("want 3 problems, got %v", err)
+	}
+	for i := 1; i < len(list); i++ {
+		if list[i].Line < list[i-1].Line {
+			t.Errorf("problems not in line order: %v", err)
+		}
+	}
+}
+
+func findDefault(s *Spec, field string) (Default, bool) {
+	for _, d := range s.Defaults {
+		if d.Field == field {
+			return d, true
+		}
+	}
+	return Default{}, false
+}
+
+func TestDefaults(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want map[string]string // field -> value; "" = must not be reported
+	}{
+		{"finetune", minimalFinetune, map[string]string{
+			"name": "test", "training.method": "lora", "training.precision": "bf16", "training.seq_len": "4096",
+			"training.global_batch": "64", "training.lora_rank": "16", "stack.framework": "pytorch",
+			"objective": "cost", "constraints.pricing": "on-demand", "data.bytes_per_sample": "16384",
+			"model.params_b": "",
+		}},
+		{"pretrain", "kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9, seq_len: 8192}\n", map[string]string{
+			"training.method": "full", "training.global_batch": "512", "training.seq_len": "", "training.lora_rank": "",
+		}},
+		{"short context preset", "kind: llm-train\nmodel: {preset: mpt-7b}\ntraining: {tokens: 1e9}\n", map[string]string{
+			"training.seq_len": "2048",
+		}},
+		{"inference", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {weight_precision: int4, slo: {tpot_ms: 40}}\n", map[string]string{
+			"stack.framework": "vllm", "inference.kv_precision": "fp16", "inference.max_batch": "0",
+			"inference.prompt_tokens": "1024", "inference.output_tokens": "256", "inference.slo.percentile": "99",
+			"inference.weight_precision": "",
+		}},
+		{"encoder", "kind: llm-inference\nmodel: {preset: bert-large}\ninference: {}\n", map[string]string{
+			"inference.output_tokens": "0", "inference.prompt_tokens": "512", "inference.slo.percentile": "",
+		}},
+		{"cnn", "kind: cnn-train\nmodel: {preset: resnet-50, image_px: 448}\ntraining: {samples: 1e6}\n", map[string]string{
+			"training.global_batch": "1024", "data.bytes_per_sample": "110000", "model.forward_gmacs_per_sample": "16.36",
+		}},
+		{"explicit model", "kind: llm-train\nmodel: {layers: 32, hidden: 4096, heads: 32, ffn_hidden: 11008, vocab: 32000}\ntraining: {tokens: 1e9}\n", map[string]string{
+			"model.params_b": "6.738", "model.kv_heads": "32", "model.gated_mlp": "true", "model.arch": "decoder",
+		}},
+		{"generic", "kind: generic\ngeneric: {items: 10, flops_per_item: 1e12}\n", map[string]string{
+			"generic.precision": "fp32", "stack.framework": "other",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustParse(t, tt.in)
+			for field, want := range tt.want {
+				d, ok := findDefault(s, field)
+				switch {
+				case want == "" && ok:
+					t.Errorf("%s reported as a default (%q), but the file sets it", field, d.Value)
+				case want != "" && !ok:
+					t.Errorf("%s not reported; defaults: %+v", field, s.Defaults)
+				case want != "" && d.Value != want:
+					t.Errorf("%s = %q, want %q", field, d.Value, want)
+				case ok && d.Why == "":
+					t.Errorf("%s has no reason", field)
+				}
+			}
+		})
+	}
+}
+
+func TestKVPrecisionAuto(t *testing.T) {
+	tests := []struct{ weights, kv, want Precision }{
+		{"bf16", "", BF16},
+		{"fp8", "auto", FP8},
+		{"int8", "auto", FP16},
+		{"int4", "", FP16},
+		{"fp4", "", FP8},
+		{"fp8", "fp16", FP16},
+		{"AWQ", "", FP16},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.weights)+"/"+string(tt.kv), func(t *testing.T) {
+			in := "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  weight_precision: " + string(tt.weights) + "\n"
+			if tt.kv != "" {
+				in += "  kv_precision: " + string(tt.kv) + "\n"
+			}
+			s := mustParse(t, in)
+			if s.Inference.KVPrecision != tt.want {
+				t.Errorf("kv_precision = %s, want %s", s.Inference.KVPrecision, tt.want)
+			}
+		})
+	}
+}
+
+func TestExplicitFieldsOverridePreset(t *testing.T) {
+	s := mustParse(t, "kind: llm-train\nmodel:\n  preset: Llama3-8B\n  layers: 16\n  context_len: 32768\ntraining: {tokens: 1e9}\n")
+	m := s.Model
+	if m.Preset != "llama-3-8b" || m.Layers != 16 || m.Hidden != 4096 || m.KVHeads != 8 || m.ContextLen != 32768 {
+		t.Errorf("merged model = %+v", m)
+	}
+	// Changing the shape without a new params_b re-derives it.
+	if want := m.DerivedParamsB(); math.Abs(m.ParamsB-want) > 1e-9 || m.ParamsB > 5 {
+		t.Errorf("params_b = %g, want the derived %g", m.ParamsB, want)
+	}
+	if _, ok := findDefault(s, "model.params_b"); !ok {
+		t.Error("re-derived params_b not reported")
+	}
+
+	s = mustParse(t, "kind: llm-train\nmodel:\n  preset: llama-3-8b\n  params_b: 9\ntraining: {tokens: 1e9}\n")
+	if s.Model.ParamsB != 9 || s.Model.Layers != 32 {
+		t.Errorf("explicit params_b: %+v", s.Model)
+	}
+	if _, ok := findDefault(s, "model.params_b"); ok {
+		t.Error("explicit params_b reported as a default")
+	}
+}
+
+func TestJSONInput(t *testing.T) {
+	yamlIn := "name: j\nkind: llm-inference\nmodel:\n  preset: llama-3-70b\ninference:\n  requests_per_second: 12.5\n  slo: {ttft_ms: 500}\ncompliance:\n  countries: [de]\n"
+	jsonIn := `{"name": "j", "kind": "llm-inference", "model": {"preset": "llama-3-70b"},
+  "inference": {"requests_per_second": 12.5, "slo": {"ttft_ms": 500}}, "compliance": {"countries": ["de"]}}`
+	a, b := mustParse(t, yamlIn), mustParse(t, jsonIn)
+	if !reflect.DeepEqual(a, b) {
+		ja, _ := json.MarshalIndent(a, "", " ")
+		jb, _ := json.MarshalIndent(b, "", " ")
+		t.Errorf("YAML and JSON differ:\n%s\n%s", ja, jb)
+	}
+	if *b.Inference.RequestsPerSecond != 12.5 || b.Compliance.Countries[0] != "DE" {
+		t.Errorf("json spec = %+v", b.Inference)
+	}
+}
+
+func TestOfflineInference(t *testing.T) {
+	s := mustParse(t, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {output_tokens: 0}\n")
+	if s.Inference.RequestsPerSecond != nil {
+		t.Error("absent requests_per_second must stay nil (offline)")
+	}
+	if s.Inference.OutputTokens != 0 {
+		t.Errorf("explicit output_tokens 0 became %d", s.Inference.OutputTokens)
+	}
+}
+
+func TestFieldLines(t *testing.T) {
+	l := indexLines([]byte("a:\n  b: 1\n  c:\n    - x\n    - d: 2\n"))
+	tests := []struct {
+		path string
+		want int
+	}{{"a", 1}, {"a.b", 2}, {"a.c", 3}, {"a.c[0]", 4}, {"a.c[1].d", 5}, {"a.missing", 1}, {"a.c[1].e", 5}, {"z", 0}}
+	for _, tt := range tests {
+		if got := l.line(tt.path); got != tt.want {
+			t.Errorf("line(%q) = %d, want %d", tt.path, got, tt.want)
+		}
+	}
+	if len(indexLines([]byte("{"))) != 0 {
+		t.Error("a broken document should give no lines")
+	}
+}
+
+func TestEnums(t *testing.T) {
+	if k, err := ParseKind("LLM-Train"); err != nil || k != KindLLMTrain {
+		t.Errorf("ParseKind = %q, %v", k, err)
+	}
+	if f, err := ParseFramework("NeMo"); err != nil || f != FrameworkMegatron {
+		t.Errorf("ParseFramework = %q, %v", f, err)
+	}
+	if p, err := ParsePrecision("bfloat16"); err != nil || p != BF16 || p.Bytes() != 2 {
+		t.Errorf("ParsePrecision = %q, %v", p, err)
+	}
+	if _, err := ParseStorage("tape"); err == nil || !strings.Contains(err.Error(), "local-nvme") {
+		t.Errorf("ParseStorage error = %v", err)
+	}
+	for _, k := range Kinds() {
+		if !k.Valid() {
+			t.Errorf("%s not valid", k)
+		}
+	}
+	if Kind("x").Valid() || PrecisionAuto.Valid() {
+		t.Error("invalid enums reported valid")
+	}
+	if c, ok := lookupCertification("ISO/IEC 27001"); !ok || c != "ISO27001" {
+		t.Errorf("lookupCertification = %q, %v", c, ok)
+	}
+	if c, ok := lookupCertification("soc 2 type ii"); !ok || c != "SOC2" {
+		t.Errorf("lookupCertification = %q, %v", c, ok)
+	}
+}
+
+// TestNoIO keeps the package a pure domain package: no file, network or
+// process access outside tests.
+func TestNoIO(t *testing.T) {
+	forbidden := map[string]bool{"os": true, "os/exec": true, "net": true, "net/http": true, "io/ioutil": true, "database/sql": true}
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range af.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); forbidden[p] {
+				t.Errorf("%s imports %s", f, p)
+			}
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	seeds := []string{minimalFinetune, "kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
+		"kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {requests_per_second: 1}\n",
+		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1}\n",
+		"kind: llm-train\nmodel: {layers: 1, hidden: 3, heads: 2, ffn_hidden: 1, vocab: 1, experts: 2}\ntraining: {tokens: 1}\nparallelism: {tensor: 0, expert: 3}\n",
+		`{"kind": "llm-finetune", "model": {"preset": "x"}}`, "&a x: *a", "", "[1, 2]"}
+	if files, _ := filepath.Glob("../../examples/*.yaml"); len(files) > 0 {
+		for _, file := range files {
+			if b, err := os.ReadFile(file); err == nil {
+				seeds = append(seeds, string(b))
+			}
+		}
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := Parse([]byte(in), "fuzz.yaml")
+		if (s == nil) == (err == nil) {
+			t.Fatalf("Parse returned spec %v and error %v", s != nil, err)
+		}
+		if err != nil && apperr.CodeOf(err) != apperr.Invalid {
+			t.Fatalf("error code %s: %v", apperr.CodeOf(err), err)
+		}
+	})
+}
