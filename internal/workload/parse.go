@@ -115,9 +115,25 @@ func (p *checker) kind() bool {
 func (p *checker) blocks() {
 	s := p.s
 	k := s.Kind
+	// A block written with no content ("inference:") is present, all defaults.
+	if p.lines.has("model") && s.Model == nil && k != KindGeneric {
+		s.Model = &Model{}
+	}
+	if p.lines.has("training") && s.Training == nil && k.IsTraining() {
+		s.Training = &Training{}
+	}
+	if p.lines.has("inference") && s.Inference == nil && k == KindLLMInference {
+		s.Inference = &Inference{}
+	}
+	if p.lines.has("generic") && s.Generic == nil && k == KindGeneric {
+		s.Generic = &Generic{}
+	}
 	need := func(field string, present bool, what string) {
 		if !present {
-			p.errorf(field, "required for kind %s (%s)", k, what)
+			// The block is absent: point at the kind that needs it.
+			e := apperr.Invalidf(field, "required for kind %s (%s)", k, what)
+			e.Line = p.lines.line("kind")
+			p.errs = append(p.errs, e)
 		}
 	}
 	unused := func(field string, present bool, hint string) {

@@ -3,6 +3,7 @@ package workload
 import (
 	"encoding/json"
 	"errors"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"math"
@@ -209,10 +210,11 @@ func TestParseErrors(t *testing.T) {
 		{"zero seq_len", minimalFinetune + "  seq_len: 0\n", "training.seq_len", 6, "must be > 0"},
 		{"missing tokens", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  seq_len: 2048\n", "training.tokens", 4, "must be > 0"},
 		{"nan tokens", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: .nan\n", "training.tokens", 5, "finite"},
-		{"missing training block", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\n", "training", 0, "required for kind llm-finetune"},
-		{"missing inference block", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\n", "inference", 0, "required for kind llm-inference"},
-		{"missing model block", "kind: llm-train\ntraining:\n  tokens: 1e9\n", "model", 0, "required for kind llm-train"},
-		{"missing generic block", "kind: generic\n", "generic", 0, "required for kind generic"},
+		{"missing training block", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\n", "training", 1, "required for kind llm-finetune"},
+		{"missing inference block", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\n", "inference", 1, "required for kind llm-inference"},
+		{"missing model block", "kind: llm-train\ntraining:\n  tokens: 1e9\n", "model", 1, "required for kind llm-train"},
+		{"missing generic block", "kind: generic\n", "generic", 1, "required for kind generic"},
+		{"empty block", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n", "training.tokens", 4, "must be > 0"},
 		{"block of another kind", minimalFinetune + "inference:\n  prompt_tokens: 5\n", "inference", 6, "not used by kind llm-finetune"},
 		{"heads not divisible", "kind: llm-inference\nmodel:\n  layers: 2\n  hidden: 64\n  heads: 8\n  kv_heads: 3\n  ffn_hidden: 128\n  vocab: 100\ninference: {}\n",
 			"model.kv_heads", 6, "not divisible by kv_heads 3"},
@@ -482,6 +484,68 @@ func TestEnums(t *testing.T) {
 	}
 }
 
+func TestEmptyInferenceBlock(t *testing.T) {
+	s := mustParse(t, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n")
+	if s.Inference == nil || s.Inference.PromptTokens != 1024 {
+		t.Errorf("inference = %+v", s.Inference)
+	}
+}
+
+// TestDocs checks that the package has a comment and that every exported
+// identifier has a doc comment (a group comment covers a const block).
+func TestDocs(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	pkgDoc := false
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if af.Doc != nil {
+			pkgDoc = true
+		}
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && d.Doc == nil {
+					t.Errorf("%s: func %s has no doc comment", fset.Position(d.Pos()), d.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						if sp.Name.IsExported() && d.Doc == nil && sp.Doc == nil {
+							t.Errorf("%s: type %s has no doc comment", fset.Position(sp.Pos()), sp.Name)
+						}
+						if st, ok := sp.Type.(*ast.StructType); ok {
+							for _, fl := range st.Fields.List {
+								for _, n := range fl.Names {
+									if n.IsExported() && fl.Doc == nil && fl.Comment == nil && sp.Name.Name != "Default" {
+										t.Errorf("%s: field %s.%s has no doc comment", fset.Position(n.Pos()), sp.Name, n)
+									}
+								}
+							}
+						}
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							if n.IsExported() && d.Doc == nil && sp.Doc == nil && sp.Comment == nil {
+								t.Errorf("%s: %s has no doc comment", fset.Position(n.Pos()), n)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if !pkgDoc {
+		t.Error("no package comment")
+	}
+}
+
 // TestNoIO keeps the package a pure domain package: no file, network or
 // process access outside tests.
 func TestNoIO(t *testing.T) {
@@ -508,14 +572,9 @@ func FuzzParse(f *testing.F) {
 		"kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {requests_per_second: 1}\n",
 		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1}\n",
 		"kind: llm-train\nmodel: {layers: 1, hidden: 3, heads: 2, ffn_hidden: 1, vocab: 1, experts: 2}\ntraining: {tokens: 1}\nparallelism: {tensor: 0, expert: 3}\n",
-		`{"kind": "llm-finetune", "model": {"preset": "x"}}`, "&a x: *a", "", "[1, 2]"}
-	if files, _ := filepath.Glob("../../examples/*.yaml"); len(files) > 0 {
-		for _, file := range files {
-			if b, err := os.ReadFile(file); err == nil {
-				seeds = append(seeds, string(b))
-			}
-		}
-	}
+		`{"kind": "llm-finetune", "model": {"preset": "x"}}`, "&a x: *a", "", "[1, 2]",
+		"kind: llm-inference\nmodel: {preset: bert-large}\ninference: {output_tokens: 3, slo: {tpot_ms: 1, percentile: 101}}\n" +
+			"compliance: {countries: [de, x], certifications: [soc 2], secure_boot: yes}\nstack: {framework: nemo, version: '>=1', vendors: [tpu]}\n"}
 	for _, s := range seeds {
 		f.Add(s)
 	}

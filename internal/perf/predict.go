@@ -1,0 +1,144 @@
+package perf
+
+import (
+	"fmt"
+
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// Bottlenecks: the stage that limits a prediction.
+const (
+	Compute         = "compute"
+	MemoryBandwidth = "memory-bandwidth"
+	Interconnect    = "interconnect"
+	Network         = "network"
+	Storage         = "storage"
+	CPU             = "cpu"
+	MemoryCapacity  = "memory-capacity"
+)
+
+// Quantity is a number with its unit.
+type Quantity struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+}
+
+// Parallelism is the layout a prediction assumed.
+type Parallelism struct {
+	Data             int    `json:"data"`
+	Tensor           int    `json:"tensor"`
+	Pipeline         int    `json:"pipeline"`
+	Context          int    `json:"context,omitempty"`
+	Expert           int    `json:"expert,omitempty"`
+	ShardedOptimizer bool   `json:"sharded_optimizer"`
+	Sharding         string `json:"sharding,omitempty"` // none, zero1, fsdp (ZeRO-3)
+	MicroBatch       int    `json:"micro_batch,omitempty"`
+	GradAccumulation int    `json:"grad_accumulation,omitempty"`
+	Recompute        string `json:"activation_checkpointing,omitempty"` // none, selective, full
+	Replicas         int    `json:"replicas,omitempty"`                 // inference
+}
+
+// Breakdown splits one training step (or one decode step) into its parts,
+// in seconds. Exposed communication is what compute does not hide.
+type Breakdown struct {
+	ComputeS     float64 `json:"compute_s"`
+	MemoryS      float64 `json:"memory_s,omitempty"`
+	CommExposedS float64 `json:"comm_exposed_s"`
+	CommTotalS   float64 `json:"comm_total_s"`
+	BubbleS      float64 `json:"bubble_s"`
+	DataStallS   float64 `json:"data_stall_s"`
+	OverheadS    float64 `json:"overhead_s,omitempty"`
+	CommLink     string  `json:"comm_link,omitempty"` // the slowest link communication uses
+}
+
+// Memory is the predicted memory per GPU in GB (1e9 bytes).
+type Memory struct {
+	WeightsGB     float64 `json:"weights_gb"`
+	GradientsGB   float64 `json:"gradients_gb,omitempty"`
+	OptimizerGB   float64 `json:"optimizer_gb,omitempty"`
+	ActivationsGB float64 `json:"activations_gb,omitempty"`
+	KVCacheGB     float64 `json:"kv_cache_gb,omitempty"`
+	OverheadGB    float64 `json:"overhead_gb"`
+	TotalGB       float64 `json:"total_gb"`
+	CapacityGB    float64 `json:"capacity_gb"`
+}
+
+// Serving is what an inference prediction adds.
+type Serving struct {
+	Batch          int     `json:"batch"`            // sequences in flight per replica at the operating point
+	MaxBatchMemory int     `json:"max_batch_memory"` // the most the KV cache holds
+	MaxBatchSLO    int     `json:"max_batch_slo"`    // the largest batch meeting the SLO (0 = none meets it)
+	OfflineTokensS float64 `json:"offline_tokens_per_s"`
+	Load           float64 `json:"load,omitempty"` // offered / sustainable throughput
+	Sustainable    *bool   `json:"sustainable,omitempty"`
+	ReplicasNeeded int     `json:"replicas_needed,omitempty"` // to serve the load within the SLO, with this layout
+	PrefillMs      float64 `json:"prefill_ms"`
+	RequestsPerS   float64 `json:"max_requests_per_s"` // the cluster's sustainable request rate
+}
+
+// Prediction is the result of Predict. Its JSON form is the output of
+// `gpupick predict -o json`, a contract other tools rely on (DESIGN.md):
+// fields are added, never renamed or removed.
+type Prediction struct {
+	Kind           string      `json:"kind"`
+	GPU            string      `json:"gpu"`
+	GPUs           int         `json:"gpus"`
+	Nodes          int         `json:"nodes"`
+	Offer          string      `json:"offer,omitempty"`
+	Fits           bool        `json:"fits"`
+	Reason         string      `json:"reason,omitempty"`
+	MemoryPerGPUGB float64     `json:"memory_per_gpu_gb"`
+	Parallelism    Parallelism `json:"parallelism"`
+	Throughput     Quantity    `json:"throughput"`
+	MFU            float64     `json:"mfu"`
+	StepTimeS      float64     `json:"step_time_s"`
+	// DurationHours is the time to process the whole job; nil for a
+	// service without an end (inference at a request rate).
+	DurationHours *float64  `json:"duration_hours"`
+	Utilization   float64   `json:"utilization"`
+	Bottleneck    string    `json:"bottleneck"`
+	TTFTMs        *float64  `json:"ttft_ms"`
+	TPOTMs        *float64  `json:"tpot_ms"`
+	Serving       *Serving  `json:"serving,omitempty"`
+	Breakdown     Breakdown `json:"breakdown"`
+	Memory        Memory    `json:"memory"`
+	// Efficiency is the share of peak FLOPS the compute part runs at.
+	Efficiency float64 `json:"efficiency"`
+	// Verdict is one sentence on the bottleneck (or on why it does not
+	// fit); Fix says what would change it.
+	Verdict     string   `json:"verdict"`
+	Fix         string   `json:"fix,omitempty"`
+	Confidence  string   `json:"confidence"`
+	Assumptions []string `json:"assumptions"`
+}
+
+// Predict runs the model for spec on cluster. A workload that does not fit
+// is a Prediction with Fits false and a Reason, not an error; errors are
+// reserved for requests the model cannot evaluate at all.
+func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
+	p := Prediction{Kind: string(spec.Kind), GPU: c.GPU.ID, GPUs: c.GPUs, Nodes: c.Nodes, Offer: c.Offer,
+		Confidence: factorsFor(c.GPU).Confidence}
+	p.Assumptions = append(p.Assumptions, c.Assumed...)
+	for _, d := range spec.Defaults {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %s: %s", d.Field, d.Value, d.Why))
+	}
+	var err error
+	switch spec.Kind {
+	case workload.KindLLMTrain, workload.KindLLMFinetune:
+		err = predictTraining(spec, c, &p)
+	case workload.KindLLMInference:
+		err = predictInference(spec, c, &p)
+	case workload.KindCNNTrain:
+		err = predictCNN(spec, c, &p)
+	case workload.KindGeneric:
+		err = predictGeneric(spec, c, &p)
+	default:
+		return p, fmt.Errorf("perf: kind %q has no model", spec.Kind)
+	}
+	if p.Assumptions == nil {
+		p.Assumptions = []string{}
+	}
+	return p, err
+}
+
+func ptr(v float64) *float64 { return &v }
