@@ -270,6 +270,11 @@ func accuracyDoc(rows []scored, pub map[string]published) string {
 		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f |\n", k, len(byKind[k]), quantile(byKind[k], 0.5), quantile(byKind[k], 0.9))
 	}
 	fmt.Fprintf(&b, "| all | %d | %.3f | %.3f |\n", len(all), quantile(all, 0.5), quantile(all, 0.9))
+	b.WriteString("\nCaveats: TT-01/02/04 ran on 96 GiB H100s capped at 500 W, predicted as h100-sxm with 96 GiB\n")
+	b.WriteString("(the model does not know the power cap); MI-01/03 assume a mean prompt of 300 tokens for the\n")
+	b.WriteString("MLPerf OpenOrca set (the logs give only the output length, about 290 tokens).\n")
+	b.WriteString("Memory rows (TT-03 peak memory, MG-05 activations and model state) are checked within 15% by\n")
+	b.WriteString("`TestPublishedMemory` with the layouts they state.\n")
 	b.WriteString("\nRows not scored, and why:\n\n")
 	ids := make([]string, 0, len(notComparable))
 	for id := range notComparable {

@@ -133,23 +133,34 @@ func evalInference(j inferJob, c Cluster, f archFactors, tp int) inferEval {
 		tStep = math.Max(tMem, tComp) + decodeOverlap*math.Min(tMem, tComp) + tTP + L*layerOverheadS
 		return
 	}
-	prefill := func(tokens float64) float64 {
+	// prefillWork is the time of one prompt's prefill when many are batched
+	// (weights are read once for the whole batch); prefill adds the weight
+	// read and launch overheads of a prompt on its own, for its latency.
+	prefillWork := func(tokens float64) float64 {
 		flops := 2*j.nAct*tokens + 2*L*qWidth*tokens*tokens
 		t := flops/tpF/peak + ewBytesForward*L*h*tokens/tpF/bw
 		if tp > 1 {
-			t += 2 * L * (allReduceLatS + 2*(tpF-1)/tpF*tokens*h*2/intra)
+			t += 2 * L * 2 * (tpF - 1) / tpF * tokens * h * 2 / intra
+		}
+		return t
+	}
+	prefill := func(tokens float64) float64 {
+		t := prefillWork(tokens)
+		if tp > 1 {
+			t += 2 * L * allReduceLatS
 		}
 		return math.Max(t, j.n*j.wBytes/tpF/bw) + L*layerOverheadS
 	}
 	e.tPrefill = prefill(j.prompt)
+	work := prefillWork(j.prompt)
 	// Output tokens per second of one replica holding b sequences: each
 	// sequence costs its prefill once and then one decode step per token.
 	tokS := func(b int) float64 {
 		ts, _, _, _ := step(b)
 		if j.output == 0 {
-			return float64(b) * j.prompt / (float64(b) * e.tPrefill) // prompt tokens per second
+			return j.prompt / work // prompt tokens per second, prefills batched
 		}
-		return float64(b) * j.output / (j.output*ts + float64(b)*e.tPrefill)
+		return float64(b) * j.output / (j.output*ts + float64(b)*work)
 	}
 	latency := func(b int) (ttft, tpot float64) {
 		ts, _, _, _ := step(b)
@@ -327,8 +338,13 @@ func evalAtBatch(j inferJob, c Cluster, f archFactors, tp, b int) float64 {
 
 func inferVerdict(j inferJob, e inferEval, c Cluster) (string, string, string) {
 	if j.rps != nil && !e.sustainable {
-		return MemoryCapacity, fmt.Sprintf("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
-			fmt.Sprintf("about %d replicas of this layout would keep up", int(math.Ceil(e.load*float64(e.replicas))))
+		need := int(math.Ceil(e.load * float64(e.replicas)))
+		return Compute, fmt.Sprintf("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
+			fmt.Sprintf("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
+	}
+	if j.output == 0 {
+		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.1f ms of batched compute per %.0f-token prompt.", e.tPrefill*1000, j.prompt),
+			"more FLOPS (or fp8 maths) would raise throughput; memory bandwidth matters little here"
 	}
 	if !noSLO(j.slo) && e.bSLO == 0 {
 		return Compute, fmt.Sprintf("no batch size meets the SLO: a single request already takes %.0f ms to its first token and %.1f ms per token.", e.ttft*1000, e.tpot*1000),

@@ -61,7 +61,7 @@ func storageFor(spec *workload.Spec, c Cluster) (string, float64) {
 	if spec.Data.StorageGBps > 0 {
 		return fmt.Sprintf("%s storage (measured)", spec.Data.Storage), spec.Data.StorageGBps
 	}
-	object := min(defaultObjectGBps*float64(max(1, c.GPUsPerNode))/2, c.NetworkGbps/8*0.6)
+	object := min(defaultObjectGBps, c.NetworkGbps/8*0.6)
 	switch spec.Data.Storage {
 	case workload.StorageLocalNVMe:
 		if c.NVMeReadGBps > 0 {

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpupick/gpupick/internal/workload"
 )
@@ -120,7 +121,9 @@ func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
 		Confidence: factorsFor(c.GPU).Confidence}
 	p.Assumptions = append(p.Assumptions, c.Assumed...)
 	for _, d := range spec.Defaults {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %s: %s", d.Field, d.Value, d.Why))
+		if performanceField(d.Field) {
+			p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %s: %s", d.Field, d.Value, d.Why))
+		}
 	}
 	var err error
 	switch spec.Kind {
@@ -142,3 +145,14 @@ func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// performanceField reports whether a defaulted workload field can change a
+// prediction (compliance and pricing defaults cannot).
+func performanceField(field string) bool {
+	for _, p := range []string{"model.", "training.", "inference.", "generic.", "data.", "stack.", "parallelism."} {
+		if strings.HasPrefix(field, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+func newPredictCmd(e *Env) *cobra.Command {
+	var file, gpu, offer, out string
+	var gpus, nodes int
+	cmd := &cobra.Command{
+		Use:   "predict -f FILE (--gpu ID | --offer PROVIDER/INSTANCE) [--gpus N] [--nodes M]",
+		Short: "Predict speed, memory, utilisation and the bottleneck of a workload on given GPUs",
+		Example: `  gpupick predict -f examples/llama3-8b-lora.yaml --gpu h100-sxm --gpus 8
+  gpupick predict -f examples/llama3-70b-chat.yaml --offer aws/p5.48xlarge -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			spec, err := e.loadWorkload(file)
+			if err != nil {
+				return err
+			}
+			c, err := e.Catalog()
+			if err != nil {
+				return err
+			}
+			cl, err := clusterFromFlags(c, gpu, offer, gpus, nodes)
+			if err != nil {
+				return err
+			}
+			p, err := perf.Predict(spec, cl)
+			if err != nil {
+				return apperr.Wrap(apperr.Invalid, "predict", err)
+			}
+			if format == report.JSONFmt {
+				return report.WriteJSON(e.Stdout, p)
+			}
+			return report.WritePrediction(e.Stdout, p)
+		},
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE` (YAML or JSON; see examples/)")
+	cmd.Flags().StringVar(&gpu, "gpu", "", "accelerator `ID` (see gpupick gpus)")
+	cmd.Flags().StringVar(&offer, "offer", "", "take GPUs, storage, network and CPUs from `PROVIDER/INSTANCE`")
+	cmd.Flags().IntVar(&gpus, "gpus", 0, "total accelerators `N` (default: one server's worth)")
+	cmd.Flags().IntVar(&nodes, "nodes", 0, "spread them over `M` nodes (default: as few as the server allows)")
+	outputFlag(cmd, &out, "table|json")
+	return cmd
+}
+
+// loadWorkload reads and validates a workload file; its errors name the
+// file, line and field.
+func (e *Env) loadWorkload(file string) (*workload.Spec, error) {
+	if file == "" {
+		return nil, apperr.Invalidf("-f", "a workload file is required (see examples/)")
+	}
+	b, err := e.ReadFile(file)
+	if err != nil {
+		return nil, &apperr.Error{Code: apperr.Invalid, Field: "-f", Msg: "cannot read", Err: err}
+	}
+	return workload.Parse(b, file)
+}
+
+// clusterFromFlags resolves --gpu/--offer/--gpus/--nodes to a cluster.
+func clusterFromFlags(c *catalog.Catalog, gpu, offer string, gpus, nodes int) (perf.Cluster, error) {
+	var o *catalog.Offer
+	if offer != "" {
+		var err error
+		if o, err = findOffer(c, offer); err != nil {
+			return perf.Cluster{}, err
+		}
+	}
+	var a *catalog.Accelerator
+	switch {
+	case gpu != "":
+		var ok bool
+		if a, ok = c.Accelerator(gpu); !ok {
+			return perf.Cluster{}, apperr.NotFoundf("--gpu", "unknown accelerator %q (see gpupick gpus; known: %s)", gpu, strings.Join(c.AcceleratorNames(), ", "))
+		}
+		if o != nil && o.GPU != a.ID {
+			return perf.Cluster{}, apperr.Invalidf("--gpu", "%s has %s, not %s", o.ID(), o.GPU, a.ID)
+		}
+	case o != nil:
+		a, _ = c.Accelerator(o.GPU)
+	default:
+		return perf.Cluster{}, apperr.Invalidf("--gpu", "give --gpu ID or --offer PROVIDER/INSTANCE")
+	}
+	if gpus < 0 || nodes < 0 {
+		return perf.Cluster{}, apperr.Invalidf("--gpus", "must be >= 1")
+	}
+	if gpus == 0 {
+		gpus = a.GPUsPerServer
+		if o != nil {
+			gpus = o.GPUCount
+		}
+		if nodes > 0 {
+			gpus *= nodes
+		}
+	}
+	cl, err := perf.NewCluster(a, gpus, nodes, o)
+	if err != nil {
+		return perf.Cluster{}, err
+	}
+	cl.Lookup = func(id string) *catalog.Accelerator {
+		x, _ := c.Accelerator(id)
+		return x
+	}
+	return cl, nil
+}
+
+// findOffer resolves provider/instance (any region: the hardware is the same).
+func findOffer(c *catalog.Catalog, id string) (*catalog.Offer, error) {
+	var near []string
+	for _, o := range c.Offers {
+		if strings.EqualFold(o.ID(), id) {
+			return o, nil
+		}
+		if strings.HasPrefix(strings.ToLower(o.ID()), strings.ToLower(strings.SplitN(id, "/", 2)[0])+"/") && len(near) < 8 {
+			near = append(near, o.ID())
+		}
+	}
+	hint := ""
+	if len(near) > 0 {
+		hint = " (that provider has e.g. " + strings.Join(near, ", ") + ")"
+	}
+	return nil, apperr.NotFoundf("--offer", "no offer %q in the catalog%s; see gpupick offers", id, hint)
+}

@@ -1,0 +1,113 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/perf"
+)
+
+// WritePrediction renders a prediction for people: the verdict first, then
+// the numbers with units, the step breakdown, memory, and every assumption.
+func WritePrediction(w io.Writer, p perf.Prediction) error {
+	var b strings.Builder
+	where := fmt.Sprintf("%d x %s on %d node(s)", p.GPUs, p.GPU, p.Nodes)
+	if p.Offer != "" {
+		where += " of " + p.Offer
+	}
+	fmt.Fprintf(&b, "%s: %s\n", p.Kind, where)
+	if !p.Fits {
+		fmt.Fprintf(&b, "DOES NOT FIT: %s.\n", p.Reason)
+		if p.Fix != "" {
+			fmt.Fprintf(&b, "What would fit: %s\n", p.Fix)
+		}
+		writeMemory(&b, p.Memory)
+		writeAssumptions(&b, p)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "Verdict: %s\n", p.Verdict)
+	if p.Fix != "" {
+		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
+	}
+	b.WriteString("\n")
+	t := &Table{Columns: []Column{{"QUANTITY", "quantity", false}, {"VALUE", "value", true}, {"UNIT", "unit", false}}}
+	t.Add("throughput", fmt.Sprintf("%.6g", p.Throughput.Value), p.Throughput.Unit)
+	if p.DurationHours != nil {
+		t.Add("duration", fmt.Sprintf("%.4g", *p.DurationHours), "hours")
+	}
+	if p.TTFTMs != nil {
+		t.Add("time to first token", fmt.Sprintf("%.4g", *p.TTFTMs), "ms")
+	}
+	if p.TPOTMs != nil {
+		t.Add("time per output token", fmt.Sprintf("%.4g", *p.TPOTMs), "ms")
+	}
+	t.Add("step time", fmt.Sprintf("%.4g", p.StepTimeS), "s")
+	t.Add("MFU", fmt.Sprintf("%.1f", p.MFU*100), "% of dense peak")
+	t.Add("GPU utilisation", fmt.Sprintf("%.1f", p.Utilization*100), "% (after data pipeline)")
+	t.Add("memory per GPU", fmt.Sprintf("%.1f", p.MemoryPerGPUGB), fmt.Sprintf("GB of %.1f", p.Memory.CapacityGB))
+	t.Add("bottleneck", p.Bottleneck, "")
+	t.Add("confidence", p.Confidence, "")
+	if err := t.WriteText(&b); err != nil {
+		return err
+	}
+	pl := p.Parallelism
+	fmt.Fprintf(&b, "\nLayout: data %d x tensor %d x pipeline %d", pl.Data, pl.Tensor, pl.Pipeline)
+	if pl.Context > 1 {
+		fmt.Fprintf(&b, " x context %d", pl.Context)
+	}
+	if pl.Expert > 1 {
+		fmt.Fprintf(&b, ", expert %d", pl.Expert)
+	}
+	if pl.MicroBatch > 0 {
+		fmt.Fprintf(&b, "; micro-batch %d, %d accumulation step(s); sharding %s; activation checkpointing %s", pl.MicroBatch, pl.GradAccumulation, pl.Sharding, pl.Recompute)
+	}
+	if s := p.Serving; s != nil {
+		fmt.Fprintf(&b, "; %d replica(s); batch %d in flight (memory holds %d, SLO allows %d)", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO)
+	}
+	fmt.Fprintf(&b, "\nEfficiency used: %.1f%% of peak for matrix maths\n", p.Efficiency*100)
+	if s := p.Serving; s != nil {
+		fmt.Fprintf(&b, "Serving: offline capacity %.6g tokens/s (%.4g requests/s); prefill of one prompt %.4g ms", s.OfflineTokensS, s.RequestsPerS, s.PrefillMs)
+		if s.Sustainable != nil {
+			fmt.Fprintf(&b, "; load %.0f%% of capacity", s.Load*100)
+			if s.ReplicasNeeded > 0 {
+				fmt.Fprintf(&b, "; %d replica(s) needed within the SLO", s.ReplicasNeeded)
+			}
+		}
+		b.WriteString("\n")
+	}
+	bd := p.Breakdown
+	b.WriteString("\nStep breakdown (s):\n")
+	bt := &Table{Columns: []Column{{"PART", "part", false}, {"SECONDS", "s", true}}}
+	bt.Add("compute", fmt.Sprintf("%.4g", bd.ComputeS))
+	if bd.MemoryS > 0 {
+		bt.Add("memory traffic", fmt.Sprintf("%.4g", bd.MemoryS))
+	}
+	comm := "communication exposed"
+	if bd.CommLink != "" {
+		comm += " (" + bd.CommLink + ")"
+	}
+	bt.Add(comm, fmt.Sprintf("%.4g", bd.CommExposedS))
+	bt.Add("pipeline bubble", fmt.Sprintf("%.4g", bd.BubbleS))
+	bt.Add("waiting for data", fmt.Sprintf("%.4g", bd.DataStallS))
+	if err := bt.WriteText(&b); err != nil {
+		return err
+	}
+	writeMemory(&b, p.Memory)
+	writeAssumptions(&b, p)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeMemory(b *strings.Builder, m perf.Memory) {
+	fmt.Fprintf(b, "\nMemory per GPU (GB): weights %.2f, gradients %.2f, optimizer %.2f, activations %.2f, KV cache %.2f, overhead %.2f = %.2f of %.2f\n",
+		m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.KVCacheGB, m.OverheadGB, m.TotalGB, m.CapacityGB)
+}
+
+func writeAssumptions(b *strings.Builder, p perf.Prediction) {
+	b.WriteString("\nAssumptions:\n")
+	for _, a := range p.Assumptions {
+		fmt.Fprintf(b, "  - %s\n", a)
+	}
+}
