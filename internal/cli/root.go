@@ -34,6 +34,7 @@ type Env struct {
 	// ReadFile and DirFS reach the user's files.
 	ReadFile func(name string) ([]byte, error)
 	DirFS    func(dir string) fs.FS
+	Getenv   func(key string) string
 
 	catalogDir string // --catalog
 	pricesFile string // --prices
@@ -44,7 +45,7 @@ type Env struct {
 func NewEnv(stdout, stderr io.Writer) *Env {
 	return &Env{
 		Stdout: stdout, Stderr: stderr, Now: time.Now, Embedded: data.FS,
-		ReadFile: os.ReadFile, DirFS: os.DirFS,
+		ReadFile: os.ReadFile, DirFS: os.DirFS, Getenv: os.Getenv,
 	}
 }
 
@@ -133,7 +134,7 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e))
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e))
 	root.Example = examples(root)
 	return root
 }

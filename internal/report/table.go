@@ -142,3 +142,5 @@ func displayWidth(s string) int {
 	}
 	return n
 }
+
+func invalid(field, format string, args ...any) error { return apperr.Invalidf(field, format, args...) }

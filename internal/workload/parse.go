@@ -748,6 +748,9 @@ func (p *checker) constraints() {
 	p.nonNeg("constraints.deadline_hours", c.DeadlineHours)
 	p.nonNeg("constraints.budget_usd", c.BudgetUSD)
 	p.nonNegInts(map[string]int{"constraints.max_gpus": c.MaxGPUs})
+	if u := c.ReservedUtilization; u < 0 || u > 1 {
+		p.errorf("constraints.reserved_utilization", "must be in (0, 1], got %s", fmtFloat(u))
+	}
 	if len(c.Pricing) == 0 {
 		c.Pricing = []PricingMode{PricingOnDemand}
 		p.def("constraints.pricing", string(PricingOnDemand), "not set; on-demand only (list spot, monthly, reserved-1y or reserved-3y to compare them)")

@@ -297,6 +297,11 @@ type Constraints struct {
 	Pricing []PricingMode `yaml:"pricing,omitempty" json:"pricing"`
 	// Providers lists provider ids to consider; empty = all.
 	Providers []string `yaml:"providers,omitempty" json:"providers,omitempty"`
+	// ReservedUtilization is the share (0-1] of a reserved or committed term
+	// that the team expects to keep the capacity busy, with this job and
+	// others. 0 = unset: a service counts as fully busy, a one-off job pays
+	// for the whole term.
+	ReservedUtilization float64 `yaml:"reserved_utilization,omitempty" json:"reserved_utilization,omitempty"`
 }
 
 // Compliance states where the data may be processed and what the provider

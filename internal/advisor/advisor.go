@@ -1,0 +1,548 @@
+// Package advisor evaluates every offer for a workload: it enumerates cluster
+// shapes and pricing modes, predicts each with perf, prices it with cost,
+// drops what cannot run or breaks a constraint (keeping the reason), ranks
+// the rest by the workload's objective and marks the Pareto front of cost
+// and time. It does no I/O.
+package advisor
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/cost"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// DefaultMaxGPUs bounds the cluster when the workload sets no max_gpus.
+const DefaultMaxGPUs = 64
+
+// LowUtilization is the GPU busy share below which a candidate is warned about.
+const LowUtilization = 0.7
+
+// Reason codes of excluded candidates (stable: part of `-o json`).
+const (
+	ReasonNoFit        = "does_not_fit"
+	ReasonDeadline     = "misses_deadline"
+	ReasonSpotRisk     = "spot_deadline_risk"
+	ReasonBudget       = "over_budget"
+	ReasonNoPrice      = "no_price_in_mode"
+	ReasonProvider     = "provider_not_allowed"
+	ReasonVendor       = "vendor_not_allowed"
+	ReasonNoFabric     = "cannot_cluster"
+	ReasonUnsustained  = "cannot_serve_load"
+	ReasonIncompatible = "incompatible"
+	ReasonNonCompliant = "non_compliant"
+)
+
+// Request is one recommendation to compute.
+type Request struct {
+	Spec      *workload.Spec
+	Catalog   *catalog.Catalog
+	Objective workload.Objective // overrides the spec's when set
+	Modes     []catalog.Mode     // overrides constraints.pricing when set
+	Now       time.Time
+	// Checks judge an offer beyond performance and price (stack
+	// compatibility, compliance); nil = none.
+	Checks []Check
+	// Workers evaluates in parallel; 0 = GOMAXPROCS.
+	Workers int
+}
+
+// Check judges one offer for a workload. A non-empty exclude code drops it
+// with the reason; warnings are kept on the candidate.
+type Check func(spec *workload.Spec, o *catalog.Offer) (excludeCode, reason string, warnings []string)
+
+// Candidate is one offer, cluster shape and pricing mode that can run the job.
+type Candidate struct {
+	Rank      int
+	Offer     *catalog.Offer
+	Instances int
+	GPUs      int
+	Pred      perf.Prediction
+	Cost      cost.Estimate
+	// DurationHours is the wall-clock time to finish (0 for a service).
+	DurationHours float64
+	// UnitCost is USD per unit of work: per million tokens (trained or
+	// generated), per thousand images, per thousand items.
+	UnitCost     float64
+	UnitCostUnit string
+	TokensPerUSD float64
+	// Service figures (llm-inference at a request rate).
+	ReplicasNeeded int
+	PerHourUSD     float64
+	PerMonthUSD    float64
+	Pareto         bool
+	Warnings       []Warning
+}
+
+// Warning is a caveat on a candidate: a code with its arguments, rendered
+// in the reader's language by the report package.
+type Warning struct {
+	Code string `json:"code"`
+	Args []any  `json:"args,omitempty"`
+}
+
+// Warning codes (stable: part of `-o json`).
+const (
+	WarnStale         = "stale_price"        // args: date
+	WarnLowUtil       = "low_utilization"    // args: percent busy, bottleneck
+	WarnSpotRisk      = "spot_deadline_risk" // args: percent chance of missing the deadline
+	WarnSpot          = "spot_interruptions" // args: expected interruptions, checkpoint interval h
+	WarnReserved      = "reserved_underused" // args: mode, break-even percent, utilisation percent
+	WarnLowConfidence = "low_confidence"
+	WarnPriceUnknown  = "price_unknown"
+	WarnNote          = "note" // args: an English sentence from a check
+)
+
+// Excluded is a candidate that was dropped, and why.
+type Excluded struct {
+	Offer      string
+	Region     string
+	GPUs       int
+	Pricing    string
+	ReasonCode string
+	Reason     string
+}
+
+// Result is a recommendation.
+type Result struct {
+	Objective  workload.Objective
+	Candidates []*Candidate // ranked
+	Excluded   []Excluded
+	Evaluated  int
+	Notes      []string
+}
+
+// Summary counts exclusions by reason: "212 candidates excluded: 150 do
+// not fit in memory, ...".
+func (r *Result) Summary() string {
+	if len(r.Excluded) == 0 {
+		return fmt.Sprintf("%d candidates evaluated, none excluded", r.Evaluated)
+	}
+	count := map[string]int{}
+	for _, x := range r.Excluded {
+		count[x.ReasonCode]++
+	}
+	codes := make([]string, 0, len(count))
+	for c := range count {
+		codes = append(codes, c)
+	}
+	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%d %s", count[c], ReasonText(c))
+	}
+	return fmt.Sprintf("%d candidates evaluated, %d excluded: %s", r.Evaluated, len(r.Excluded), strings.Join(parts, ", "))
+}
+
+// ReasonText is the phrase for a reason code, in English.
+func ReasonText(code string) string {
+	switch code {
+	case ReasonNoFit:
+		return "do not fit in memory"
+	case ReasonDeadline:
+		return "miss the deadline"
+	case ReasonSpotRisk:
+		return "risk missing the deadline on spot (under 90% on time)"
+	case ReasonBudget:
+		return "exceed the budget"
+	case ReasonNoPrice:
+		return "have no price in that pricing mode"
+	case ReasonProvider:
+		return "are from providers not allowed"
+	case ReasonVendor:
+		return "use accelerator vendors not accepted"
+	case ReasonNoFabric:
+		return "cannot span nodes (no fabric)"
+	case ReasonUnsustained:
+		return "cannot serve the load within the GPU limit"
+	case ReasonIncompatible:
+		return "are incompatible with the software stack"
+	case ReasonNonCompliant:
+		return "fail a compliance requirement"
+	}
+	return code
+}
+
+// shape is a cluster to evaluate on one offer.
+type shape struct {
+	instances int
+	gpus      int
+}
+
+// task is one offer and shape; modes are priced from one prediction.
+type task struct {
+	offer *catalog.Offer
+	shape shape
+}
+
+// Recommend evaluates every offer in the catalog for the request.
+func Recommend(req Request) (*Result, error) {
+	spec := req.Spec
+	res := &Result{Objective: spec.Objective}
+	if req.Objective != "" {
+		res.Objective = req.Objective
+	}
+	modes := req.Modes
+	if len(modes) == 0 {
+		for _, m := range spec.Constraints.Pricing {
+			if cm, ok := catalog.ParseMode(string(m)); ok {
+				modes = append(modes, cm)
+			}
+		}
+	}
+	if len(modes) == 0 {
+		modes = []catalog.Mode{catalog.OnDemand}
+	}
+	maxGPUs := spec.Constraints.MaxGPUs
+	if maxGPUs == 0 {
+		maxGPUs = DefaultMaxGPUs
+		res.Notes = append(res.Notes, fmt.Sprintf("constraints.max_gpus not set: clusters up to %d GPUs considered", maxGPUs))
+	}
+	providers := map[string]bool{}
+	for _, p := range spec.Constraints.Providers {
+		providers[strings.ToLower(p)] = true
+	}
+	vendors := map[string]bool{}
+	for _, v := range spec.Stack.Vendors {
+		vendors[string(v)] = true
+	}
+	var tasks []task
+	exclude := func(o *catalog.Offer, gpus int, mode, code, reason string) {
+		res.Excluded = append(res.Excluded, Excluded{Offer: o.ID(), Region: o.Region, GPUs: gpus, Pricing: mode, ReasonCode: code, Reason: reason})
+	}
+	for _, o := range req.Catalog.Offers {
+		a, _ := req.Catalog.Accelerator(o.GPU)
+		switch {
+		case len(providers) > 0 && !providers[o.Provider]:
+			exclude(o, o.GPUCount, "", ReasonProvider, fmt.Sprintf("%s is not in constraints.providers", o.Provider))
+			continue
+		case len(vendors) > 0 && !vendors[a.Vendor]:
+			exclude(o, o.GPUCount, "", ReasonVendor, fmt.Sprintf("%s is made by %s, not in stack.vendors", a.ID, a.Vendor))
+			continue
+		}
+		skip := false
+		for _, chk := range req.Checks {
+			if code, why, _ := chk(spec, o); code != "" {
+				exclude(o, o.GPUCount, "", code, why)
+				skip = true
+				break
+			}
+		}
+		if skip {
+			continue
+		}
+		for _, s := range shapes(spec, o, maxGPUs) {
+			tasks = append(tasks, task{offer: o, shape: s})
+		}
+		if o.GPUCount > maxGPUs {
+			exclude(o, o.GPUCount, "", ReasonNoFit, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
+		}
+	}
+	results := evaluate(req, tasks, modes)
+	for _, r := range results {
+		res.Evaluated += r.evaluated
+		res.Excluded = append(res.Excluded, r.excluded...)
+		res.Candidates = append(res.Candidates, r.candidates...)
+	}
+	// A service keeps only the smallest fleet per offer and mode that
+	// serves the load; a batch job keeps every shape (they trade cost for
+	// time on the Pareto front).
+	rank(res)
+	markPareto(res.Candidates)
+	return res, nil
+}
+
+// shapes lists the clusters to try on an offer: one instance, then whole
+// instances in powers of two up to max_gpus where the offer has a fabric.
+// Inference replicas need no fabric: they are sized by the load instead.
+func shapes(spec *workload.Spec, o *catalog.Offer, maxGPUs int) []shape {
+	if o.GPUCount > maxGPUs {
+		return nil
+	}
+	out := []shape{{1, o.GPUCount}}
+	if spec.Kind == workload.KindLLMInference || spec.Kind == workload.KindGeneric {
+		return out // replicas are independent: sized after prediction
+	}
+	if o.FabricKind == "" {
+		return out
+	}
+	for n := 2; n*o.GPUCount <= maxGPUs; n *= 2 {
+		out = append(out, shape{n, n * o.GPUCount})
+	}
+	if last := out[len(out)-1]; last.gpus < maxGPUs && maxGPUs/o.GPUCount > last.instances {
+		n := maxGPUs / o.GPUCount
+		out = append(out, shape{n, n * o.GPUCount})
+	}
+	return out
+}
+
+type taskResult struct {
+	candidates []*Candidate
+	excluded   []Excluded
+	evaluated  int
+}
+
+// predictKey identifies hardware that predicts the same: one instance type
+// in any region, at one size.
+type predictKey struct {
+	provider, instance string
+	instances          int
+}
+
+func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
+	workers := req.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]taskResult, len(tasks))
+	var cache sync.Map // predictKey -> *predicted
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = evalTask(req, tasks[i], modes, &cache)
+			}
+		}()
+	}
+	for i := range tasks {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+type predicted struct {
+	once sync.Once
+	p    perf.Prediction
+	err  error
+}
+
+func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskResult {
+	var r taskResult
+	o, spec := t.offer, req.Spec
+	a, _ := req.Catalog.Accelerator(o.GPU)
+	key := predictKey{o.Provider, o.InstanceType, t.shape.instances}
+	v, _ := cache.LoadOrStore(key, &predicted{})
+	pr := v.(*predicted)
+	pr.once.Do(func() {
+		cl, err := perf.NewCluster(a, t.shape.gpus, t.shape.instances, o)
+		if err != nil {
+			pr.err = err
+			return
+		}
+		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
+		pr.p, pr.err = perf.Predict(spec, cl)
+	})
+	excl := func(mode, code, reason string) {
+		r.excluded = append(r.excluded, Excluded{Offer: o.ID(), Region: o.Region, GPUs: t.shape.gpus, Pricing: mode, ReasonCode: code, Reason: reason})
+	}
+	r.evaluated = len(modes)
+	if pr.err != nil {
+		excl("", ReasonNoFabric, pr.err.Error())
+		return r
+	}
+	p := pr.p
+	if !p.Fits {
+		excl("", ReasonNoFit, p.Reason)
+		return r
+	}
+	instances := t.shape.instances
+	replicas := 0
+	service := spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	if service && p.Serving != nil {
+		// Size the fleet: enough instances for the replicas the SLO needs.
+		perInstance := max(1, p.Parallelism.Replicas)
+		need := max(1, p.Serving.ReplicasNeeded)
+		instances = (need + perInstance - 1) / perInstance
+		replicas = need
+		maxGPUs := spec.Constraints.MaxGPUs
+		if maxGPUs == 0 {
+			maxGPUs = DefaultMaxGPUs
+		}
+		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
+			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
+			return r
+		}
+		if instances*o.GPUCount > maxGPUs {
+			excl("", ReasonUnsustained, fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
+				*spec.Inference.RequestsPerSecond, instances, instances*o.GPUCount, maxGPUs))
+			return r
+		}
+	}
+	for _, m := range modes {
+		if _, ok := o.YourPrices.Get(m); !ok {
+			if o.YourPrices == (catalog.Prices{}) && m == modes[0] {
+				// No price at all: keep it visible, unranked by cost.
+				c := newCandidate(req, o, t.shape, instances, replicas, p, m, service)
+				c.Warnings = append(c.Warnings, Warning{Code: WarnPriceUnknown})
+				r.candidates = append(r.candidates, c)
+				continue
+			}
+			excl(m.String(), ReasonNoPrice, fmt.Sprintf("%s publishes no %s price for %s in %s", o.Provider, m, o.InstanceType, o.Region))
+			continue
+		}
+		c := newCandidate(req, o, t.shape, instances, replicas, p, m, service)
+		if code, why := violates(spec, c); code != "" {
+			excl(m.String(), code, why)
+			continue
+		}
+		r.candidates = append(r.candidates, c)
+	}
+	return r
+}
+
+func newCandidate(req Request, o *catalog.Offer, s shape, instances, replicas int, p perf.Prediction, m catalog.Mode, service bool) *Candidate {
+	spec := req.Spec
+	prov, _ := req.Catalog.Provider(o.Provider)
+	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
+		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
+		OutputsGB: spec.Data.OutputsGB, Now: req.Now}
+	if p.DurationHours != nil {
+		job.ProductiveHours = *p.DurationHours
+	}
+	job.DatasetGB = spec.Data.DatasetGB
+	job.CheckpointGB = checkpointGB(spec)
+	if spec.Data.Storage == workload.StorageLocalNVMe || (spec.Data.Storage == workload.StorageAuto && o.NVMeTB*1000*0.9 >= spec.Data.DatasetGB && spec.Data.DatasetGB > 0) {
+		job.StagingGBps = math.Min(o.NetworkGbps/8*0.6, 2)
+		if job.StagingGBps <= 0 {
+			job.StagingGBps = 1
+		}
+	}
+	if loc := spec.Data.Location; loc.Provider != "" {
+		switch {
+		case strings.EqualFold(loc.Provider, "onprem"):
+			job.DataOnPrem = true
+		case strings.EqualFold(loc.Provider, o.Provider):
+			if loc.Region != "" && loc.Region != o.Region {
+				job.DataFrom, job.DataFromSame = prov, true
+			}
+		default:
+			src, ok := req.Catalog.Provider(loc.Provider)
+			if !ok {
+				src = &catalog.Provider{ID: loc.Provider}
+			}
+			job.DataFrom = src
+		}
+	}
+	e := cost.Price(job)
+	c := &Candidate{Offer: o, Instances: instances, GPUs: instances * o.GPUCount, Pred: p, Cost: e, ReplicasNeeded: replicas}
+	if service {
+		c.PerHourUSD = e.PerHourUSD
+		c.PerMonthUSD = e.Cost.Total
+	} else {
+		c.DurationHours = e.WallHours
+	}
+	// Unit cost and tokens per dollar.
+	work, unit, scale := workDone(spec, p, service)
+	if e.PriceKnown && work > 0 && e.Cost.Total > 0 {
+		c.UnitCost = e.Cost.Total / work * scale
+		c.UnitCostUnit = unit
+		if strings.Contains(unit, "tokens") {
+			c.TokensPerUSD = work / e.Cost.Total
+		}
+	}
+	// Warnings.
+	if o.Stale(req.Now) {
+		c.Warnings = append(c.Warnings, Warning{WarnStale, []any{o.AsOf.Format("2006-01-02")}})
+	}
+	if p.Utilization < LowUtilization {
+		c.Warnings = append(c.Warnings, Warning{WarnLowUtil, []any{math.Round(p.Utilization * 100), p.Bottleneck}})
+	}
+	if e.Spot != nil {
+		if e.Spot.ProbMissingDeadline > 0.01 {
+			c.Warnings = append(c.Warnings, Warning{WarnSpotRisk, []any{math.Round(e.Spot.ProbMissingDeadline * 100)}})
+		}
+		if e.Spot.ExpectedInterrupts >= 0.1 {
+			c.Warnings = append(c.Warnings, Warning{WarnSpot, []any{round1(e.Spot.ExpectedInterrupts), round1(e.Spot.CheckpointInterval)}})
+		}
+	}
+	if e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0 {
+		c.Warnings = append(c.Warnings, Warning{WarnReserved, []any{m.String(), math.Round(e.Reserved.BreakEvenUtilization * 100), math.Round(e.Reserved.Utilization * 100)}})
+	}
+	if p.Confidence == "low" {
+		c.Warnings = append(c.Warnings, Warning{Code: WarnLowConfidence})
+	}
+	for _, chk := range req.Checks {
+		if _, _, ws := chk(spec, o); len(ws) > 0 {
+			for _, w := range ws {
+				c.Warnings = append(c.Warnings, Warning{WarnNote, []any{w}})
+			}
+		}
+	}
+	return c
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// workDone is the job's work for unit costs: tokens, images or items, the
+// unit label, and the scale of the unit (1e6 per million tokens).
+func workDone(spec *workload.Spec, p perf.Prediction, service bool) (float64, string, float64) {
+	switch spec.Kind {
+	case workload.KindLLMTrain, workload.KindLLMFinetune:
+		return spec.Training.Tokens, "USD per million tokens trained", 1e6
+	case workload.KindCNNTrain:
+		return spec.Training.Samples, "USD per thousand images", 1e3
+	case workload.KindGeneric:
+		if spec.Generic != nil {
+			return spec.Generic.Items, "USD per thousand items", 1e3
+		}
+	case workload.KindLLMInference:
+		if service {
+			// One month of the offered load.
+			tokS := p.Throughput.Value
+			return tokS * catalog.HoursPerMonth * 3600, "USD per million output tokens", 1e6
+		}
+		if spec.Inference.Requests > 0 {
+			return spec.Inference.Requests * math.Max(float64(spec.Inference.OutputTokens), 1), "USD per million output tokens", 1e6
+		}
+	}
+	return 0, "", 1
+}
+
+// checkpointGB is what the job keeps in storage: training state (16-bit
+// weights and fp32 optimizer, 14 bytes per parameter) or adapter checkpoints
+// plus the base weights, or the served weights.
+func checkpointGB(spec *workload.Spec) float64 {
+	if spec.Model == nil || spec.Model.ParamsB == 0 {
+		return 0
+	}
+	n := spec.Model.ParamsB * 1e9
+	switch spec.Kind {
+	case workload.KindLLMTrain, workload.KindLLMFinetune, workload.KindCNNTrain:
+		if spec.Training != nil && spec.Training.Method != workload.MethodFull && spec.Training.Method != "" {
+			return n * 2 / 1e9 // frozen base weights; adapters are small
+		}
+		return n * 14 / 1e9
+	case workload.KindLLMInference:
+		return n * spec.Inference.WeightPrecision.Bytes() / 1e9
+	}
+	return 0
+}
+
+// violates checks deadline and budget.
+func violates(spec *workload.Spec, c *Candidate) (string, string) {
+	k := spec.Constraints
+	if k.DeadlineHours > 0 && c.DurationHours > k.DeadlineHours {
+		return ReasonDeadline, fmt.Sprintf("takes %.1f h (%s), the deadline is %.0f h", c.DurationHours, c.Pred.Bottleneck, k.DeadlineHours)
+	}
+	if s := c.Cost.Spot; s != nil && k.DeadlineHours > 0 && s.ProbMissingDeadline > 0.10 {
+		return ReasonSpotRisk, fmt.Sprintf("on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)", s.ProbMissingDeadline*100, k.DeadlineHours, s.ExpectedInterrupts)
+	}
+	if k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD {
+		return ReasonBudget, fmt.Sprintf("costs $%.0f, the budget is $%.0f", c.Cost.Cost.Total, k.BudgetUSD)
+	}
+	return "", ""
+}

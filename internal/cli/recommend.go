@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+func newRecommendCmd(e *Env) *cobra.Command {
+	var file, objective, out, lang, explain string
+	var pricing []string
+	var top int
+	cmd := &cobra.Command{
+		Use:   "recommend -f FILE",
+		Short: "Rank every offer for a workload by what the whole job really costs, with the reasons",
+		Example: `  gpupick recommend -f examples/llama3-8b-lora.yaml
+  gpupick recommend -f examples/llama3-70b-chat.yaml --lang zh -o html > report.html
+  gpupick recommend -f examples/llama3-70b-pretrain.yaml --pricing spot,on-demand --explain lambda/gpu_8x_h100_sxm5`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := report.ParseFormat(out, report.Text, report.JSONFmt, report.CSVFmt, report.Markdown, report.HTML)
+			if err != nil {
+				return err
+			}
+			l, err := report.ParseLang(lang, e.getenv("LANG"))
+			if err != nil {
+				return err
+			}
+			if top < 0 {
+				return apperr.Invalidf("--top", "must be >= 0")
+			}
+			spec, err := e.loadWorkload(file)
+			if err != nil {
+				return err
+			}
+			c, err := e.Catalog()
+			if err != nil {
+				return err
+			}
+			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now()}
+			if objective != "" {
+				o, err := workload.ParseObjective(objective)
+				if err != nil {
+					return apperr.Invalidf("--objective", "%v", err)
+				}
+				req.Objective = o
+			}
+			for _, p := range pricing {
+				for _, s := range strings.Split(p, ",") {
+					m, ok := catalog.ParseMode(s)
+					if !ok {
+						return apperr.Invalidf("--pricing", "want one of %s, got %q", strings.Join(catalog.ModeNames(), ", "), s)
+					}
+					req.Modes = append(req.Modes, m)
+				}
+			}
+			res, err := advisor.Recommend(req)
+			if err != nil {
+				return err
+			}
+			if explain != "" {
+				return writeExplain(e, res, explain, l)
+			}
+			switch format {
+			case report.JSONFmt:
+				err = report.WriteJSON(e.Stdout, report.Recommendation(spec.Name, string(spec.Kind), res, top))
+			case report.CSVFmt:
+				err = report.RecommendTable(res, top, report.English).WriteCSV(e.Stdout)
+			case report.Markdown:
+				err = report.WriteRecommendMarkdown(e.Stdout, spec.Name, res, top, l)
+			case report.HTML:
+				err = report.WriteRecommendHTML(e.Stdout, spec.Name, res, top, l)
+			default:
+				err = report.WriteRecommendText(e.Stdout, spec.Name, res, top, l)
+			}
+			if err != nil {
+				return err
+			}
+			if len(res.Candidates) == 0 {
+				return apperr.Emptyf("nothing qualifies: %s", res.Summary())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE` (YAML or JSON; see examples/)")
+	cmd.Flags().StringVar(&objective, "objective", "", "rank by cost, time, tokens-per-dollar or balanced (default: the file's objective)")
+	cmd.Flags().StringSliceVar(&pricing, "pricing", nil, "pricing `MODES` to compare (default: the file's constraints.pricing)")
+	cmd.Flags().IntVar(&top, "top", 10, "show the best `N` candidates (0 = all)")
+	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh (default: from LANG)")
+	cmd.Flags().StringVar(&explain, "explain", "", "tell the full story of one candidate `OFFER` (provider/instance)")
+	outputFlag(cmd, &out, "table|json|csv|markdown|html")
+	return cmd
+}
+
+func (e *Env) getenv(k string) string {
+	if e.Getenv != nil {
+		return e.Getenv(k)
+	}
+	return ""
+}
+
+// writeExplain tells the story of the best candidate of one offer: the
+// prediction, the cost lines, the warnings, and why it lost to the winner.
+func writeExplain(e *Env, res *advisor.Result, offer string, l report.Lang) error {
+	var best *advisor.Candidate
+	for _, c := range res.Candidates {
+		if strings.EqualFold(c.Offer.ID(), offer) {
+			best = c
+			break
+		}
+	}
+	if best == nil {
+		var why []string
+		for _, x := range res.Excluded {
+			if strings.EqualFold(x.Offer, offer) {
+				why = append(why, fmt.Sprintf("  - %s, %d GPUs, %s: %s", x.Region, x.GPUs, orAll(x.Pricing), x.Reason))
+			}
+		}
+		if len(why) == 0 {
+			return apperr.NotFoundf("--explain", "%q is neither a candidate nor excluded: is it in the catalog (gpupick offers)?", offer)
+		}
+		_, err := fmt.Fprintf(e.Stdout, "%s was excluded:\n%s\n", offer, strings.Join(uniq(why), "\n"))
+		return err
+	}
+	return report.WriteExplain(e.Stdout, best, res.Candidates[0], l)
+}
+
+func orAll(s string) string {
+	if s == "" {
+		return "all pricing modes"
+	}
+	return s
+}
+
+func uniq(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+// Package cost turns a prediction into money: compute in each pricing mode
+// (on-demand, spot with interruption risk, monthly subscriptions, reserved
+// terms), storage, data transfer and setup, each a line a person can check.
+// It does no I/O; every default it uses is named in the estimate's notes.
+package cost
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// Defaults used when the catalog or the workload does not say. Each use is
+// recorded in Estimate.Notes.
+const (
+	// A GPU instance on spot is reclaimed within a month with probability
+	// 0.3 (the ">20%" bucket of AWS's Spot Instance Advisor, where GPU
+	// families sit): hazard -ln(0.7)/720 h.
+	DefaultSpotHazardPerHour = 4.95e-4
+	ProvisionHours           = 0.25 // request to a booted instance with drivers
+	ImagePullHours           = 0.1  // a ~15 GB training or serving image
+	RequeueHours             = 0.5  // after a spot interruption: wait for capacity, provision, pull
+	CheckpointWriteGBps      = 2.0  // per node, to block or object storage
+	InterRegionUSDPerGB      = 0.02 // transfer between regions of one provider
+	TransferGbps             = 10.0 // sustained rate of a bulk copy between clouds
+	DefaultBlockUSDPerGBMo   = 0.08 // when the provider's block-storage price is unknown
+	DefaultEgressUSDPerGB    = 0.09 // when the provider's egress price is unknown
+	HoursPerYear             = 8760.0
+)
+
+// Breakdown is a total and its parts, in USD. Nil-free: unknown totals are
+// signalled by Estimate.PriceKnown.
+type Breakdown struct {
+	Compute      float64 `json:"compute"`
+	Storage      float64 `json:"storage"`
+	Egress       float64 `json:"egress"`
+	Setup        float64 `json:"setup"`
+	SpotOverhead float64 `json:"spot_overhead"`
+	Total        float64 `json:"total"`
+}
+
+// Job is what is being paid for.
+type Job struct {
+	Offer     *catalog.Offer
+	Provider  *catalog.Provider
+	Instances int
+	Mode      catalog.Mode
+	// ProductiveHours is the compute time the prediction gives (0 for a
+	// service, which is priced per month).
+	ProductiveHours float64
+	Service         bool // priced per month of 730 h
+	// DatasetGB is read by the job; StagingGBps is how fast one node copies
+	// it to local storage (0 = streamed, no staging).
+	DatasetGB   float64
+	StagingGBps float64
+	// CheckpointGB is one checkpoint (training state) or the model weights
+	// kept in storage (inference).
+	CheckpointGB float64
+	// OutputsGB leave the provider at the end.
+	OutputsGB float64
+	// DataFrom is where the dataset lives: empty = already here.
+	DataFrom     *catalog.Provider
+	DataFromSame bool // same provider, other region
+	DataOnPrem   bool
+	// DeadlineHours bounds the wall-clock time (0 = none).
+	DeadlineHours float64
+	// ReservedUtilization is the expected busy share of a reserved term
+	// (0 = the job pays for the whole term, unless Service).
+	ReservedUtilization float64
+	Now                 time.Time
+}
+
+// Spot is the risk model of one spot candidate (Young/Daly checkpointing).
+type Spot struct {
+	HazardPerHour       float64 `json:"interruptions_per_instance_hour"`
+	HazardSource        string  `json:"hazard_source"`
+	MTBFHours           float64 `json:"mtbf_hours"` // of the whole job (all instances)
+	CheckpointHours     float64 `json:"checkpoint_write_hours"`
+	CheckpointInterval  float64 `json:"checkpoint_interval_hours"`
+	RestartHours        float64 `json:"restart_hours"`
+	OverheadFraction    float64 `json:"overhead_fraction"`
+	ExpectedInterrupts  float64 `json:"expected_interruptions"`
+	ProbMissingDeadline float64 `json:"p_miss_deadline"`
+}
+
+// Reserved is the commitment view of a reserved or monthly candidate.
+type Reserved struct {
+	TermHours             float64 `json:"term_hours"`
+	Utilization           float64 `json:"utilization"`
+	BreakEvenUtilization  float64 `json:"break_even_utilization"` // reserved price / on-demand price
+	CommitmentUSD         float64 `json:"commitment_usd"`         // the whole term, all instances
+	CheaperThanOnDemandAt bool    `json:"cheaper_than_on_demand"`
+}
+
+// Estimate is the cost of one job in one pricing mode.
+type Estimate struct {
+	Mode            catalog.Mode `json:"pricing"`
+	PriceKnown      bool         `json:"price_known"`
+	PricePerHourUSD float64      `json:"price_per_hour_usd"` // per instance, your price
+	ListPerHourUSD  float64      `json:"list_price_per_hour_usd"`
+	PriceRule       string       `json:"price_rule,omitempty"`
+	Instances       int          `json:"instances"`
+	ProductiveHours float64      `json:"productive_hours"`
+	SetupHours      float64      `json:"setup_hours"`
+	TransferHours   float64      `json:"transfer_hours"`
+	WallHours       float64      `json:"wall_hours"` // transfer + setup + productive + spot losses
+	BilledHours     float64      `json:"billed_hours"`
+	Cost            Breakdown    `json:"cost_usd"`
+	PerHourUSD      float64      `json:"per_hour_usd"` // all instances
+	Spot            *Spot        `json:"spot,omitempty"`
+	Reserved        *Reserved    `json:"reserved,omitempty"`
+	Notes           []string     `json:"notes"`
+}
+
+// Price estimates j. A mode without a known price gives PriceKnown false
+// and zero money, never a guess.
+func Price(j Job) Estimate {
+	e := Estimate{Mode: j.Mode, Instances: j.Instances, ProductiveHours: j.ProductiveHours}
+	price, ok := j.Offer.YourPrices.Get(j.Mode)
+	e.ListPerHourUSD = j.Offer.ListPrices[j.Mode]
+	e.PriceRule = j.Offer.PriceRules[j.Mode]
+	if !ok {
+		e.Notes = append(e.Notes, fmt.Sprintf("%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType))
+		return e
+	}
+	e.PriceKnown = true
+	e.PricePerHourUSD = price
+	n := float64(j.Instances)
+	e.PerHourUSD = price * n
+	hours := j.ProductiveHours
+	if j.Service {
+		hours = catalog.HoursPerMonth
+		e.Notes = append(e.Notes, "a service: every total is for one month (730 h) of continuous running")
+	}
+
+	// Setup: provisioning, image pull and staging are billed but do no work.
+	e.SetupHours = ProvisionHours + ImagePullHours
+	if j.StagingGBps > 0 && j.DatasetGB > 0 {
+		stage := j.DatasetGB / j.StagingGBps / 3600
+		e.SetupHours += stage
+		e.Notes = append(e.Notes, fmt.Sprintf("staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, stage))
+	}
+	e.Notes = append(e.Notes, fmt.Sprintf("setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours))
+
+	// Data gravity: moving the dataset here costs egress at its source and
+	// time before the job can start.
+	if j.DatasetGB > 0 && (j.DataFrom != nil || j.DataOnPrem) {
+		e.TransferHours = j.DatasetGB * 8 / TransferGbps / 3600
+		switch {
+		case j.DataOnPrem:
+			e.Notes = append(e.Notes, fmt.Sprintf("uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours))
+		case j.DataFromSame:
+			e.Cost.Egress += j.DatasetGB * InterRegionUSDPerGB
+			e.Notes = append(e.Notes, fmt.Sprintf("copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours))
+		default:
+			usd, note := EgressUSD(j.DataFrom, j.DatasetGB)
+			e.Cost.Egress += usd
+			e.Notes = append(e.Notes, fmt.Sprintf("moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, note, e.TransferHours, TransferGbps))
+		}
+	}
+	if j.OutputsGB > 0 {
+		usd, note := offerEgress(j)
+		e.Cost.Egress += usd
+		e.Notes = append(e.Notes, fmt.Sprintf("%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, note))
+	}
+
+	// Compute in the pricing mode. Billed time is productive time, setup
+	// and (on spot) the work lost to interruptions, rounded to the
+	// provider's billing unit; the rounding is charged to setup.
+	var lost float64
+	switch j.Mode {
+	case catalog.Spot:
+		s := spotRisk(j, hours, &e)
+		e.Spot = &s
+		lost = hours * s.OverheadFraction
+	case catalog.Reserved1y, catalog.Reserved3y, catalog.Monthly:
+		r := reserved(j, hours+e.SetupHours, &e)
+		e.Reserved = &r
+	}
+	e.WallHours = e.TransferHours + e.SetupHours + hours + lost
+	e.BilledHours = granular(hours+e.SetupHours+lost, j.Provider)
+	if e.Reserved == nil {
+		e.Cost.Compute = hours * e.PerHourUSD
+		e.Cost.SpotOverhead = lost * e.PerHourUSD
+		e.Cost.Setup = (e.BilledHours - hours - lost) * e.PerHourUSD
+	}
+
+	// Storage for the job's duration: the dataset (when staged or held in
+	// block storage) and two checkpoints.
+	months := e.WallHours / catalog.HoursPerMonth
+	if j.Service {
+		months = 1
+	}
+	blockPrice := j.Offer.BlockUSDPerGBMonth
+	if blockPrice == 0 && j.Provider != nil {
+		blockPrice = j.Provider.BlockUSDPerGBMonth
+	}
+	if blockPrice == 0 {
+		blockPrice = DefaultBlockUSDPerGBMo
+		e.Notes = append(e.Notes, fmt.Sprintf("block-storage price unknown for %s: assumed $%.2f/GB-month", j.Offer.Provider, blockPrice))
+	}
+	storedGB := j.DatasetGB + 2*j.CheckpointGB
+	e.Cost.Storage = storedGB * blockPrice * months
+	if storedGB > 0 {
+		e.Notes = append(e.Notes, fmt.Sprintf("storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice))
+	}
+	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
+	return e
+}
+
+// granular rounds billed hours up to the provider's billing unit and
+// minimum.
+func granular(hours float64, p *catalog.Provider) float64 {
+	if p == nil {
+		return hours
+	}
+	if g := p.BillingGranularity.Hours(); g > 0 {
+		hours = math.Ceil(hours/g-1e-9) * g
+	}
+	if m := p.MinimumBilling.Hours(); hours < m {
+		hours = m
+	}
+	return hours
+}
+
+// EgressUSD prices gb of internet egress from p through its tiers (the
+// first tier when it has only one); unknown tiers use a stated default.
+func EgressUSD(p *catalog.Provider, gb float64) (float64, string) {
+	if p == nil || len(p.EgressTiers) == 0 {
+		return gb * DefaultEgressUSDPerGB, fmt.Sprintf("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
+	}
+	left, total, prevTB := gb, 0.0, 0.0
+	for _, t := range p.EgressTiers {
+		span := math.Inf(1)
+		if t.UpToTB > 0 {
+			span = (t.UpToTB - prevTB) * 1000
+			prevTB = t.UpToTB
+		}
+		use := math.Min(left, span)
+		total += use * t.USDPerGB
+		left -= use
+		if left <= 0 {
+			break
+		}
+	}
+	return total, fmt.Sprintf("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
+}
+
+func offerEgress(j Job) (float64, string) {
+	if j.Offer.EgressUSDPerGB > 0 {
+		return j.OutputsGB * j.Offer.EgressUSDPerGB, fmt.Sprintf("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
+	}
+	return EgressUSD(j.Provider, j.OutputsGB)
+}
+
+// spotRisk applies Young/Daly: checkpoint every sqrt(2CM) - C hours; the
+// expected overhead is C/T + (T/2 + R)/M of the productive time.
+func spotRisk(j Job, hours float64, e *Estimate) Spot {
+	s := Spot{HazardPerHour: DefaultSpotHazardPerHour, HazardSource: "default: GPU spot in AWS's >20%/month interruption bucket"}
+	if j.Provider != nil && j.Provider.SpotInterruptionPerHour > 0 {
+		s.HazardPerHour = j.Provider.SpotInterruptionPerHour
+		s.HazardSource = j.Provider.ID + " published rate"
+	}
+	n := float64(max(1, j.Instances))
+	lambda := s.HazardPerHour * n // any instance lost stops the job
+	s.MTBFHours = 1 / lambda
+	perNodeGB := j.CheckpointGB / n
+	s.CheckpointHours = perNodeGB / CheckpointWriteGBps / 3600
+	C, M := math.Max(s.CheckpointHours, 1e-4), s.MTBFHours
+	s.RestartHours = RequeueHours + C
+	T := math.Sqrt(2*C*M) - C
+	if C >= 2*M || T <= 0 {
+		T = M
+	}
+	s.CheckpointInterval = T
+	if j.Service {
+		// A service does not checkpoint: an interruption costs a cold start
+		// of that replica; capacity is kept by running spares.
+		s.CheckpointInterval = 0
+		s.OverheadFraction = s.HazardPerHour * s.RestartHours
+	} else {
+		s.OverheadFraction = C/T + (T/2+s.RestartHours)/M
+	}
+	wall := hours * (1 + s.OverheadFraction)
+	s.ExpectedInterrupts = lambda * wall
+	if j.DeadlineHours > 0 && !j.Service {
+		// Interruptions arrive as a Poisson process; each costs T/2 + R on
+		// average. The deadline is missed when more than k happen.
+		base := e.TransferHours + e.SetupHours + hours*(1+C/T)
+		slack := j.DeadlineHours - base
+		if slack < 0 {
+			s.ProbMissingDeadline = 1
+		} else {
+			k := math.Floor(slack / (T/2 + s.RestartHours))
+			s.ProbMissingDeadline = 1 - poissonCDF(k, lambda*wall)
+		}
+	}
+	e.Notes = append(e.Notes, fmt.Sprintf("spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
+		s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours))
+	return s
+}
+
+func poissonCDF(k, mean float64) float64 {
+	if k < 0 {
+		return 0
+	}
+	sum, term := 0.0, math.Exp(-mean)
+	for i := 0.0; i <= k; i++ {
+		if i > 0 {
+			term *= mean / i
+		}
+		sum += term
+		if i > mean+50*math.Sqrt(mean+1) {
+			break
+		}
+	}
+	return math.Min(1, sum)
+}
+
+// reserved prices a commitment: the job pays its share of the term at the
+// expected utilisation (the whole term for a one-off job).
+func reserved(j Job, billed float64, e *Estimate) Reserved {
+	term := HoursPerYear
+	switch j.Mode {
+	case catalog.Reserved3y:
+		term = 3 * HoursPerYear
+	case catalog.Monthly:
+		term = catalog.HoursPerMonth
+	}
+	r := Reserved{TermHours: term}
+	if od, ok := j.Offer.YourPrices.Get(catalog.OnDemand); ok {
+		r.BreakEvenUtilization = e.PricePerHourUSD / od
+	}
+	u := j.ReservedUtilization
+	switch {
+	case u > 0:
+	case j.Service:
+		u = 1
+	case j.Mode == catalog.Monthly:
+		// Subscriptions are bought in whole months.
+		months := math.Ceil(billed/catalog.HoursPerMonth - 1e-9)
+		u = billed / (months * catalog.HoursPerMonth)
+	default:
+		u = math.Min(1, billed/term)
+	}
+	r.Utilization = u
+	r.CommitmentUSD = e.PerHourUSD * term
+	if j.Mode == catalog.Monthly && !j.Service {
+		r.CommitmentUSD = e.PerHourUSD * catalog.HoursPerMonth * math.Ceil(billed/catalog.HoursPerMonth-1e-9)
+	}
+	r.CheaperThanOnDemandAt = r.BreakEvenUtilization > 0 && u >= r.BreakEvenUtilization
+	eff := e.PerHourUSD / u
+	e.Cost.Compute = j.ProductiveHours * eff
+	if j.Service {
+		e.Cost.Compute = catalog.HoursPerMonth * eff
+	}
+	e.Cost.Setup = e.SetupHours * eff
+	e.Notes = append(e.Notes, fmt.Sprintf("%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)",
+		j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100))
+	return r
+}

@@ -1,0 +1,104 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+)
+
+// WriteExplain tells the full story of one candidate: what it is, how fast,
+// what limits it, every cost line, its warnings and assumptions, and why it
+// lost to the winner.
+func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
+	var b strings.Builder
+	o := c.Offer
+	fmt.Fprintf(&b, "#%d %s in %s (%s): %d x %s on %d instance(s), %s\n", c.Rank, o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, c.Cost.Mode)
+	p := c.Pred
+	fmt.Fprintln(&b, msg(l, "verdict", p.Verdict))
+	if p.Fix != "" {
+		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
+	}
+	fmt.Fprintf(&b, "Throughput %.6g %s; utilisation %.0f%%; bottleneck %s; MFU %.1f%%; confidence %s\n",
+		p.Throughput.Value, p.Throughput.Unit, p.Utilization*100, bottleneckText(l, p.Bottleneck), p.MFU*100, p.Confidence)
+	if c.DurationHours > 0 {
+		fmt.Fprintf(&b, "Wall-clock time %.1f h (transfer %.1f h, setup %.2f h, productive %.1f h)\n", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours)
+	}
+	if c.Cost.PriceKnown {
+		fmt.Fprintf(&b, "Price: $%.2f per instance-hour (list $%.2f", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD)
+		if c.Cost.PriceRule != "" {
+			fmt.Fprintf(&b, "; your price from rule %q", c.Cost.PriceRule)
+		}
+		fmt.Fprintf(&b, "), source %s, as of %s\n", o.Source, o.AsOf.Format("2006-01-02"))
+		k := c.Cost.Cost
+		fmt.Fprintln(&b, msg(l, "cost_breakdown", k.Compute, k.Storage, k.Egress, k.Setup, k.SpotOverhead, k.Total))
+		if c.PerMonthUSD > 0 {
+			fmt.Fprintf(&b, "Service: %d replica(s) for the load, $%.2f per hour, $%.0f per month\n", c.ReplicasNeeded, c.PerHourUSD, c.PerMonthUSD)
+		}
+		if c.UnitCost > 0 {
+			fmt.Fprintf(&b, "Unit cost: %.4g %s\n", c.UnitCost, c.UnitCostUnit)
+		}
+	} else {
+		fmt.Fprintln(&b, WarningText(l, advisor.Warning{Code: advisor.WarnPriceUnknown}))
+	}
+	if len(c.Warnings) > 0 {
+		fmt.Fprintln(&b, msg(l, "warnings"))
+		for _, wn := range c.Warnings {
+			fmt.Fprintf(&b, "  - %s\n", WarningText(l, wn))
+		}
+	}
+	b.WriteString("Cost notes:\n")
+	for _, n := range c.Cost.Notes {
+		fmt.Fprintf(&b, "  - %s\n", n)
+	}
+	b.WriteString("Prediction assumptions:\n")
+	for _, a := range p.Assumptions {
+		fmt.Fprintf(&b, "  - %s\n", a)
+	}
+	b.WriteString("\n")
+	if c == winner {
+		fmt.Fprintln(&b, msg(l, "explain_won"))
+	} else {
+		b.WriteString(msg(l, "explain_lost", fmt.Sprintf("#1 %s (%s, %d x %s, %s)", winner.Offer.ID(), winner.Offer.Region, winner.GPUs, winner.Offer.GPU, winner.Cost.Mode)))
+		b.WriteString(lossReason(c, winner))
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// lossReason compares a candidate with the winner on the numbers that
+// decide the ranking.
+func lossReason(c, win *advisor.Candidate) string {
+	var parts []string
+	if !c.Cost.PriceKnown {
+		return "its price is unknown, so it cannot be ranked by cost."
+	}
+	if win.Cost.PriceKnown {
+		d := c.Cost.Cost.Total - win.Cost.Cost.Total
+		if d > 0 {
+			parts = append(parts, fmt.Sprintf("it costs $%.0f more (%+.0f%%)", d, 100*d/win.Cost.Cost.Total))
+		} else if d < 0 {
+			parts = append(parts, fmt.Sprintf("it is $%.0f cheaper", -d))
+		}
+	}
+	if c.DurationHours > 0 && win.DurationHours > 0 {
+		if r := c.DurationHours / win.DurationHours; r > 1.05 {
+			parts = append(parts, fmt.Sprintf("takes %.1fx as long (%.1f h against %.1f h)", r, c.DurationHours, win.DurationHours))
+		} else if r < 0.95 {
+			parts = append(parts, fmt.Sprintf("finishes %.1fx faster", 1/r))
+		}
+	}
+	cg := c.Cost.PricePerHourUSD / float64(c.Offer.GPUCount)
+	wg := win.Cost.PricePerHourUSD / float64(win.Offer.GPUCount)
+	parts = append(parts, fmt.Sprintf("pays $%.2f per GPU-hour against $%.2f", cg, wg))
+	perGPU := func(x *advisor.Candidate) float64 { return x.Pred.Throughput.Value / float64(max(1, x.Pred.GPUs)) }
+	if win.Pred.Throughput.Unit == c.Pred.Throughput.Unit && perGPU(win) > 0 {
+		parts = append(parts, fmt.Sprintf("each GPU delivers %.0f%% of the winner's per-GPU throughput (its bottleneck: %s)", 100*perGPU(c)/perGPU(win), c.Pred.Bottleneck))
+	}
+	if c.Cost.Cost.Egress > win.Cost.Cost.Egress+1 {
+		parts = append(parts, fmt.Sprintf("moving the data costs $%.0f in egress", c.Cost.Cost.Egress))
+	}
+	return strings.Join(parts, "; ") + "."
+}

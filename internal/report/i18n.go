@@ -1,0 +1,140 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+)
+
+// Lang is an output language.
+type Lang string
+
+// Languages: English and Simplified Chinese.
+const (
+	English Lang = "en"
+	Chinese Lang = "zh"
+)
+
+// ParseLang checks --lang; empty falls back to the environment's LANG
+// (zh_* means Chinese).
+func ParseLang(flag, envLang string) (Lang, error) {
+	switch strings.ToLower(flag) {
+	case "en":
+		return English, nil
+	case "zh", "zh-cn", "cn":
+		return Chinese, nil
+	case "":
+		if strings.HasPrefix(strings.ToLower(envLang), "zh") {
+			return Chinese, nil
+		}
+		return English, nil
+	}
+	return "", invalid("--lang", "want en or zh, got %q", flag)
+}
+
+// messages holds every fixed phrase of the recommendation in both languages.
+var messages = map[string][2]string{
+	"title":          {"Recommendation for %s (%s)", "%s 的推荐（%s）"},
+	"objective":      {"objective: %s", "优化目标：%s"},
+	"rank":           {"#", "#"},
+	"offer":          {"OFFER", "实例"},
+	"region":         {"REGION", "区域"},
+	"gpus":           {"GPUS", "GPU数"},
+	"pricing":        {"PRICING", "计费"},
+	"hours":          {"HOURS", "时长(小时)"},
+	"total":          {"TOTAL $", "总成本($)"},
+	"unit":           {"UNIT COST", "单位成本"},
+	"util":           {"UTIL", "利用率"},
+	"bottleneck":     {"BOTTLENECK", "瓶颈"},
+	"pareto":         {"PARETO", "帕累托"},
+	"perhour":        {"$/HOUR", "$/小时"},
+	"permonth":       {"$/MONTH", "$/月"},
+	"permtok":        {"$/M TOKENS", "$/百万token"},
+	"replicas":       {"REPLICAS", "副本数"},
+	"latency":        {"TTFT/TPOT ms", "首token/每token(ms)"},
+	"warnings":       {"Warnings:", "警告："},
+	"excluded":       {"Excluded:", "已排除："},
+	"none":           {"Nothing qualifies.", "没有符合条件的候选。"},
+	"service_note":   {"A service: totals are per month (730 h) at the requested load.", "在线服务：总成本按每月（730小时）在给定负载下计算。"},
+	"pareto_note":    {"* = on the Pareto front of total cost and time: no other candidate is both cheaper and faster.", "* = 位于总成本与时长的帕累托前沿：没有其他候选既更便宜又更快。"},
+	"unknown":        {"unknown", "未知"},
+	"chart_title":    {"Total cost vs time (Pareto front highlighted)", "总成本与时长（突出帕累托前沿）"},
+	"chart_x":        {"duration (hours)", "时长（小时）"},
+	"chart_x_svc":    {"latency of one answer (s)", "单次回答延迟（秒）"},
+	"chart_y":        {"total cost (USD)", "总成本（美元）"},
+	"winner":         {"Winner: %s", "首选：%s"},
+	"explain_lost":   {"Why it lost to %s: ", "为何输给 %s："},
+	"explain_won":    {"It is the top-ranked candidate.", "它是排名第一的候选。"},
+	"verdict":        {"Verdict: %s", "结论：%s"},
+	"cost_breakdown": {"Cost breakdown (USD): compute %.2f, storage %.2f, egress %.2f, setup %.2f, spot overhead %.2f = %.2f", "成本明细（美元）：计算 %.2f，存储 %.2f，出网流量 %.2f，准备 %.2f，竞价中断损失 %.2f = %.2f"},
+}
+
+var warnTemplates = map[string][2]string{
+	advisor.WarnStale:         {"stale price: published %v, more than 90 days ago", "价格过期：发布于 %v，已超过 90 天"},
+	advisor.WarnLowUtil:       {"low utilisation: GPUs busy %v%% of the time (%v)", "利用率低：GPU 仅 %v%% 的时间在工作（%v）"},
+	advisor.WarnSpotRisk:      {"spot risk: %v%% chance of missing the deadline", "竞价风险：有 %v%% 的概率错过截止时间"},
+	advisor.WarnSpot:          {"spot: about %v interruptions expected; checkpoint every %v h", "竞价实例：预计约 %v 次中断；每 %v 小时保存一次检查点"},
+	advisor.WarnReserved:      {"%v pays off only above %v%% utilisation of the term; this job uses %v%%", "%v 仅在利用率高于 %v%% 时划算；本任务仅使用 %v%%"},
+	advisor.WarnLowConfidence: {"low-confidence prediction: this accelerator's efficiency is not calibrated on published results", "低置信度预测：该加速卡的效率未经公开结果校准"},
+	advisor.WarnPriceUnknown:  {"price unknown: no published price in the catalog; not ranked by cost", "价格未知：目录中没有公开价格，不参与成本排名"},
+	advisor.WarnNote:          {"%v", "%v"},
+}
+
+var bottleneckZh = map[string]string{
+	"compute": "计算", "memory-bandwidth": "显存带宽", "interconnect": "GPU 互连", "network": "节点间网络",
+	"storage": "存储", "cpu": "CPU 预处理", "memory-capacity": "显存容量",
+}
+
+var reasonZh = map[string]string{
+	advisor.ReasonNoFit: "显存放不下", advisor.ReasonDeadline: "超过截止时间", advisor.ReasonSpotRisk: "竞价实例有错过截止时间的风险（准时率低于 90%）",
+	advisor.ReasonBudget: "超出预算", advisor.ReasonNoPrice: "该计费方式无价格", advisor.ReasonProvider: "云厂商不在允许范围",
+	advisor.ReasonVendor: "加速卡厂商不被接受", advisor.ReasonNoFabric: "无法跨节点组网", advisor.ReasonUnsustained: "在 GPU 上限内无法承载负载",
+	advisor.ReasonIncompatible: "与软件栈不兼容", advisor.ReasonNonCompliant: "不满足合规要求",
+}
+
+func msg(l Lang, key string, args ...any) string {
+	m, ok := messages[key]
+	if !ok {
+		return key
+	}
+	s := m[0]
+	if l == Chinese {
+		s = m[1]
+	}
+	if len(args) > 0 {
+		return fmt.Sprintf(s, args...)
+	}
+	return s
+}
+
+// WarningText renders a warning in l.
+func WarningText(l Lang, w advisor.Warning) string {
+	t, ok := warnTemplates[w.Code]
+	if !ok {
+		return w.Code
+	}
+	s := t[0]
+	if l == Chinese {
+		s = t[1]
+	}
+	return fmt.Sprintf(s, w.Args...)
+}
+
+func bottleneckText(l Lang, b string) string {
+	if l == Chinese {
+		if z, ok := bottleneckZh[b]; ok {
+			return z
+		}
+	}
+	return b
+}
+
+func reasonText(l Lang, code string) string {
+	if l == Chinese {
+		if z, ok := reasonZh[code]; ok {
+			return z
+		}
+	}
+	return advisor.ReasonText(code)
+}
