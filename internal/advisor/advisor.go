@@ -54,6 +54,9 @@ type Request struct {
 	Checks []Check
 	// Workers evaluates in parallel; 0 = GOMAXPROCS.
 	Workers int
+	// Detail keeps a sentence per cost line on every candidate (for
+	// --explain and cost); ranking alone does without.
+	Detail bool
 }
 
 // Check judges one offer for a workload. A non-empty exclude code drops it
@@ -261,6 +264,19 @@ func Recommend(req Request) (*Result, error) {
 	return res, nil
 }
 
+// EvaluateOffer prices one offer at one size (instances, 0 = one) in the
+// request's pricing modes: the candidates it gives and the reasons it was
+// excluded, if it was. It skips the provider, vendor and checks filters of
+// Recommend: the caller named the offer.
+func EvaluateOffer(req Request, o *catalog.Offer, instances int, modes []catalog.Mode) ([]*Candidate, []Excluded) {
+	if instances < 1 {
+		instances = 1
+	}
+	var cache sync.Map
+	r := evalTask(req, task{offer: o, shape: shape{instances, instances * o.GPUCount}}, modes, &cache)
+	return r.candidates, r.excluded
+}
+
 // shapes lists the clusters to try on an offer: one instance, then whole
 // instances in powers of two up to max_gpus where the offer has a fabric.
 // Inference replicas need no fabric: they are sized by the load instead.
@@ -359,6 +375,10 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 		excl("", ReasonNoFit, p.Reason)
 		return r
 	}
+	if d := p.DurationHours; d != nil && (math.IsInf(*d, 0) || math.IsNaN(*d)) || p.Throughput.Value <= 0 {
+		excl("", ReasonNoFit, fmt.Sprintf("no usable prediction for %s (throughput %g %s)", o.GPU, p.Throughput.Value, p.Throughput.Unit))
+		return r
+	}
 	instances := t.shape.instances
 	replicas := 0
 	service := spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
@@ -380,6 +400,24 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 			excl("", ReasonUnsustained, fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
 				*spec.Inference.RequestsPerSecond, instances, instances*o.GPUCount, maxGPUs))
 			return r
+		}
+		if instances > 1 {
+			// Each instance carries its share of the load: predict that
+			// operating point, so latency and utilisation are the fleet's.
+			scaled := *spec
+			inf := *spec.Inference
+			perInstance := *inf.RequestsPerSecond / float64(instances)
+			inf.RequestsPerSecond = &perInstance
+			scaled.Inference = &inf
+			cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+			if err == nil {
+				if p2, err := perf.Predict(&scaled, cl); err == nil && p2.Fits {
+					p2.Serving.ReplicasNeeded = need
+					p2.Throughput.Value *= float64(instances)
+					p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each serving %.3g requests/s", instances, perInstance))
+					p = p2
+				}
+			}
 		}
 	}
 	for _, m := range modes {
@@ -409,7 +447,7 @@ func newCandidate(req Request, o *catalog.Offer, s shape, instances, replicas in
 	prov, _ := req.Catalog.Provider(o.Provider)
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
 		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
-		OutputsGB: spec.Data.OutputsGB, Now: req.Now}
+		OutputsGB: spec.Data.OutputsGB, Now: req.Now, Detail: req.Detail}
 	if p.DurationHours != nil {
 		job.ProductiveHours = *p.DurationHours
 	}

@@ -56,22 +56,44 @@ func rank(r *Result) {
 		}
 		return costOf(c)
 	}
-	slices.SortStableFunc(cs, func(a, b *Candidate) int {
-		if a.Cost.PriceKnown != b.Cost.PriceKnown {
-			if a.Cost.PriceKnown {
+	// Sort keys are computed once per candidate: comparisons are many.
+	type keyed struct {
+		c                 *Candidate
+		priced            bool
+		score, cost, time float64
+		id                string
+	}
+	ks := make([]keyed, len(cs))
+	for i, c := range cs {
+		ks[i] = keyed{c, c.Cost.PriceKnown, score(c), costOf(c), timeOf(c), c.Offer.Key()}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.priced != b.priced {
+			if a.priced {
 				return -1
 			}
 			return 1
 		}
-		return cmp.Or(
-			cmp.Compare(score(a), score(b)),
-			cmp.Compare(costOf(a), costOf(b)),
-			cmp.Compare(timeOf(a), timeOf(b)),
-			cmp.Compare(a.Offer.Key(), b.Offer.Key()),
-			cmp.Compare(a.GPUs, b.GPUs),
-			cmp.Compare(a.Cost.Mode, b.Cost.Mode),
-		)
+		if c := cmp.Compare(a.score, b.score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.cost, b.cost); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.time, b.time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.c.GPUs, b.c.GPUs); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c.Cost.Mode, b.c.Cost.Mode)
 	})
+	for i := range ks {
+		cs[i] = ks[i].c
+	}
 	for i, c := range cs {
 		c.Rank = i + 1
 	}
@@ -93,8 +115,8 @@ func markPareto(cs []*Candidate) {
 	best := math.Inf(1)
 	for i := 0; i < len(priced); {
 		// Candidates of equal cost: the fastest of them may be on the front.
-		j := i
-		groupBest := math.Inf(1)
+		j := i + 1
+		groupBest := timeOf(priced[i])
 		for j < len(priced) && costOf(priced[j]) == costOf(priced[i]) {
 			groupBest = math.Min(groupBest, timeOf(priced[j]))
 			j++

@@ -17,13 +17,20 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // fixedNow is the clock of every golden test, so stale flags do not move.
 var fixedNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-// run executes gpupick in process on the small fixture catalog.
+// run executes gpupick in process on the small fixture catalog, with an
+// empty environment.
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runEnv(t, nil, args...)
+}
+
+func runEnv(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	e := NewEnv(&out, &errb)
 	e.Now = func() time.Time { return fixedNow }
 	e.Embedded = os.DirFS("../catalog/testdata/mini")
+	e.Getenv = func(k string) string { return env[k] }
 	code = Execute(e, args)
 	return out.String(), errb.String(), code
 }

@@ -44,7 +44,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now()}
+			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Detail: explain != ""}
 			if objective != "" {
 				o, err := workload.ParseObjective(objective)
 				if err != nil {

@@ -70,6 +70,9 @@ type Job struct {
 	// (0 = the job pays for the whole term, unless Service).
 	ReservedUtilization float64
 	Now                 time.Time
+	// Detail fills Estimate.Notes with a sentence per cost line; ranking
+	// thousands of candidates skips it.
+	Detail bool
 }
 
 // Spot is the risk model of one spot candidate (Young/Daly checkpointing).
@@ -122,7 +125,7 @@ func Price(j Job) Estimate {
 	e.ListPerHourUSD = j.Offer.ListPrices[j.Mode]
 	e.PriceRule = j.Offer.PriceRules[j.Mode]
 	if !ok {
-		e.Notes = append(e.Notes, fmt.Sprintf("%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType))
+		e.note(j.Detail, "%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType)
 		return e
 	}
 	e.PriceKnown = true
@@ -132,7 +135,7 @@ func Price(j Job) Estimate {
 	hours := j.ProductiveHours
 	if j.Service {
 		hours = catalog.HoursPerMonth
-		e.Notes = append(e.Notes, "a service: every total is for one month (730 h) of continuous running")
+		e.note(j.Detail, "a service: every total is for one month (730 h) of continuous running")
 	}
 
 	// Setup: provisioning, image pull and staging are billed but do no work.
@@ -140,9 +143,9 @@ func Price(j Job) Estimate {
 	if j.StagingGBps > 0 && j.DatasetGB > 0 {
 		stage := j.DatasetGB / j.StagingGBps / 3600
 		e.SetupHours += stage
-		e.Notes = append(e.Notes, fmt.Sprintf("staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, stage))
+		e.note(j.Detail, "staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, stage)
 	}
-	e.Notes = append(e.Notes, fmt.Sprintf("setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours))
+	e.note(j.Detail, "setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours)
 
 	// Data gravity: moving the dataset here costs egress at its source and
 	// time before the job can start.
@@ -150,20 +153,20 @@ func Price(j Job) Estimate {
 		e.TransferHours = j.DatasetGB * 8 / TransferGbps / 3600
 		switch {
 		case j.DataOnPrem:
-			e.Notes = append(e.Notes, fmt.Sprintf("uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours))
+			e.note(j.Detail, "uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours)
 		case j.DataFromSame:
 			e.Cost.Egress += j.DatasetGB * InterRegionUSDPerGB
-			e.Notes = append(e.Notes, fmt.Sprintf("copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours))
+			e.note(j.Detail, "copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours)
 		default:
 			usd, note := EgressUSD(j.DataFrom, j.DatasetGB)
 			e.Cost.Egress += usd
-			e.Notes = append(e.Notes, fmt.Sprintf("moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, note, e.TransferHours, TransferGbps))
+			e.note(j.Detail, "moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, note, e.TransferHours, TransferGbps)
 		}
 	}
 	if j.OutputsGB > 0 {
 		usd, note := offerEgress(j)
 		e.Cost.Egress += usd
-		e.Notes = append(e.Notes, fmt.Sprintf("%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, note))
+		e.note(j.Detail, "%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, note)
 	}
 
 	// Compute in the pricing mode. Billed time is productive time, setup
@@ -199,15 +202,23 @@ func Price(j Job) Estimate {
 	}
 	if blockPrice == 0 {
 		blockPrice = DefaultBlockUSDPerGBMo
-		e.Notes = append(e.Notes, fmt.Sprintf("block-storage price unknown for %s: assumed $%.2f/GB-month", j.Offer.Provider, blockPrice))
+		e.note(j.Detail, "block-storage price unknown for %s: assumed $%.2f/GB-month", j.Offer.Provider, blockPrice)
 	}
 	storedGB := j.DatasetGB + 2*j.CheckpointGB
 	e.Cost.Storage = storedGB * blockPrice * months
 	if storedGB > 0 {
-		e.Notes = append(e.Notes, fmt.Sprintf("storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice))
+		e.note(j.Detail, "storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice)
 	}
 	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
 	return e
+}
+
+// note records a sentence about the estimate when detail is wanted; the
+// arguments are formatted only then.
+func (e *Estimate) note(detail bool, format string, args ...any) {
+	if detail {
+		e.Notes = append(e.Notes, fmt.Sprintf(format, args...))
+	}
 }
 
 // granular rounds billed hours up to the provider's billing unit and
@@ -297,8 +308,8 @@ func spotRisk(j Job, hours float64, e *Estimate) Spot {
 			s.ProbMissingDeadline = 1 - poissonCDF(k, lambda*wall)
 		}
 	}
-	e.Notes = append(e.Notes, fmt.Sprintf("spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
-		s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours))
+	e.note(j.Detail, "spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
+		s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours)
 	return s
 }
 
@@ -357,7 +368,7 @@ func reserved(j Job, billed float64, e *Estimate) Reserved {
 		e.Cost.Compute = catalog.HoursPerMonth * eff
 	}
 	e.Cost.Setup = e.SetupHours * eff
-	e.Notes = append(e.Notes, fmt.Sprintf("%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)",
-		j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100))
+	e.note(j.Detail, "%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)",
+		j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100)
 	return r
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpupick/gpupick/internal/catalog"
+
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -124,6 +126,15 @@ func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
 		if performanceField(d.Field) {
 			p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %s: %s", d.Field, d.Value, d.Why))
 		}
+	}
+	if peakNominal(c.GPU, catalog.FP32) == 0 && peakNominal(c.GPU, catalog.BF16) == 0 && peakNominal(c.GPU, catalog.FP16) == 0 {
+		p.Fits = false
+		p.Bottleneck = Compute
+		p.Reason = fmt.Sprintf("the catalog has no compute rates for %s, so no prediction can be made", c.GPU.ID)
+		p.Verdict = p.Reason + "."
+		p.Fix = "add its dense TFLOPS to accelerators.csv (--catalog DIR), or measure it with gpupick probe"
+		p.Assumptions = []string{}
+		return p, nil
 	}
 	var err error
 	switch spec.Kind {

@@ -10,13 +10,16 @@ import (
 
 // WriteExplain tells the full story of one candidate: what it is, how fast,
 // what limits it, every cost line, its warnings and assumptions, and why it
-// lost to the winner.
+// lost to the winner (winner nil: no comparison).
 func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
 	var b strings.Builder
 	o := c.Offer
-	fmt.Fprintf(&b, "#%d %s in %s (%s): %d x %s on %d instance(s), %s\n", c.Rank, o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, c.Cost.Mode)
+	if c.Rank > 0 {
+		fmt.Fprintf(&b, "#%d ", c.Rank)
+	}
+	fmt.Fprintf(&b, "%s in %s (%s): %d x %s on %d instance(s), %s\n", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, c.Cost.Mode)
 	p := c.Pred
-	fmt.Fprintln(&b, msg(l, "verdict", p.Verdict))
+	fmt.Fprintln(&b, msg(l, "verdict", VerdictText(l, p.Bottleneck, p.Verdict)))
 	if p.Fix != "" {
 		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
 	}
@@ -57,7 +60,9 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
 		fmt.Fprintf(&b, "  - %s\n", a)
 	}
 	b.WriteString("\n")
-	if c == winner {
+	if winner == nil {
+		// A single choice: nothing to compare with.
+	} else if c == winner {
 		fmt.Fprintln(&b, msg(l, "explain_won"))
 	} else {
 		b.WriteString(msg(l, "explain_lost", fmt.Sprintf("#1 %s (%s, %d x %s, %s)", winner.Offer.ID(), winner.Offer.Region, winner.GPUs, winner.Offer.GPU, winner.Cost.Mode)))

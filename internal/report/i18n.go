@@ -67,6 +67,7 @@ var messages = map[string][2]string{
 	"explain_lost":   {"Why it lost to %s: ", "为何输给 %s："},
 	"explain_won":    {"It is the top-ranked candidate.", "它是排名第一的候选。"},
 	"verdict":        {"Verdict: %s", "结论：%s"},
+	"unit_line":      {"UNIT COST = %s.", "单位成本 = %s。"},
 	"cost_breakdown": {"Cost breakdown (USD): compute %.2f, storage %.2f, egress %.2f, setup %.2f, spot overhead %.2f = %.2f", "成本明细（美元）：计算 %.2f，存储 %.2f，出网流量 %.2f，准备 %.2f，竞价中断损失 %.2f = %.2f"},
 }
 
@@ -79,6 +80,52 @@ var warnTemplates = map[string][2]string{
 	advisor.WarnLowConfidence: {"low-confidence prediction: this accelerator's efficiency is not calibrated on published results", "低置信度预测：该加速卡的效率未经公开结果校准"},
 	advisor.WarnPriceUnknown:  {"price unknown: no published price in the catalog; not ranked by cost", "价格未知：目录中没有公开价格，不参与成本排名"},
 	advisor.WarnNote:          {"%v", "%v"},
+}
+
+var verdictZh = map[string]string{
+	"compute":          "计算受限：GPU 的时间主要花在计算上，通信和数据读取基本被掩盖。",
+	"memory-bandwidth": "显存带宽受限：每一步都要从显存读取权重（和 KV 缓存），算力没有用满。",
+	"interconnect":     "GPU 互连受限：GPU 之间的通信占用了每一步的相当一部分时间。",
+	"network":          "节点间网络受限：跨节点通信或流水线气泡占用了每一步的相当一部分时间。",
+	"storage":          "存储受限：数据读取速度跟不上 GPU，GPU 有一部分时间在等待数据。",
+	"cpu":              "CPU 预处理受限：CPU 解码和数据增强跟不上 GPU。",
+	"memory-capacity":  "显存容量受限：显存装不下，或限制了批大小和吞吐。",
+}
+
+// VerdictText is a prediction's verdict in l: the model's sentence in
+// English, a sentence per bottleneck in Chinese followed by the details.
+func VerdictText(l Lang, bottleneck, english string) string {
+	if l == Chinese {
+		if z, ok := verdictZh[bottleneck]; ok {
+			return z + "（" + english + "）"
+		}
+	}
+	return english
+}
+
+var objectiveZh = map[string]string{"cost": "成本", "time": "时间", "tokens-per-dollar": "每美元token数", "balanced": "均衡"}
+
+var unitZh = map[string]string{
+	"USD per million tokens trained": "美元/百万训练token", "USD per million output tokens": "美元/百万输出token",
+	"USD per thousand images": "美元/千张图片", "USD per thousand items": "美元/千个条目",
+}
+
+func objectiveText(l Lang, o string) string {
+	if l == Chinese {
+		if z, ok := objectiveZh[o]; ok {
+			return z
+		}
+	}
+	return o
+}
+
+func unitText(l Lang, u string) string {
+	if l == Chinese {
+		if z, ok := unitZh[u]; ok {
+			return z
+		}
+	}
+	return u
 }
 
 var bottleneckZh = map[string]string{

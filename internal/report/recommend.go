@@ -229,7 +229,7 @@ func unitLabel(r *advisor.Result) string {
 // candidates, and the summary of exclusions.
 func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
 	var b strings.Builder
-	fmt.Fprintln(&b, msg(l, "title", name, msg(l, "objective", r.Objective)))
+	fmt.Fprintln(&b, msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
 	if len(r.Candidates) == 0 {
 		fmt.Fprintln(&b, msg(l, "none"))
 	} else {
@@ -237,7 +237,7 @@ func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l 
 			return err
 		}
 		if u := unitLabel(r); u != "" && !isService(r) {
-			fmt.Fprintf(&b, "UNIT COST = %s.\n", u)
+			fmt.Fprintln(&b, msg(l, "unit_line", unitText(l, u)))
 		}
 		if isService(r) {
 			fmt.Fprintln(&b, msg(l, "service_note"))
@@ -292,7 +292,7 @@ func summaryText(r *advisor.Result, l Lang) string {
 // WriteRecommendMarkdown prints the table as GitHub Markdown.
 func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", msg(l, "title", name, msg(l, "objective", r.Objective)))
+	fmt.Fprintf(&b, "# %s\n\n", msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
 	t := RecommendTable(r, top, l)
 	heads := make([]string, len(t.Columns))
 	aligns := make([]string, len(t.Columns))
@@ -328,7 +328,7 @@ func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int
 // the ranked table and an SVG chart of cost against time.
 func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
 	var b strings.Builder
-	title := msg(l, "title", name, msg(l, "objective", r.Objective))
+	title := msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective))))
 	lang := "en"
 	if l == Chinese {
 		lang = "zh"

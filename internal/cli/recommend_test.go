@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestRecommendGolden(t *testing.T) {
+	lora := "../../examples/llama3-8b-lora.yaml"
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"recommend.txt", []string{"recommend", "-f", lora}},
+		{"recommend-zh.txt", []string{"recommend", "-f", lora, "--lang", "zh"}},
+		{"recommend.json", []string{"recommend", "-f", lora, "-o", "json"}},
+		{"recommend.csv", []string{"recommend", "-f", lora, "-o", "csv"}},
+		{"recommend.md", []string{"recommend", "-f", lora, "-o", "markdown"}},
+		{"recommend-zh.md", []string{"recommend", "-f", lora, "-o", "markdown", "--lang", "zh"}},
+		{"recommend.html", []string{"recommend", "-f", lora, "-o", "html"}},
+		{"recommend-zh.html", []string{"recommend", "-f", lora, "-o", "html", "--lang", "zh"}},
+		{"recommend-time-spot.txt", []string{"recommend", "-f", lora, "--objective", "time", "--pricing", "spot,on-demand"}},
+		{"recommend-prices.txt", []string{"recommend", "-f", lora, "--prices", "testdata/prices.yaml"}},
+		{"recommend-chat.txt", []string{"recommend", "-f", "testdata/chat-8b.yaml", "--top", "0"}},
+		{"recommend-chat.json", []string{"recommend", "-f", "testdata/chat-8b.yaml", "-o", "json"}},
+		{"recommend-explain.txt", []string{"recommend", "-f", lora, "--explain", "tencent/GN7.20XLARGE320"}},
+		{"cost.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--pricing", "spot"}},
+		{"cost-zh.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--lang", "zh"}},
+		{"cost.json", []string{"cost", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "-o", "json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+func TestRecommendJSONContract(t *testing.T) {
+	out, errOut, code := run(t, "recommend", "-f", "../../examples/llama3-8b-lora.yaml", "-o", "json", "--pricing", "on-demand,spot")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Candidates []map[string]any `json:"candidates"`
+		Excluded   []map[string]any `json:"excluded"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Candidates) == 0 {
+		t.Fatal("no candidates")
+	}
+	for i, c := range doc.Candidates {
+		for _, k := range []string{"rank", "offer", "provider", "region", "country", "gpu", "gpus", "nodes", "pricing",
+			"duration_hours", "cost_usd", "unit_cost", "utilization", "bottleneck", "pareto", "warnings"} {
+			if _, ok := c[k]; !ok {
+				t.Errorf("candidate %d lacks %q", i, k)
+			}
+		}
+		if int(c["rank"].(float64)) != i+1 {
+			t.Errorf("candidate %d has rank %v", i, c["rank"])
+		}
+		if cu, ok := c["cost_usd"].(map[string]any); ok {
+			for _, k := range []string{"compute", "storage", "egress", "setup", "spot_overhead", "total"} {
+				if _, ok := cu[k]; !ok {
+					t.Errorf("cost_usd lacks %q", k)
+				}
+			}
+		}
+	}
+	for _, x := range doc.Excluded {
+		for _, k := range []string{"offer", "reason_code", "reason"} {
+			if x[k] == "" || x[k] == nil {
+				t.Errorf("excluded entry lacks %q: %v", k, x)
+			}
+		}
+	}
+}
+
+func TestRecommendHTMLIsSelfContained(t *testing.T) {
+	out, _, code := run(t, "recommend", "-f", "../../examples/llama3-8b-lora.yaml", "-o", "html")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	if !strings.Contains(out, "<svg") || !strings.Contains(out, "<table>") {
+		t.Error("the HTML report needs the chart and the table")
+	}
+	urls := regexp.MustCompile(`(?i)(src|href)\s*=|https?://`).FindAllString(strings.ReplaceAll(out, `xmlns="http://www.w3.org/2000/svg"`, ""), -1)
+	if len(urls) > 0 {
+		t.Errorf("the HTML report must not load anything from the network: %v", urls)
+	}
+}
+
+func TestRecommendErrorsAndChinese(t *testing.T) {
+	_, errOut, code := run(t, "recommend", "-f", "../../examples/llama3-8b-lora.yaml", "--lang", "fr")
+	if code != 2 || !strings.Contains(errOut, "--lang: want en or zh") {
+		t.Errorf("bad --lang: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = run(t, "recommend", "-f", "../../examples/llama3-8b-lora.yaml", "--objective", "fastest")
+	if code != 2 || !strings.Contains(errOut, "--objective") {
+		t.Errorf("bad --objective: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = run(t, "recommend", "-f", "testdata/impossible.yaml")
+	if code != 1 || !strings.Contains(errOut, "nothing qualifies") {
+		t.Errorf("an impossible job: exit %d, %q", code, errOut)
+	}
+	// A Chinese LANG switches the language without --lang.
+	out, _, code := runEnv(t, map[string]string{"LANG": "zh_CN.UTF-8"}, "recommend", "-f", "../../examples/llama3-8b-lora.yaml")
+	if code != 0 || !strings.Contains(out, "的推荐") {
+		t.Errorf("LANG=zh_CN should give Chinese output: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,142 @@
+package cost
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+func offer(od, spot, r1 float64) *catalog.Offer {
+	o := &catalog.Offer{Provider: "x", InstanceType: "gpu8", Region: "r1", GPU: "h100-sxm", GPUCount: 8}
+	o.ListPrices[catalog.OnDemand], o.ListPrices[catalog.Spot], o.ListPrices[catalog.Reserved1y] = od, spot, r1
+	o.YourPrices = o.ListPrices
+	return o
+}
+
+func provider(granularity time.Duration) *catalog.Provider {
+	return &catalog.Provider{ID: "x", BillingGranularity: granularity, BlockUSDPerGBMonth: 0.1,
+		EgressTiers: []catalog.EgressTier{{UpToTB: 10, USDPerGB: 0.09}, {UpToTB: 50, USDPerGB: 0.085}, {UpToTB: 150, USDPerGB: 0.07}, {USDPerGB: 0.05}}}
+}
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.6g, want %.6g", what, got, want)
+	}
+}
+
+func TestOnDemandByHand(t *testing.T) {
+	// 2 instances at $10/h for 100 h, per-second billing, no data.
+	e := Price(Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 2, Mode: catalog.OnDemand, ProductiveHours: 100})
+	near(t, "compute", e.Cost.Compute, 2000, 1e-9)
+	near(t, "setup", e.Cost.Setup, (ProvisionHours+ImagePullHours)*20, 1e-6)
+	near(t, "total", e.Cost.Total, 2000+(ProvisionHours+ImagePullHours)*20, 1e-6)
+	near(t, "wall", e.WallHours, 100+ProvisionHours+ImagePullHours, 1e-9)
+}
+
+func TestHourlyBillingRoundsUp(t *testing.T) {
+	e := Price(Job{Offer: offer(10, 0, 0), Provider: provider(time.Hour), Instances: 1, Mode: catalog.OnDemand, ProductiveHours: 10})
+	// 10 + 0.35 h billed as 11 h: the rounding is charged to setup.
+	near(t, "billed hours", e.BilledHours, 11, 1e-9)
+	near(t, "setup", e.Cost.Setup, 10, 1e-6)
+}
+
+func TestEgressTiersByHand(t *testing.T) {
+	// 60 TB: 10 TB at 0.09, 40 TB at 0.085, 10 TB at 0.07.
+	usd, _ := EgressUSD(provider(time.Second), 60000)
+	near(t, "egress of 60 TB", usd, 10000*0.09+40000*0.085+10000*0.07, 1e-6)
+	usd, _ = EgressUSD(provider(time.Second), 200000)
+	near(t, "egress of 200 TB", usd, 10000*0.09+40000*0.085+100000*0.07+50000*0.05, 1e-6)
+	usd, note := EgressUSD(nil, 100)
+	near(t, "unknown provider", usd, 100*DefaultEgressUSDPerGB, 1e-9)
+	if !strings.Contains(note, "assumed") {
+		t.Errorf("a default egress price must say it is assumed: %q", note)
+	}
+}
+
+func TestSpotYoungDalyByHand(t *testing.T) {
+	p := provider(time.Second)
+	p.SpotInterruptionPerHour = 0.001
+	// One instance, a 72 GB checkpoint written at 2 GB/s: C = 36 s = 0.01 h.
+	e := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 1, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72})
+	s := e.Spot
+	C, M := 0.01, 1000.0
+	T := math.Sqrt(2*C*M) - C
+	R := RequeueHours + C
+	phi := C/T + (T/2+R)/M
+	near(t, "checkpoint interval", s.CheckpointInterval, T, 1e-9)
+	near(t, "overhead fraction", s.OverheadFraction, phi, 1e-9)
+	near(t, "spot overhead", e.Cost.SpotOverhead, 100*phi*4, 1e-6)
+	near(t, "compute", e.Cost.Compute, 400, 1e-9)
+	near(t, "expected interruptions", s.ExpectedInterrupts, 0.001*100*(1+phi), 1e-9)
+	// Four instances quadruple the job's hazard.
+	e4 := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 4, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72})
+	near(t, "MTBF of 4 instances", e4.Spot.MTBFHours, 250, 1e-9)
+}
+
+func TestSpotDeadlineRisk(t *testing.T) {
+	p := provider(time.Second)
+	p.SpotInterruptionPerHour = 0.01
+	loose := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 1, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72, DeadlineHours: 200})
+	tight := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 1, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72, DeadlineHours: 101})
+	impossible := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 1, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72, DeadlineHours: 90})
+	if !(loose.Spot.ProbMissingDeadline < 0.01 && tight.Spot.ProbMissingDeadline > 0.5 && impossible.Spot.ProbMissingDeadline == 1) {
+		t.Errorf("P(miss): loose %.3f, tight %.3f, impossible %.3f", loose.Spot.ProbMissingDeadline, tight.Spot.ProbMissingDeadline, impossible.Spot.ProbMissingDeadline)
+	}
+	// By hand for the tight case: slack after base time, each interruption
+	// costs T/2 + R; P(miss) = 1 - P(N <= k).
+	s := tight.Spot
+	base := tight.SetupHours + 100*(1+s.CheckpointHours/s.CheckpointInterval)
+	k := math.Floor((101 - base) / (s.CheckpointInterval/2 + s.RestartHours))
+	mean := 0.01 * 100 * (1 + s.OverheadFraction)
+	cdf := 0.0
+	for i := 0.0; i <= k; i++ {
+		cdf += math.Exp(-mean) * math.Pow(mean, i) / math.Gamma(i+1)
+	}
+	near(t, "P(miss)", s.ProbMissingDeadline, 1-cdf, 1e-9)
+}
+
+func TestReservedBreakEven(t *testing.T) {
+	o := offer(10, 0, 6)
+	// A service uses the term fully: $6/h, break-even at 60%.
+	svc := Price(Job{Offer: o, Provider: provider(time.Second), Instances: 1, Mode: catalog.Reserved1y, Service: true})
+	near(t, "break-even", svc.Reserved.BreakEvenUtilization, 0.6, 1e-9)
+	near(t, "monthly compute", svc.Cost.Compute, 6*catalog.HoursPerMonth, 1e-6)
+	if !svc.Reserved.CheaperThanOnDemandAt {
+		t.Error("a fully used reservation at 60% of on-demand is cheaper")
+	}
+	// A 100 h one-off job pays for the whole year.
+	job := Price(Job{Offer: o, Provider: provider(time.Second), Instances: 1, Mode: catalog.Reserved1y, ProductiveHours: 100})
+	near(t, "one-off job on a 1-year term", job.Cost.Compute+job.Cost.Setup, 6*HoursPerYear, 1e-6)
+	if job.Reserved.CheaperThanOnDemandAt {
+		t.Error("a 100 h job on a 1-year term is not cheaper than on-demand")
+	}
+	// With the team's expected utilisation of 75%, each used hour costs 6/0.75.
+	shared := Price(Job{Offer: o, Provider: provider(time.Second), Instances: 1, Mode: catalog.Reserved1y, ProductiveHours: 100, ReservedUtilization: 0.75})
+	near(t, "compute at 75% utilisation", shared.Cost.Compute, 100*6/0.75, 1e-6)
+}
+
+func TestUnknownPriceIsNotZero(t *testing.T) {
+	e := Price(Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.Spot, ProductiveHours: 10, Detail: true})
+	if e.PriceKnown || e.Cost.Total != 0 || len(e.Notes) == 0 {
+		t.Errorf("an unpublished spot price must give PriceKnown false with a note, got %+v", e)
+	}
+}
+
+func TestDataGravity(t *testing.T) {
+	src := provider(time.Second)
+	src.ID = "gcp"
+	e := Price(Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.OnDemand,
+		ProductiveHours: 10, DatasetGB: 1000, DataFrom: src})
+	near(t, "egress of 1 TB from the source", e.Cost.Egress, 1000*0.09, 1e-9)
+	near(t, "transfer delay", e.TransferHours, 1000*8/TransferGbps/3600, 1e-9)
+	if e.WallHours <= 10+e.SetupHours {
+		t.Error("the transfer must delay the finish")
+	}
+	same := Price(Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.OnDemand,
+		ProductiveHours: 10, DatasetGB: 1000, DataFrom: src, DataFromSame: true})
+	near(t, "inter-region copy", same.Cost.Egress, 1000*InterRegionUSDPerGB, 1e-9)
+}
