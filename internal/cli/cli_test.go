@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -154,5 +155,38 @@ func TestEmbeddedCatalog(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "aws/p5.48xlarge") {
 		t.Errorf("the README's command lost aws/p5.48xlarge:\n%s", out.String())
+	}
+}
+
+// TestExamplesOnEmbeddedCatalog runs recommend and predict for every
+// example workload on the real catalog: each must give ranked candidates.
+func TestExamplesOnEmbeddedCatalog(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("want at least six examples, got %d (%v)", len(files), err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			e := NewEnv(&out, &errb)
+			e.Now = func() time.Time { return fixedNow }
+			e.Getenv = func(string) string { return "" }
+			if code := Execute(e, []string{"recommend", "-f", f, "-o", "json", "--top", "3"}); code != 0 {
+				t.Fatalf("recommend exit %d: %s", code, errb.String())
+			}
+			var doc struct {
+				Candidates []struct {
+					Offer string                   `json:"offer"`
+					Total *struct{ Total float64 } `json:"cost_usd"`
+				} `json:"candidates"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Candidates) == 0 {
+				t.Fatal("no candidate")
+			}
+			t.Logf("best: %s", doc.Candidates[0].Offer)
+		})
 	}
 }

@@ -70,7 +70,16 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 	if bytesPerImg == 0 {
 		bytesPerImg = 110e3
 	}
-	pipe := balance(spec, c, imgS, imgS*bytesPerImg)
+	pspec := spec
+	if spec.Data.CPUMsPerSample == 0 {
+		// Images are decoded and augmented on the CPU unless the file says
+		// otherwise: a JPEG decode and random-resized crop costs a few ms.
+		cp := *spec
+		cp.Data.CPUMsPerSample = cnnCPUMsPerImage
+		pspec = &cp
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("data.cpu_ms_per_sample not set: %.0f ms of CPU per image for JPEG decoding and augmentation (set 0.01 for pre-decoded data or GPU decoding such as DALI)", cnnCPUMsPerImage))
+	}
+	pipe := balance(pspec, c, imgS, imgS*bytesPerImg)
 	imgS *= pipe.utilization
 	p.Throughput = Quantity{Value: round(imgS, 1), Unit: "images/s"}
 	p.StepTimeS = round(step, 4)
@@ -107,6 +116,10 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 	}
 	return nil
 }
+
+// cnnCPUMsPerImage is the CPU time to decode and augment one ImageNet-size
+// JPEG on one core (PIL-SIMD/torchvision), when the file does not say.
+const cnnCPUMsPerImage = 3.0
 
 // cnnActivationGB is the activation memory of one training image, GB: the
 // ResNet-50 figure in mixed precision (about 40 MB per 224 px image; NVIDIA
