@@ -8,6 +8,7 @@ package strictyaml
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"sort"
@@ -33,7 +34,7 @@ func Decode(data []byte, out any) error {
 		return apperr.List{{Code: apperr.Invalid, Msg: "the document is empty"}}
 	}
 	root := doc.Content[0]
-	w := walker{lines: map[int]string{}}
+	w := walker{lines: map[int]string{}, kinds: map[int]reflect.Kind{}}
 	w.walk(root, reflect.TypeOf(out), "")
 	if len(w.errs) > 0 {
 		return w.errs
@@ -46,7 +47,8 @@ func Decode(data []byte, out any) error {
 
 type walker struct {
 	errs  apperr.List
-	lines map[int]string // line -> deepest field path seen on it
+	lines map[int]string       // line -> deepest field path seen on it
+	kinds map[int]reflect.Kind // line -> the Go kind the value there decodes into
 }
 
 func join(path, key string) string {
@@ -72,7 +74,19 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
 		return
 	}
+	if path != "" {
+		w.kinds[n.Line] = t.Kind()
+	}
 	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// yaml truncates 2.5 into an int silently: a count must be whole.
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!float" {
+			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f != math.Trunc(f) {
+				w.errs = append(w.errs, &apperr.Error{Code: apperr.Invalid, Line: n.Line, Field: path,
+					Msg: fmt.Sprintf("want a whole number, got %s", n.Value)})
+			}
+		}
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			return // node.Decode reports the type mismatch
@@ -198,7 +212,7 @@ func (w *walker) typeError(err error) error {
 		e := &apperr.Error{Code: apperr.Invalid, Msg: s}
 		if m := lineRe.FindStringSubmatch(s); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
-			e.Msg = friendly(m[2])
+			e.Msg = friendly(m[2], w.kinds[e.Line])
 			e.Field = w.lines[e.Line]
 		}
 		l = append(l, e)
@@ -208,13 +222,40 @@ func (w *walker) typeError(err error) error {
 
 var cannotRe = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
 
+var cannotCollectionRe = regexp.MustCompile(`^cannot unmarshal !!(map|seq) into (.*)$`)
+
 // friendly rewrites yaml's Go-flavoured type errors for people.
-func friendly(msg string) string {
+func friendly(msg string, kind reflect.Kind) string {
 	m := cannotRe.FindStringSubmatch(msg)
 	if m == nil {
+		if c := cannotCollectionRe.FindStringSubmatch(msg); c != nil {
+			got := "a mapping (key: value)"
+			if c[1] == "seq" {
+				got = "a list"
+			}
+			return fmt.Sprintf("want %s, got %s", wantText(c[2], kind), got)
+		}
 		return msg
 	}
-	want := m[3]
+	return fmt.Sprintf("want %s, got %q", wantText(m[3], kind), m[2])
+}
+
+// wantText names the Go type a value should decode into, for people.
+func wantText(want string, kind reflect.Kind) string {
+	switch kind {
+	case reflect.Struct, reflect.Map:
+		return "a mapping (key: value)"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	}
 	switch {
 	case strings.Contains(want, "float"):
 		want = "a number"
@@ -226,10 +267,10 @@ func friendly(msg string) string {
 		want = "a string"
 	case strings.HasPrefix(want, "[]"):
 		want = "a list"
-	case strings.HasPrefix(want, "map"), strings.Contains(want, "."):
+	case strings.HasPrefix(want, "map"):
 		want = "a mapping (key: value)"
 	}
-	return fmt.Sprintf("want %s, got %q", want, m[2])
+	return want
 }
 
 func syntaxError(err error) error {

@@ -32,6 +32,9 @@ func TestDecode(t *testing.T) {
 		{"type error", "training:\n  seq_len: abc\n", []string{"line 2: training.seq_len: want a whole number, got \"abc\""}},
 		{"syntax", "name: [x\n", []string{"line"}},
 		{"empty", "", []string{"empty"}},
+		{"fraction into a count", "training:\n  seq_len: 2.5\n", []string{"line 2: training.seq_len: want a whole number, got 2.5"}},
+		{"mapping into a value", "name: {a: 1}\n", []string{"line 1: name: want a string, got a mapping (key: value)"}},
+		{"list into a struct", "training: [1, 2]\n", []string{"line 1: training: want a mapping (key: value), got a list"}},
 		{"map values are free", "tags:\n  anything: x\n", nil},
 	}
 	for _, tt := range tests {
