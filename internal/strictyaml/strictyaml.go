@@ -59,8 +59,10 @@ func join(path, key string) string {
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
+	if n.Kind == yaml.AliasNode {
+		// The anchor was checked where it is defined; following aliases
+		// here would let a small document expand exponentially.
+		return
 	}
 	if path != "" {
 		w.lines[n.Line] = path
