@@ -397,7 +397,7 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 		}
 		pts = append(pts, pt{x, c.Cost.Cost.Total, c.Pareto, fmt.Sprintf("#%d %s %s", c.Rank, c.Offer.ID(), c.Cost.Mode)})
 	}
-	const W, H, M = 720.0, 420.0, 60.0
+	const W, H, M, L = 720.0, 420.0, 60.0, 90.0 // L: left margin for the cost labels
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`+"\n", W, H, W, H, html.EscapeString(msg(l, "chart_title")))
 	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`+"\n", W, H)
@@ -413,20 +413,20 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 	}
 	lx0, lx1 := math.Log10(minX)-0.05, math.Log10(maxX)+0.05
 	ly0, ly1 := math.Log10(minY)-0.05, math.Log10(maxY)+0.05
-	sx := func(x float64) float64 { return M + (math.Log10(x)-lx0)/(lx1-lx0)*(W-2*M) }
+	sx := func(x float64) float64 { return L + (math.Log10(x)-lx0)/(lx1-lx0)*(W-L-M) }
 	sy := func(y float64) float64 { return H - M - (math.Log10(y)-ly0)/(ly1-ly0)*(H-2*M) }
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/>`+"\n", M, H-M, W-M, H-M, M, M, M, H-M)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/>`+"\n", L, H-M, W-M, H-M, L, M, L, H-M)
 	xl := msg(l, "chart_x")
 	if svc {
 		xl = msg(l, "chart_x_svc")
 	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="12" text-anchor="middle">%s (log)</text>`+"\n", W/2, H-15, html.EscapeString(xl))
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="12" text-anchor="middle">%s (log)</text>`+"\n", (L+W-M)/2, H-15, html.EscapeString(xl))
 	fmt.Fprintf(&b, `<text x="15" y="%.0f" font-size="12" text-anchor="middle" transform="rotate(-90 15 %.0f)">%s (log)</text>`+"\n", H/2, H/2, html.EscapeString(msg(l, "chart_y")))
 	for _, v := range []float64{minX, math.Sqrt(minX * maxX), maxX} {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" font-size="10" text-anchor="middle">%.3g</text>`+"\n", sx(v), H-M+14, v)
 	}
 	for _, v := range []float64{minY, math.Sqrt(minY * maxY), maxY} {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" font-size="10" text-anchor="end">$%s</text>`+"\n", M-4, sy(v)+3, money(v))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" font-size="10" text-anchor="end">$%s</text>`+"\n", L-4, sy(v)+3, money(v))
 	}
 	var front []pt
 	for _, p := range pts {
