@@ -146,6 +146,15 @@ func fabricGuess(a *catalog.Accelerator, per int) (float64, string) {
 	return defaultEthernetGbps, "ethernet"
 }
 
+// fastDomain is how many GPUs share the fast GPU link without going through
+// a NIC: one node, or a whole NVLink domain that spans nodes (GB200 NVL72).
+func (c Cluster) fastDomain() int {
+	if d := c.GPU.NVLinkDomain; d > c.GPUsPerNode && (c.LinkKind == "nvlink" || c.LinkKind == "nvswitch") {
+		return min(d, c.GPUs)
+	}
+	return c.GPUsPerNode
+}
+
 // intraGBps is the achievable one-direction bandwidth between GPUs of one
 // node for collectives, GB/s per GPU.
 func (c Cluster) intraGBps() float64 {

@@ -252,7 +252,7 @@ func evalTraining(j trainJob, c Cluster, f archFactors, cfg trainConfig) trainEv
 	// Communication.
 	intra, inter := c.intraGBps()*1e9, c.interGBps()*1e9
 	bw := func(span float64) (float64, string) {
-		if span > float64(c.GPUsPerNode) {
+		if span > float64(c.fastDomain()) {
 			return inter, "inter-node " + c.FabricKind
 		}
 		return intra, "intra-node " + c.LinkKind
