@@ -1,0 +1,146 @@
+package compliance
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// certAliases maps a normalised name (upper case, letters and digits only)
+// to the normalised canonical name, for the spellings found in the catalog
+// and in the wild that the workload's canonical list does not cover.
+var certAliases = map[string]string{
+	"ISOIEC27001": "ISO27001", "ISOIEC27017": "ISO27017", "ISOIEC27018": "ISO27018", "ISOIEC27701": "ISO27701",
+	"BSIC5": "C5", "SOC2TYPEII": "SOC2", "SOC2TYPE2": "SOC2", "PCI": "PCIDSS",
+	"MLPS3": "MLPSL3", "MLPSLEVEL3": "MLPSL3", "DENGBAO3": "MLPSL3",
+	"FEDRAMPMODERATE": "FEDRAMP", "ENSHIGH": "ENS", "KISMSP": "KISMS",
+	"CSASTARLEVEL2": "CSASTAR", "CSASTARGOLD": "CSASTAR",
+}
+
+// certImplies lists certifications that also satisfy a request for another:
+// a FedRAMP High authorisation is a FedRAMP authorisation.
+var certImplies = map[string][]string{
+	"FEDRAMPHIGH": {"FEDRAMP"},
+}
+
+// certKey normalises a certification name for comparison: "ISO/IEC 27001",
+// "iso27001" and "ISO 27001" all give "ISO27001"; "BSI C5" gives "C5".
+func certKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	k := b.String()
+	if a, ok := certAliases[k]; ok {
+		return a
+	}
+	return k
+}
+
+// canonicalCert returns the workload's canonical spelling of name when it
+// knows it, else name trimmed.
+func canonicalCert(name string) string {
+	name = strings.TrimSpace(name)
+	k := certKey(name)
+	for _, c := range workload.Certifications() {
+		if certKey(c) == k {
+			return c
+		}
+	}
+	return name
+}
+
+// satisfies reports whether holding have satisfies a request for want (both
+// normalised).
+func satisfies(have, want string) bool {
+	if have == want {
+		return true
+	}
+	for _, w := range certImplies[have] {
+		if w == want {
+			return true
+		}
+	}
+	return false
+}
+
+func certification(name string, f Facts) Requirement {
+	q := Requirement{Name: CertificationPrefix + name, Required: true}
+	p := f.Provider
+	pname := providerName(f)
+	if p == nil {
+		q.Verdict = Unknown
+		q.Reason = fmt.Sprintf("The catalog has no row for %s, so whether it holds %s is unknown; ask the provider for the certificate and its scope.", pname, name)
+		return q
+	}
+	want := certKey(name)
+	var best *Requirement
+	for i := range p.Certifications {
+		c := &p.Certifications[i]
+		if !satisfies(certKey(c.Name), want) {
+			continue
+		}
+		r := scoped(q, c, name, pname, f)
+		if best == nil || r.Verdict == Pass && best.Verdict != Pass {
+			best = &r
+		}
+	}
+	if best != nil {
+		return *best
+	}
+	q.Verdict = Unknown
+	q.Reason = fmt.Sprintf("The catalog does not list %s for %s: it may hold it without our knowing. Ask the provider for the %s certificate and its scope (services and regions), then add it to providers.yaml with its source.", name, pname, name)
+	return q
+}
+
+// scoped gives the verdict for a certification the provider lists, after
+// reading its scope: a scope limited to regions that exclude this one, or
+// limited to services that may not be this offer, or unconfirmed, is unknown.
+func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts) Requirement {
+	q.Source = c.Source
+	held := c.Name
+	if certKey(c.Name) != certKey(name) {
+		held = c.Name + ", which covers " + name
+	}
+	scope := strings.TrimSpace(c.Scope)
+	s := strings.ToLower(scope)
+	region := regionName(f)
+	switch {
+	case strings.Contains(s, "china") && (strings.Contains(s, "only") || strings.Contains(s, "mainland")):
+		switch {
+		case f.Region == nil:
+			q.Verdict = Unknown
+			q.Reason = fmt.Sprintf("%s holds %s for its China regions only (scope: %s), and the catalog does not know where region %s is; confirm it is a mainland-China region.", pname, held, scope, region)
+		case f.Region.MainlandChina:
+			q.Verdict = Pass
+			q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes mainland-China region %s.", pname, held, scope, region)
+		default:
+			q.Verdict = Unknown
+			q.Reason = fmt.Sprintf("%s holds %s only for its China regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region, or choose a region in scope.", pname, held, scope, region, name)
+		}
+		return q
+	case strings.Contains(s, "govcloud"):
+		if strings.Contains(strings.ToLower(region), "gov") {
+			q.Verdict = Pass
+			q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes region %s.", pname, held, scope, region)
+		} else {
+			q.Verdict = Unknown
+			q.Reason = fmt.Sprintf("%s holds %s only in its government regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region.", pname, held, scope, region, name)
+		}
+		return q
+	case strings.Contains(s, "only") || strings.Contains(s, "unverified") || strings.Contains(s, "not confirmed"):
+		q.Verdict = Unknown
+		q.Reason = fmt.Sprintf("%s lists %s with a limited or unconfirmed scope (%s); ask the provider whether it covers %s in %s.", pname, held, scope, offerName(f), region)
+		return q
+	}
+	q.Verdict = Pass
+	if scope == "" {
+		scope = "not stated"
+	}
+	q.Reason = fmt.Sprintf("%s holds %s; scope: %s. Check that the GPU compute service of %s is in scope.", pname, held, scope, offerName(f))
+	return q
+}
