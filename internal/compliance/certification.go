@@ -8,54 +8,39 @@ import (
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// certAliases maps a normalised name (upper case, letters and digits only)
-// to the normalised canonical name, for the spellings found in the catalog
-// and in the wild that the workload's canonical list does not cover.
-var certAliases = map[string]string{
-	"ISOIEC27001": "ISO27001", "ISOIEC27017": "ISO27017", "ISOIEC27018": "ISO27018", "ISOIEC27701": "ISO27701",
-	"BSIC5": "C5", "SOC2TYPEII": "SOC2", "SOC2TYPE2": "SOC2", "PCI": "PCIDSS",
-	"MLPS3": "MLPSL3", "MLPSLEVEL3": "MLPSL3", "DENGBAO3": "MLPSL3",
-	"FEDRAMPMODERATE": "FEDRAMP", "ENSHIGH": "ENS", "KISMSP": "KISMS",
-	"CSASTARLEVEL2": "CSASTAR", "CSASTARGOLD": "CSASTAR",
-}
-
 // certImplies lists certifications that also satisfy a request for another:
 // a FedRAMP High authorisation is a FedRAMP authorisation.
 var certImplies = map[string][]string{
-	"FEDRAMPHIGH": {"FEDRAMP"},
+	"FedRAMP-High": {"FedRAMP"},
 }
 
-// certKey normalises a certification name for comparison: "ISO/IEC 27001",
-// "iso27001" and "ISO 27001" all give "ISO27001"; "BSI C5" gives "C5".
+// certKey is the name to compare certifications by: the workload package's
+// canonical name when it knows the certification, else the name in upper
+// case without separators.
 func certKey(s string) string {
+	if c, ok := workload.CanonicalCertification(s); ok {
+		return c
+	}
 	var b strings.Builder
 	for _, r := range strings.ToUpper(s) {
 		if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
 			b.WriteRune(r)
 		}
 	}
-	k := b.String()
-	if a, ok := certAliases[k]; ok {
-		return a
-	}
-	return k
+	return b.String()
 }
 
-// canonicalCert returns the workload's canonical spelling of name when it
-// knows it, else name trimmed.
+// canonicalCert returns the canonical spelling of name when it is known,
+// else name trimmed.
 func canonicalCert(name string) string {
-	name = strings.TrimSpace(name)
-	k := certKey(name)
-	for _, c := range workload.Certifications() {
-		if certKey(c) == k {
-			return c
-		}
+	if c, ok := workload.CanonicalCertification(name); ok {
+		return c
 	}
-	return name
+	return strings.TrimSpace(name)
 }
 
 // satisfies reports whether holding have satisfies a request for want (both
-// normalised).
+// compared by certKey).
 func satisfies(have, want string) bool {
 	if have == want {
 		return true

@@ -790,7 +790,7 @@ func (p *checker) compliance() {
 	c.Countries = codes("compliance.countries", c.Countries)
 	c.ExcludeJurisdictions = codes("compliance.exclude_jurisdictions", c.ExcludeJurisdictions)
 	for i, cert := range c.Certifications {
-		if canon, ok := lookupCertification(cert); ok {
+		if canon, ok := CanonicalCertification(cert); ok {
 			c.Certifications[i] = canon
 		} else {
 			p.errorf(fmt.Sprintf("compliance.certifications[%d]", i), "unknown certification %q (known: %s)", cert, strings.Join(Certifications(), ", "))
@@ -820,7 +820,7 @@ var certifications = []string{"ISO27001", "ISO27017", "ISO27018", "ISO27701", "S
 var certificationAliases = map[string]string{
 	"MLPS3": "MLPS-L3", "MLPSLEVEL3": "MLPS-L3", "DENGBAO3": "MLPS-L3", "BSIC5": "C5",
 	"SOC2TYPEII": "SOC2", "SOC2TYPE2": "SOC2", "FEDRAMPMODERATE": "FedRAMP", "ENSHIGH": "ENS",
-	"CSASTARLEVEL2": "CSA-STAR", "PCI": "PCI-DSS", "KISMSP": "K-ISMS",
+	"CSASTARLEVEL2": "CSA-STAR", "CSASTARGOLD": "CSA-STAR", "PCI": "PCI-DSS", "KISMSP": "K-ISMS",
 }
 
 // Certifications lists the canonical names of the certifications that
@@ -838,7 +838,10 @@ func certKey(s string) string {
 	return strings.Replace(b.String(), "ISOIEC", "ISO", 1)
 }
 
-func lookupCertification(s string) (string, bool) {
+// CanonicalCertification returns the canonical name of a certification
+// written any common way ("ISO/IEC 27001", "SOC 2 Type II", "BSI C5",
+// "MLPS3"), and whether it is one gpupick knows.
+func CanonicalCertification(s string) (string, bool) {
 	k := certKey(s)
 	for _, c := range certifications {
 		if certKey(c) == k {

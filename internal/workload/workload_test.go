@@ -476,10 +476,10 @@ func TestEnums(t *testing.T) {
 	if Kind("x").Valid() || PrecisionAuto.Valid() {
 		t.Error("invalid enums reported valid")
 	}
-	if c, ok := lookupCertification("ISO/IEC 27001"); !ok || c != "ISO27001" {
+	if c, ok := CanonicalCertification("ISO/IEC 27001"); !ok || c != "ISO27001" {
 		t.Errorf("lookupCertification = %q, %v", c, ok)
 	}
-	if c, ok := lookupCertification("soc 2 type ii"); !ok || c != "SOC2" {
+	if c, ok := CanonicalCertification("soc 2 type ii"); !ok || c != "SOC2" {
 		t.Errorf("lookupCertification = %q, %v", c, ok)
 	}
 }
