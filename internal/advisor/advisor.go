@@ -183,8 +183,9 @@ type shape struct {
 
 // task is one offer and shape; modes are priced from one prediction.
 type task struct {
-	offer *catalog.Offer
-	shape shape
+	offer    *catalog.Offer
+	shape    shape
+	warnings []string // from the request's checks, once per offer
 }
 
 // Recommend evaluates every offer in the catalog for the request.
@@ -233,23 +234,27 @@ func Recommend(req Request) (*Result, error) {
 			continue
 		}
 		skip := false
+		var warnings []string
 		for _, chk := range req.Checks {
-			if code, why, _ := chk(spec, o); code != "" {
+			code, why, ws := chk(spec, o)
+			if code != "" {
 				exclude(o, o.GPUCount, "", code, why)
 				skip = true
 				break
 			}
+			warnings = append(warnings, ws...)
 		}
 		if skip {
 			continue
 		}
 		for _, s := range shapes(spec, o, maxGPUs) {
-			tasks = append(tasks, task{offer: o, shape: s})
+			tasks = append(tasks, task{offer: o, shape: s, warnings: warnings})
 		}
 		if o.GPUCount > maxGPUs {
 			exclude(o, o.GPUCount, "", ReasonNoFit, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
 		}
 	}
+	res.Evaluated = len(res.Excluded) // offers removed before prediction count as evaluated once
 	results := evaluate(req, tasks, modes)
 	for _, r := range results {
 		res.Evaluated += r.evaluated
@@ -273,7 +278,15 @@ func EvaluateOffer(req Request, o *catalog.Offer, instances int, modes []catalog
 		instances = 1
 	}
 	var cache sync.Map
-	r := evalTask(req, task{offer: o, shape: shape{instances, instances * o.GPUCount}}, modes, &cache)
+	t := task{offer: o, shape: shape{instances, instances * o.GPUCount}}
+	for _, chk := range req.Checks {
+		code, why, ws := chk(req.Spec, o)
+		if code != "" {
+			return nil, []Excluded{{Offer: o.ID(), Region: o.Region, GPUs: instances * o.GPUCount, ReasonCode: code, Reason: why}}
+		}
+		t.warnings = append(t.warnings, ws...)
+	}
+	r := evalTask(req, t, modes, &cache)
 	return r.candidates, r.excluded
 }
 
@@ -424,7 +437,11 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 		if _, ok := o.YourPrices.Get(m); !ok {
 			if o.YourPrices == (catalog.Prices{}) && m == modes[0] {
 				// No price at all: keep it visible, unranked by cost.
-				c := newCandidate(req, o, t.shape, instances, replicas, p, m, service)
+				c := newCandidate(req, t, instances, replicas, p, m, service)
+				if code, why := violates(spec, c); code != "" {
+					excl(m.String(), code, why)
+					continue
+				}
 				c.Warnings = append(c.Warnings, Warning{Code: WarnPriceUnknown})
 				r.candidates = append(r.candidates, c)
 				continue
@@ -432,7 +449,7 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 			excl(m.String(), ReasonNoPrice, fmt.Sprintf("%s publishes no %s price for %s in %s", o.Provider, m, o.InstanceType, o.Region))
 			continue
 		}
-		c := newCandidate(req, o, t.shape, instances, replicas, p, m, service)
+		c := newCandidate(req, t, instances, replicas, p, m, service)
 		if code, why := violates(spec, c); code != "" {
 			excl(m.String(), code, why)
 			continue
@@ -442,8 +459,8 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 	return r
 }
 
-func newCandidate(req Request, o *catalog.Offer, s shape, instances, replicas int, p perf.Prediction, m catalog.Mode, service bool) *Candidate {
-	spec := req.Spec
+func newCandidate(req Request, t task, instances, replicas int, p perf.Prediction, m catalog.Mode, service bool) *Candidate {
+	spec, o := req.Spec, t.offer
 	prov, _ := req.Catalog.Provider(o.Provider)
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
 		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
@@ -513,12 +530,8 @@ func newCandidate(req Request, o *catalog.Offer, s shape, instances, replicas in
 	if p.Confidence == "low" {
 		c.Warnings = append(c.Warnings, Warning{Code: WarnLowConfidence})
 	}
-	for _, chk := range req.Checks {
-		if _, _, ws := chk(spec, o); len(ws) > 0 {
-			for _, w := range ws {
-				c.Warnings = append(c.Warnings, Warning{WarnNote, []any{w}})
-			}
-		}
+	for _, w := range t.warnings {
+		c.Warnings = append(c.Warnings, Warning{WarnNote, []any{w}})
 	}
 	return c
 }

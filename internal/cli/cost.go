@@ -88,6 +88,15 @@ func newCostCmd(e *Env) *cobra.Command {
 				instances = gpus / o.GPUCount
 			}
 			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Detail: true}
+			m, err := e.Compat()
+			if err != nil {
+				return err
+			}
+			// The user named this offer: an incompatible or non-compliant one
+			// is still priced, with the verdict as a warning.
+			for _, chk := range offerChecks(m, c) {
+				req.Checks = append(req.Checks, demote(chk))
+			}
 			cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
 			if len(cands) == 0 {
 				reason := "no candidate"

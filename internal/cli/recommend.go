@@ -61,6 +61,11 @@ func newRecommendCmd(e *Env) *cobra.Command {
 					req.Modes = append(req.Modes, m)
 				}
 			}
+			m, err := e.Compat()
+			if err != nil {
+				return err
+			}
+			req.Checks = offerChecks(m, c)
 			res, err := advisor.Recommend(req)
 			if err != nil {
 				return err

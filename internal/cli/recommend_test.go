@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRecommendGolden(t *testing.T) {
@@ -114,5 +115,110 @@ func TestRecommendErrorsAndChinese(t *testing.T) {
 	out, _, code := runEnv(t, map[string]string{"LANG": "zh_CN.UTF-8"}, "recommend", "-f", "../../examples/llama3-8b-lora.yaml")
 	if code != 0 || !strings.Contains(out, "的推荐") {
 		t.Errorf("LANG=zh_CN should give Chinese output: exit %d\n%s", code, out)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"compatible, no compliance block", []string{"check", "-f", "../../examples/llama3-8b-lora.yaml", "--gpu", "h100-sxm"}, 0, "Software stack: compatible"},
+		{"offer fails EU residency", []string{"check", "-f", "testdata/eu-chat.yaml", "--offer", "aws/p5.48xlarge", "--region", "us-east-1"}, 1, "residency (required): fail"},
+		{"offer passes in the EU region", []string{"check", "-f", "testdata/eu-chat.yaml", "--offer", "aws/p5.48xlarge"}, 0, "in eu-central-1"},
+		{"TensorRT-LLM on a GPU older than Ampere", []string{"check", "-f", "testdata/trtllm.yaml", "--gpu", "h100-sxm"}, 0, "Software stack: compatible"},
+		{"unknown region", []string{"check", "-f", "testdata/eu-chat.yaml", "--offer", "aws/p5.48xlarge", "--region", "mars-1"}, 2, `--region: aws/p5.48xlarge is not offered in "mars-1"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(out+errOut, tt.contains) {
+				t.Errorf("exit %d (want %d); output does not contain %q:\n%s%s", code, tt.code, tt.contains, out, errOut)
+			}
+		})
+	}
+	out, _, _ := run(t, "check", "-f", "testdata/eu-chat.yaml", "--offer", "aws/p5.48xlarge", "--region", "us-east-1", "-o", "json")
+	var doc struct {
+		Compat struct {
+			Verdict     string            `json:"verdict"`
+			Reasons     []map[string]any  `json:"reasons"`
+			MinVersions map[string]string `json:"min_versions"`
+		} `json:"compat"`
+		Compliance struct {
+			Verdict      string `json:"verdict"`
+			Requirements []struct {
+				Name, Verdict, Reason, Source string
+			} `json:"requirements"`
+		} `json:"compliance"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Compat.Verdict == "" || doc.Compliance.Verdict != "fail" || len(doc.Compliance.Requirements) == 0 {
+		t.Errorf("check -o json: %+v", doc)
+	}
+	for _, q := range doc.Compliance.Requirements {
+		if q.Verdict == "pass" && q.Source == "" {
+			t.Errorf("a pass without a source: %+v", q)
+		}
+	}
+	golden(t, "check-eu.json", out)
+	out, _, _ = run(t, "check", "-f", "testdata/eu-chat.yaml", "--offer", "aws/p5.48xlarge", "--region", "us-east-1", "--lang", "zh")
+	golden(t, "check-eu-zh.txt", out)
+}
+
+func TestRecommendExcludesIncompatibleAndNonCompliant(t *testing.T) {
+	out, _, code := run(t, "recommend", "-f", "testdata/eu-chat.yaml", "-o", "json")
+	var doc struct {
+		Candidates []struct{ Offer, Region, Country string } `json:"candidates"`
+		Excluded   []struct {
+			Offer      string `json:"offer"`
+			ReasonCode string `json:"reason_code"`
+		} `json:"excluded"`
+	}
+	_ = json.Unmarshal([]byte(out), &doc)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range doc.Candidates {
+		if c.Country != "DE" {
+			t.Errorf("%s in %s (%s) passed an EU-only requirement", c.Offer, c.Region, c.Country)
+		}
+	}
+	if !strings.Contains(out, `"reason_code": "non_compliant"`) {
+		t.Error("no offer excluded as non-compliant")
+	}
+	// On the real catalog, TensorRT-LLM rules out every non-NVIDIA offer.
+	var buf, errb strings.Builder
+	e := NewEnv(&buf, &errb)
+	e.Now = func() time.Time { return fixedNow }
+	e.Getenv = func(string) string { return "" }
+	Execute(e, []string{"recommend", "-f", "testdata/trtllm.yaml", "-o", "json", "--top", "0"})
+	var real struct {
+		Candidates []struct{ GPU string } `json:"candidates"`
+		Excluded   []struct {
+			Offer      string `json:"offer"`
+			ReasonCode string `json:"reason_code"`
+			Reason     string `json:"reason"`
+		} `json:"excluded"`
+	}
+	if err := json.Unmarshal([]byte(buf.String()), &real); err != nil {
+		t.Fatal(err)
+	}
+	incompatible := 0
+	for _, x := range real.Excluded {
+		if x.ReasonCode == "incompatible" {
+			incompatible++
+		}
+	}
+	if incompatible == 0 {
+		t.Error("TensorRT-LLM should make non-NVIDIA offers incompatible")
+	}
+	for _, c := range real.Candidates {
+		if strings.HasPrefix(c.GPU, "mi") || strings.HasPrefix(c.GPU, "gaudi") || strings.HasPrefix(c.GPU, "tpu") {
+			t.Errorf("%s offered for TensorRT-LLM", c.GPU)
+		}
 	}
 }

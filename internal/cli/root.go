@@ -18,6 +18,7 @@ import (
 	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compat"
 )
 
 // Version is set at build time with -ldflags "-X .../cli.Version=v1.2.3";
@@ -39,6 +40,7 @@ type Env struct {
 	catalogDir string // --catalog
 	pricesFile string // --prices
 	cat        *catalog.Catalog
+	matrix     *compat.Matrix
 }
 
 // NewEnv returns the production environment.
@@ -134,7 +136,7 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e))
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e))
 	root.Example = examples(root)
 	return root
 }

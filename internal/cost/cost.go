@@ -125,7 +125,10 @@ func Price(j Job) Estimate {
 	e.ListPerHourUSD = j.Offer.ListPrices[j.Mode]
 	e.PriceRule = j.Offer.PriceRules[j.Mode]
 	if !ok {
+		// Time does not depend on the price: report it, and no money.
 		e.note(j.Detail, "%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType)
+		e.SetupHours, e.TransferHours = timing(j)
+		e.WallHours = e.TransferHours + e.SetupHours + j.ProductiveHours
 		return e
 	}
 	e.PriceKnown = true
@@ -139,18 +142,15 @@ func Price(j Job) Estimate {
 	}
 
 	// Setup: provisioning, image pull and staging are billed but do no work.
-	e.SetupHours = ProvisionHours + ImagePullHours
+	e.SetupHours, e.TransferHours = timing(j)
 	if j.StagingGBps > 0 && j.DatasetGB > 0 {
-		stage := j.DatasetGB / j.StagingGBps / 3600
-		e.SetupHours += stage
-		e.note(j.Detail, "staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, stage)
+		e.note(j.Detail, "staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, j.DatasetGB/j.StagingGBps/3600)
 	}
 	e.note(j.Detail, "setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours)
 
 	// Data gravity: moving the dataset here costs egress at its source and
 	// time before the job can start.
 	if j.DatasetGB > 0 && (j.DataFrom != nil || j.DataOnPrem) {
-		e.TransferHours = j.DatasetGB * 8 / TransferGbps / 3600
 		switch {
 		case j.DataOnPrem:
 			e.note(j.Detail, "uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours)
@@ -211,6 +211,20 @@ func Price(j Job) Estimate {
 	}
 	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
 	return e
+}
+
+// timing is the time a job spends before it computes: setup billed on the
+// instances (provisioning, image pull, staging to local disks) and the
+// transfer of the dataset from where it lives, which delays the start.
+func timing(j Job) (setupHours, transferHours float64) {
+	setupHours = ProvisionHours + ImagePullHours
+	if j.StagingGBps > 0 && j.DatasetGB > 0 {
+		setupHours += j.DatasetGB / j.StagingGBps / 3600
+	}
+	if j.DatasetGB > 0 && (j.DataFrom != nil || j.DataOnPrem) {
+		transferHours = j.DatasetGB * 8 / TransferGbps / 3600
+	}
+	return setupHours, transferHours
 }
 
 // note records a sentence about the estimate when detail is wanted; the
