@@ -61,7 +61,7 @@ type Request struct {
 
 // Check judges one offer for a workload. A non-empty exclude code drops it
 // with the reason; warnings are kept on the candidate.
-type Check func(spec *workload.Spec, o *catalog.Offer) (excludeCode, reason string, warnings []string)
+type Check func(spec *workload.Spec, o *catalog.Offer) (excludeCode, reason string, warnings []CheckWarning)
 
 // Candidate is one offer, cluster shape and pricing mode that can run the job.
 type Candidate struct {
@@ -102,8 +102,16 @@ const (
 	WarnReserved      = "reserved_underused" // args: mode, break-even percent, utilisation percent
 	WarnLowConfidence = "low_confidence"
 	WarnPriceUnknown  = "price_unknown"
-	WarnNote          = "note" // args: an English sentence from a check
+	WarnNote          = "note"              // args: an English sentence from a check
+	WarnNeedsWork     = "stack_needs_work"  // args: the compatibility reason and its fix
+	WarnPreferred     = "preferred_not_met" // args: the compliance reason
 )
+
+// CheckWarning is a warning from a Check: its code and sentence.
+type CheckWarning struct {
+	Code string
+	Text string
+}
 
 // Excluded is a candidate that was dropped, and why.
 type Excluded struct {
@@ -185,7 +193,7 @@ type shape struct {
 type task struct {
 	offer    *catalog.Offer
 	shape    shape
-	warnings []string // from the request's checks, once per offer
+	warnings []CheckWarning // from the request's checks, once per offer
 }
 
 // Recommend evaluates every offer in the catalog for the request.
@@ -234,7 +242,7 @@ func Recommend(req Request) (*Result, error) {
 			continue
 		}
 		skip := false
-		var warnings []string
+		var warnings []CheckWarning
 		for _, chk := range req.Checks {
 			code, why, ws := chk(spec, o)
 			if code != "" {
@@ -531,7 +539,11 @@ func newCandidate(req Request, t task, instances, replicas int, p perf.Predictio
 		c.Warnings = append(c.Warnings, Warning{Code: WarnLowConfidence})
 	}
 	for _, w := range t.warnings {
-		c.Warnings = append(c.Warnings, Warning{WarnNote, []any{w}})
+		code := w.Code
+		if code == "" {
+			code = WarnNote
+		}
+		c.Warnings = append(c.Warnings, Warning{code, []any{w.Text}})
 	}
 	return c
 }

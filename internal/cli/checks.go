@@ -45,7 +45,7 @@ func (e *Env) Compat() (*compat.Matrix, error) {
 func offerChecks(m *compat.Matrix, c *catalog.Catalog) []advisor.Check {
 	type key struct{ gpu, driver string }
 	compatCache := map[key]compat.Result{}
-	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []string) {
+	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
 		k := key{o.GPU, o.Driver}
 		r, ok := compatCache[k]
 		if !ok {
@@ -53,18 +53,18 @@ func offerChecks(m *compat.Matrix, c *catalog.Catalog) []advisor.Check {
 			r = m.Check(spec.Stack, a, o.Driver)
 			compatCache[k] = r
 		}
-		var warnings []string
+		var warnings []advisor.CheckWarning
 		for _, reason := range r.Reasons {
 			switch reason.Verdict {
 			case compat.Incompatible:
 				return advisor.ReasonIncompatible, reason.Text + fixSuffix(reason.Fix), nil
 			case compat.NeedsWork:
-				warnings = append(warnings, "needs work: "+reason.Text+fixSuffix(reason.Fix))
+				warnings = append(warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
 			}
 		}
 		return "", "", warnings
 	}
-	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []string) {
+	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
 		r := compliance.Check(spec.Compliance, compliance.FactsFor(c, o, 0))
 		if r.Verdict != compliance.Pass {
 			var why []string
@@ -75,7 +75,11 @@ func offerChecks(m *compat.Matrix, c *catalog.Catalog) []advisor.Check {
 			}
 			return advisor.ReasonNonCompliant, strings.Join(why, " "), nil
 		}
-		return "", "", r.Warnings()
+		var ws []advisor.CheckWarning
+		for _, w := range r.Warnings() {
+			ws = append(ws, advisor.CheckWarning{Code: advisor.WarnPreferred, Text: w})
+		}
+		return "", "", ws
 	}
 	// The compat cache is written by Recommend's single filtering loop, so
 	// no lock is needed.
@@ -86,15 +90,15 @@ func fixSuffix(fix string) string {
 	if fix == "" {
 		return ""
 	}
-	return " Fix: " + fix
+	return ". Fix: " + strings.TrimSuffix(fix, ".") + "."
 }
 
 // demote turns a check's exclusion into a warning.
 func demote(chk advisor.Check) advisor.Check {
-	return func(spec *workload.Spec, o *catalog.Offer) (string, string, []string) {
+	return func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
 		code, why, ws := chk(spec, o)
 		if code != "" {
-			ws = append([]string{advisor.ReasonText(code) + ": " + why}, ws...)
+			ws = append([]advisor.CheckWarning{{Code: code, Text: advisor.ReasonText(code) + ": " + why}}, ws...)
 		}
 		return "", "", ws
 	}

@@ -80,6 +80,8 @@ var warnTemplates = map[string][2]string{
 	advisor.WarnLowConfidence: {"low-confidence prediction: this accelerator's efficiency is not calibrated on published results", "低置信度预测：该加速卡的效率未经公开结果校准"},
 	advisor.WarnPriceUnknown:  {"price unknown: no published price in the catalog; not ranked by cost", "价格未知：目录中没有公开价格，不参与成本排名"},
 	advisor.WarnNote:          {"%v", "%v"},
+	advisor.WarnNeedsWork:     {"needs work: %v", "需要适配：%v"},
+	advisor.WarnPreferred:     {"%v", "偏好要求未满足或未知：%v"},
 }
 
 var verdictZh = map[string]string{
