@@ -4,22 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 )
 
-func load(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	f, err := catalog.Parse(data.FS, true)
-	if err != nil {
-		t.Fatalf("embedded catalog: %v", err)
-	}
-	c, err := catalog.Build(f)
-	if err != nil {
-		t.Fatalf("embedded catalog: %v", err)
-	}
-	return c
-}
+func load(t *testing.T) *catalog.Catalog { return catalogtest.Embedded(t) }
 
 // The identifiers other tools rely on (DESIGN.md, "Identifiers").
 var requiredIDs = strings.Fields(`v100 t4 a10 a10g l4 l40s a100-40gb a100-80gb a100-80gb-pcie h100-sxm h100-pcie h100-nvl

@@ -6,26 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/cost"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 var now = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
-func embedded(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	f, err := catalog.Parse(data.FS, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := catalog.Build(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func embedded(t testing.TB) *catalog.Catalog { return catalogtest.Embedded(t) }
 
 func spec(t testing.TB, y string) *workload.Spec {
 	t.Helper()

@@ -30,11 +30,7 @@ func newCheckCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, err := e.loadWorkload(file)
-			if err != nil {
-				return err
-			}
-			c, err := e.Catalog()
+			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err
 			}

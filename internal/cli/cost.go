@@ -40,11 +40,7 @@ func newCostCmd(e *Env) *cobra.Command {
 			if !ok {
 				return apperr.Invalidf("--pricing", "want one of %s, got %q", strings.Join(catalog.ModeNames(), ", "), pricing)
 			}
-			spec, err := e.loadWorkload(file)
-			if err != nil {
-				return err
-			}
-			c, err := e.Catalog()
+			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,7 +46,7 @@ func newGPUsCmd(e *Env) *cobra.Command {
 				keep = append(keep, a)
 			}
 			if vendor != "" && !vendors[strings.ToLower(vendor)] {
-				return apperr.Invalidf("--vendor", "unknown vendor %q (known: %s)", vendor, strings.Join(sortedKeys(vendors), ", "))
+				return apperr.Invalidf("--vendor", "unknown vendor %q (known: %s)", vendor, strings.Join(slices.Sorted(maps.Keys(vendors)), ", "))
 			}
 			if len(keep) == 0 {
 				return apperr.Emptyf("no accelerator has %g GiB or more from vendor %q", minMem, vendor)

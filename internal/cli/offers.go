@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,13 +86,4 @@ func newOffersCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&sortBy, "sort", "price", "sort by price, price-per-gpu or memory")
 	outputFlag(cmd, &out, "table|json|csv")
 	return cmd
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -26,11 +26,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, err := e.loadWorkload(file)
-			if err != nil {
-				return err
-			}
-			c, err := e.Catalog()
+			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err
 			}
@@ -68,6 +64,20 @@ func (e *Env) loadWorkload(file string) (*workload.Spec, error) {
 		return nil, &apperr.Error{Code: apperr.Invalid, Field: "-f", Msg: "cannot read", Err: err}
 	}
 	return workload.Parse(b, file)
+}
+
+// workloadAndCatalog reads the workload file and loads the catalog, the
+// first steps of every command that judges a workload.
+func (e *Env) workloadAndCatalog(file string) (*workload.Spec, *catalog.Catalog, error) {
+	spec, err := e.loadWorkload(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := e.Catalog()
+	if err != nil {
+		return nil, nil, err
+	}
+	return spec, c, nil
 }
 
 // clusterFromFlags resolves --gpu/--offer/--gpus/--nodes to a cluster.

@@ -36,11 +36,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			if top < 0 {
 				return apperr.Invalidf("--top", "must be >= 0")
 			}
-			spec, err := e.loadWorkload(file)
-			if err != nil {
-				return err
-			}
-			c, err := e.Catalog()
+			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err
 			}

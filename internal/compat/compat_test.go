@@ -8,15 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 var (
 	loadOnce sync.Once
 	matrix   *Matrix
-	cat      *catalog.Catalog
 	loadErr  error
 )
 
@@ -31,17 +30,11 @@ func load(t testing.TB) (*Matrix, *catalog.Catalog) {
 		if matrix, loadErr = Parse(b); loadErr != nil {
 			return
 		}
-		f, err := catalog.Parse(data.FS, true)
-		if err != nil {
-			loadErr = err
-			return
-		}
-		cat, loadErr = catalog.Build(f)
 	})
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
-	return matrix, cat
+	return matrix, catalogtest.Embedded(t)
 }
 
 func acc(t testing.TB, id string) *catalog.Accelerator {

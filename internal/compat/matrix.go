@@ -2,13 +2,11 @@ package compat
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/strictyaml"
@@ -193,7 +191,7 @@ func Parse(data []byte) (*Matrix, error) {
 	if err := strictyaml.Decode(data, &m); err != nil {
 		return nil, err
 	}
-	v := validator{lines: lineIndex(data)}
+	v := validator{lines: strictyaml.IndexLines(data)}
 	v.matrix(&m)
 	if len(v.errs) > 0 {
 		return nil, v.errs
@@ -203,20 +201,11 @@ func Parse(data []byte) (*Matrix, error) {
 
 type validator struct {
 	errs  apperr.List
-	lines map[string]int
+	lines strictyaml.Lines
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
-	line := v.lines[path]
-	for p := path; line == 0 && p != ""; {
-		i := strings.LastIndexAny(p, ".[")
-		if i < 0 {
-			break
-		}
-		p = p[:i]
-		line = v.lines[p]
-	}
-	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: line, Field: path, Msg: fmt.Sprintf(format, args...)})
+	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.lines.Line(path), Field: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (v *validator) fact(path string, f Fact) {
@@ -269,7 +258,7 @@ func (v *validator) matrix(m *Matrix) {
 		v.version(p+".min_rocm", t.MinROCm, true)
 		v.fact(p, t.Fact)
 	}
-	for _, id := range sortedKeys(m.Vendors) {
+	for _, id := range slices.Sorted(maps.Keys(m.Vendors)) {
 		ve, p := m.Vendors[id], "vendors."+id
 		if ve == nil {
 			v.errorf(p, "empty vendor")
@@ -288,7 +277,7 @@ func (v *validator) matrix(m *Matrix) {
 			v.errorf("vendors", "vendor %s is missing", w)
 		}
 	}
-	for _, id := range sortedKeys(m.Frameworks) {
+	for _, id := range slices.Sorted(maps.Keys(m.Frameworks)) {
 		v.framework(m, id)
 	}
 	for _, f := range workload.Frameworks() {
@@ -296,7 +285,7 @@ func (v *validator) matrix(m *Matrix) {
 			v.errorf("frameworks", "framework %s is missing", f)
 		}
 	}
-	for _, id := range sortedKeys(m.Features) {
+	for _, id := range slices.Sorted(maps.Keys(m.Features)) {
 		v.feature(m, id)
 	}
 }
@@ -468,54 +457,6 @@ func parseArchs(s string) ([]arch, error) {
 		out = append(out, a)
 	}
 	return out, nil
-}
-
-// lineIndex maps field paths (as strictyaml names them) to 1-based lines.
-func lineIndex(data []byte) map[string]int {
-	lines := map[string]int{}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return lines
-	}
-	budget := 1 << 20 // nodes; aliases are not followed, so this bounds the work
-	var walk func(n *yaml.Node, path string, depth int)
-	walk = func(n *yaml.Node, path string, depth int) {
-		if budget--; depth > 64 || budget < 0 {
-			return
-		}
-		if path != "" {
-			if _, ok := lines[path]; !ok {
-				lines[path] = n.Line
-			}
-		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				p := k.Value
-				if path != "" {
-					p = path + "." + k.Value
-				}
-				lines[p] = k.Line
-				walk(n.Content[i+1], p, depth+1)
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, path+"["+strconv.Itoa(i)+"]", depth+1)
-			}
-		}
-	}
-	walk(doc.Content[0], "", 0)
-	return lines
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func contains(list []string, s string) bool {

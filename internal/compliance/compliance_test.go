@@ -12,24 +12,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-func load(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	f, err := catalog.Parse(data.FS, true)
-	if err != nil {
-		t.Fatalf("embedded catalog: %v", err)
-	}
-	c, err := catalog.Build(f)
-	if err != nil {
-		t.Fatalf("embedded catalog: %v", err)
-	}
-	return c
-}
+func load(t *testing.T) *catalog.Catalog { return catalogtest.Embedded(t) }
 
 func fact(src string) catalog.Fact {
 	return catalog.Fact{Source: src, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

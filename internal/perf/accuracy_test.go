@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -136,18 +136,7 @@ func readPublished(t *testing.T) map[string]published {
 	return out
 }
 
-func embedded(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	f, err := catalog.Parse(data.FS, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := catalog.Build(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func embedded(t testing.TB) *catalog.Catalog { return catalogtest.Embedded(t) }
 
 func clusterFor(t testing.TB, cat *catalog.Catalog, tc accCase) Cluster {
 	t.Helper()

@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -147,5 +146,3 @@ func peakFLOPS(a *catalog.Accelerator, d catalog.DataType) float64 {
 	}
 	return v * 1e12 * e
 }
-
-func isNVIDIA(a *catalog.Accelerator) bool { return strings.EqualFold(a.Vendor, "nvidia") }

@@ -71,3 +71,18 @@ func FuzzDecode(f *testing.F) {
 		_ = Decode([]byte(s), &d) // must not panic
 	})
 }
+
+func TestLines(t *testing.T) {
+	l := IndexLines([]byte("name: x\ntraining:\n  seq_len: 4\nlist:\n  - a: 1\n  - b: 2\n"))
+	for path, want := range map[string]int{"name": 1, "training": 2, "training.seq_len": 3, "list[1]": 6, "list[1].b": 6, "training.tokens": 2, "nope.deep": 0} {
+		if got := l.Line(path); got != want {
+			t.Errorf("Line(%q) = %d, want %d", path, got, want)
+		}
+	}
+	if !l.Has("training.seq_len") || l.Has("training.tokens") {
+		t.Error("Has")
+	}
+	if len(IndexLines([]byte("{"))) != 0 {
+		t.Error("an unparsable document gives no lines")
+	}
+}

@@ -2,8 +2,10 @@ package workload
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,7 +26,7 @@ func Parse(data []byte, filename string) (*Spec, error) {
 	if err := strictyaml.Decode(data, &s); err != nil {
 		return nil, apperr.InFile(err, filename)
 	}
-	p := &checker{s: &s, lines: indexLines(data)}
+	p := &checker{s: &s, lines: strictyaml.IndexLines(data)}
 	p.complete(filename)
 	if len(p.errs) > 0 {
 		sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
@@ -37,13 +39,13 @@ func Parse(data []byte, filename string) (*Spec, error) {
 // completed, where each key is in the file, and the problems found so far.
 type checker struct {
 	s     *Spec
-	lines fieldLines
+	lines strictyaml.Lines
 	errs  apperr.List
 }
 
 func (p *checker) errorf(field, format string, args ...any) {
 	e := apperr.Invalidf(field, format, args...)
-	e.Line = p.lines.line(field)
+	e.Line = p.lines.Line(field)
 	p.errs = append(p.errs, e)
 }
 
@@ -116,23 +118,23 @@ func (p *checker) blocks() {
 	s := p.s
 	k := s.Kind
 	// A block written with no content ("inference:") is present, all defaults.
-	if p.lines.has("model") && s.Model == nil && k != KindGeneric {
+	if p.lines.Has("model") && s.Model == nil && k != KindGeneric {
 		s.Model = &Model{}
 	}
-	if p.lines.has("training") && s.Training == nil && k.IsTraining() {
+	if p.lines.Has("training") && s.Training == nil && k.IsTraining() {
 		s.Training = &Training{}
 	}
-	if p.lines.has("inference") && s.Inference == nil && k == KindLLMInference {
+	if p.lines.Has("inference") && s.Inference == nil && k == KindLLMInference {
 		s.Inference = &Inference{}
 	}
-	if p.lines.has("generic") && s.Generic == nil && k == KindGeneric {
+	if p.lines.Has("generic") && s.Generic == nil && k == KindGeneric {
 		s.Generic = &Generic{}
 	}
 	need := func(field string, present bool, what string) {
 		if !present {
 			// The block is absent: point at the kind that needs it.
 			e := apperr.Invalidf(field, "required for kind %s (%s)", k, what)
-			e.Line = p.lines.line("kind")
+			e.Line = p.lines.Line("kind")
 			p.errs = append(p.errs, e)
 		}
 	}
@@ -297,7 +299,7 @@ func (p *checker) transformerModel(preset *Preset) {
 			name string
 			v    int
 		}{{"layers", m.Layers}, {"hidden", m.Hidden}, {"heads", m.Heads}, {"ffn_hidden", m.FFNHidden}, {"vocab", m.Vocab}} {
-			if f.v == 0 && !p.lines.has("model."+f.name) {
+			if f.v == 0 && !p.lines.Has("model."+f.name) {
 				p.errorf("model."+f.name, "required when model.preset is not given")
 			}
 		}
@@ -314,7 +316,7 @@ func (p *checker) transformerModel(preset *Preset) {
 		name string
 		v    int
 	}{{"layers", m.Layers}, {"hidden", m.Hidden}, {"heads", m.Heads}, {"ffn_hidden", m.FFNHidden}, {"vocab", m.Vocab}} {
-		if f.v == 0 && p.lines.has("model."+f.name) {
+		if f.v == 0 && p.lines.Has("model."+f.name) {
 			p.errorf("model."+f.name, "must be > 0")
 		}
 	}
@@ -367,12 +369,12 @@ func (p *checker) transformerModel(preset *Preset) {
 	changed := false
 	if preset != nil {
 		for _, f := range archFields {
-			if p.lines.has("model." + f) {
+			if p.lines.Has("model." + f) {
 				changed = true
 			}
 		}
 	}
-	if !p.lines.has("model.params_b") && (m.ParamsB == 0 || changed) {
+	if !p.lines.Has("model.params_b") && (m.ParamsB == 0 || changed) {
 		if d := m.DerivedParamsB(); d > 0 {
 			why := "not set; derived from the architecture"
 			if changed {
@@ -381,7 +383,7 @@ func (p *checker) transformerModel(preset *Preset) {
 			m.ParamsB = d
 			p.def("model.params_b", fmtFloat(round(d, 3)), why)
 		}
-	} else if p.lines.has("model.params_b") && m.ParamsB == 0 {
+	} else if p.lines.Has("model.params_b") && m.ParamsB == 0 {
 		p.errorf("model.params_b", "must be > 0")
 	}
 }
@@ -444,7 +446,7 @@ func (p *checker) training() {
 			p.errorf("training.samples", "not used by kind %s; give training.tokens", s.Kind)
 		}
 		if t.SeqLen == 0 {
-			if p.lines.has("training.seq_len") {
+			if p.lines.Has("training.seq_len") {
 				p.errorf("training.seq_len", "must be > 0")
 			} else {
 				seq, why := 4096, "not set; a common training sequence length"
@@ -467,7 +469,7 @@ func (p *checker) training() {
 		}
 	}
 	if t.GlobalBatch == 0 {
-		if p.lines.has("training.global_batch") {
+		if p.lines.Has("training.global_batch") {
 			p.errorf("training.global_batch", "must be > 0")
 		} else if t.SeqLen > 0 || !llm {
 			var gb int
@@ -486,7 +488,7 @@ func (p *checker) training() {
 		}
 	}
 	if t.Method == MethodLoRA || t.Method == MethodQLoRA {
-		if t.LoRARank == 0 && !p.lines.has("training.lora_rank") {
+		if t.LoRARank == 0 && !p.lines.Has("training.lora_rank") {
 			t.LoRARank = 16
 			p.def("training.lora_rank", "16", "not set; a common adapter rank")
 		} else if t.LoRARank == 0 {
@@ -508,7 +510,7 @@ func (p *checker) inference() {
 	p.nonNegInts(map[string]int{"inference.prompt_tokens": in.PromptTokens, "inference.output_tokens": in.OutputTokens, "inference.max_batch": in.MaxBatch})
 	p.nonNeg("inference.requests", in.Requests)
 	if in.PromptTokens == 0 {
-		if p.lines.has("inference.prompt_tokens") {
+		if p.lines.Has("inference.prompt_tokens") {
 			p.errorf("inference.prompt_tokens", "must be > 0")
 		} else {
 			n, why := 1024, "not set; a typical chat prompt"
@@ -522,7 +524,7 @@ func (p *checker) inference() {
 	if encoder && in.OutputTokens > 0 {
 		p.errorf("inference.output_tokens", "%s is an encoder: it does not generate tokens (use 0)", p.modelName())
 	}
-	if !p.lines.has("inference.output_tokens") {
+	if !p.lines.Has("inference.output_tokens") {
 		if encoder {
 			p.def("inference.output_tokens", "0", "not set; an encoder only reads its input (embedding, classification)")
 		} else {
@@ -541,7 +543,7 @@ func (p *checker) inference() {
 			p.errorf("inference.requests", "only for an offline job (without requests_per_second)")
 		}
 	}
-	if !p.lines.has("inference.max_batch") {
+	if !p.lines.Has("inference.max_batch") {
 		p.def("inference.max_batch", "0", "not set; as many sequences in flight as memory allows")
 	}
 	if in.WeightPrecision == "" {
@@ -576,7 +578,7 @@ func (p *checker) inference() {
 	p.nonNeg("inference.slo.ttft_ms", in.SLO.TTFTMs)
 	p.nonNeg("inference.slo.tpot_ms", in.SLO.TPOTMs)
 	p.nonNeg("inference.slo.percentile", in.SLO.Percentile)
-	if pc := in.SLO.Percentile; pc > 100 || (pc == 0 && p.lines.has("inference.slo.percentile")) {
+	if pc := in.SLO.Percentile; pc > 100 || (pc == 0 && p.lines.Has("inference.slo.percentile")) {
 		p.errorf("inference.slo.percentile", "must be in (0, 100] percent, got %s", fmtFloat(pc))
 	}
 	if in.SLO.Percentile == 0 && (in.SLO.TTFTMs > 0 || in.SLO.TPOTMs > 0) {
@@ -864,23 +866,14 @@ func (p *checker) nonNeg(field string, v float64) {
 
 // nonNegFloats calls nonNeg for every field, in field order.
 func (p *checker) nonNegFloats(fields map[string]float64) {
-	for _, f := range sortedKeys(fields) {
+	for _, f := range slices.Sorted(maps.Keys(fields)) {
 		p.nonNeg(f, fields[f])
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // nonNegInts reports every negative value, in field order.
 func (p *checker) nonNegInts(fields map[string]int) {
-	for _, f := range sortedKeys(fields) {
+	for _, f := range slices.Sorted(maps.Keys(fields)) {
 		if v := fields[f]; v < 0 {
 			p.errorf(f, "must be >= 0, got %d", v)
 		}

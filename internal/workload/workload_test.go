@@ -439,22 +439,6 @@ func TestOfflineInference(t *testing.T) {
 	}
 }
 
-func TestFieldLines(t *testing.T) {
-	l := indexLines([]byte("a:\n  b: 1\n  c:\n    - x\n    - d: 2\n"))
-	tests := []struct {
-		path string
-		want int
-	}{{"a", 1}, {"a.b", 2}, {"a.c", 3}, {"a.c[0]", 4}, {"a.c[1].d", 5}, {"a.missing", 1}, {"a.c[1].e", 5}, {"z", 0}}
-	for _, tt := range tests {
-		if got := l.line(tt.path); got != tt.want {
-			t.Errorf("line(%q) = %d, want %d", tt.path, got, tt.want)
-		}
-	}
-	if len(indexLines([]byte("{"))) != 0 {
-		t.Error("a broken document should give no lines")
-	}
-}
-
 func TestEnums(t *testing.T) {
 	if k, err := ParseKind("LLM-Train"); err != nil || k != KindLLMTrain {
 		t.Errorf("ParseKind = %q, %v", k, err)

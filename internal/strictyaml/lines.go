@@ -1,0 +1,78 @@
+package strictyaml
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Lines maps the dotted path of every key and sequence item of a YAML (or
+// JSON) document to its 1-based line ("training.seq_len", "rules[2]"), in
+// the form Decode names fields. Checks done after decoding use it to point
+// at the line, and to tell a value given as 0 from one left out. Aliases are
+// not followed, so the work is bounded by the document's size. An
+// unparsable document gives an empty map.
+type Lines map[string]int
+
+// IndexLines builds the Lines of data.
+func IndexLines(data []byte) Lines {
+	lines := Lines{}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return lines
+	}
+	var walk func(n *yaml.Node, path string, depth int)
+	walk = func(n *yaml.Node, path string, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				if _, seen := lines[p]; !seen {
+					lines[p] = k.Line
+				}
+				walk(n.Content[i+1], p, depth+1)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				p := path + "[" + strconv.Itoa(i) + "]"
+				if _, seen := lines[p]; !seen {
+					lines[p] = c.Line
+				}
+				walk(c, p, depth+1)
+			}
+		}
+	}
+	walk(doc.Content[0], "", 0)
+	return lines
+}
+
+// Has reports whether the document gave path.
+func (l Lines) Has(path string) bool {
+	_, ok := l[path]
+	return ok
+}
+
+// Line is the line of path or, when the document lacks it, of its nearest
+// ancestor that it has (so "training.tokens: required" points at the
+// training block); 0 when none is present.
+func (l Lines) Line(path string) int {
+	for path != "" {
+		if n, ok := l[path]; ok {
+			return n
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			return 0
+		}
+		path = path[:i]
+	}
+	return 0
+}
