@@ -67,6 +67,7 @@ var messages = map[string][2]string{
 	"explain_lost":   {"Why it lost to %s: ", "为何输给 %s："},
 	"explain_won":    {"It is the top-ranked candidate.", "它是排名第一的候选。"},
 	"verdict":        {"Verdict: %s", "结论：%s"},
+	"your_prices":    {"Costs use your prices from --prices where a rule matched; -o json shows the list price beside each.", "成本在匹配到规则时使用 --prices 中您的价格；-o json 同时给出目录价。"},
 	"unit_line":      {"UNIT COST = %s.", "单位成本 = %s。"},
 	"cost_breakdown": {"Cost breakdown (USD): compute %.2f, storage %.2f, egress %.2f, setup %.2f, spot overhead %.2f = %.2f", "成本明细（美元）：计算 %.2f，存储 %.2f，出网流量 %.2f，准备 %.2f，竞价中断损失 %.2f = %.2f"},
 }

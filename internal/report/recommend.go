@@ -243,6 +243,12 @@ func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l 
 			fmt.Fprintln(&b, msg(l, "service_note"))
 		}
 		fmt.Fprintln(&b, msg(l, "pareto_note"))
+		for _, c := range r.Candidates {
+			if c.Cost.PriceRule != "" {
+				fmt.Fprintln(&b, msg(l, "your_prices"))
+				break
+			}
+		}
 		wrote := false
 		for i, c := range r.Candidates {
 			if top > 0 && i >= top {
