@@ -1,0 +1,204 @@
+package export
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// SkyPilot task fields, as in the SkyPilot YAML reference
+// (docs.skypilot.co/en/latest/reference/yaml-spec.html).
+
+type skyTask struct {
+	Name      string            `yaml:"name"`
+	Workdir   string            `yaml:"workdir,omitempty"`
+	NumNodes  int               `yaml:"num_nodes,omitempty"`
+	Resources skyResources      `yaml:"resources"`
+	Envs      map[string]string `yaml:"envs"`
+	Setup     string            `yaml:"setup,omitempty"`
+	Run       string            `yaml:"run"`
+}
+
+type skyResources struct {
+	ImageID string        `yaml:"image_id,omitempty"`
+	Ports   int           `yaml:"ports,omitempty"`
+	Ordered []skyResource `yaml:"ordered"`
+}
+
+type skyResource struct {
+	Cloud        string `yaml:"cloud"`
+	InstanceType string `yaml:"instance_type"`
+	Region       string `yaml:"region,omitempty"`
+	Accelerators string `yaml:"accelerators"`
+	UseSpot      bool   `yaml:"use_spot"`
+}
+
+// skyClouds maps gpupick provider ids to SkyPilot cloud names. Providers not
+// here have no SkyPilot cloud (CoreWeave is reached through Kubernetes).
+var skyClouds = map[string]string{
+	"aws": "aws", "gcp": "gcp", "azure": "azure", "oci": "oci", "lambda": "lambda",
+	"runpod": "runpod", "vastai": "vast", "nebius": "nebius", "fluidstack": "fluidstack",
+	"digitalocean": "do", // Paperspace machine types go to "paperspace", see skyCloud
+}
+
+// skyGPUs maps accelerator ids to the names `sky show-gpus` lists, where
+// they differ from the upper-cased id.
+var skyGPUs = map[string]string{
+	"h100-sxm": "H100", "h100-pcie": "H100", "h100-nvl": "H100-NVL",
+	"a100-80gb": "A100-80GB", "a100-80gb-pcie": "A100-80GB", "a100-40gb": "A100", "a100-40gb-pcie": "A100",
+	"v100": "V100-32GB", "v100-16gb": "V100", "v100-pcie": "V100-32GB",
+	"rtx-a6000": "A6000", "rtx-6000-ada": "RTX6000-Ada", "rtx-4090": "RTX4090",
+	"trainium1": "Trainium", "trainium2": "Trainium2", "inferentia2": "Inferentia2",
+}
+
+// skyGPU returns the SkyPilot accelerator name of an accelerator id.
+func skyGPU(id string) string {
+	if n, ok := skyGPUs[id]; ok {
+		return n
+	}
+	return strings.ToUpper(id)
+}
+
+// skyCloud returns the SkyPilot cloud of an offer and whether the region
+// name is SkyPilot's too. DigitalOcean's catalog rows include Paperspace
+// machine types (names without the "gpu-" prefix), which SkyPilot serves as
+// the paperspace cloud with region names of its own.
+func skyCloud(o *catalog.Offer) (cloud string, region bool, ok bool) {
+	c, ok := skyClouds[o.Provider]
+	if !ok {
+		return "", false, false
+	}
+	if o.Provider == "digitalocean" && !strings.HasPrefix(o.InstanceType, "gpu-") {
+		return "paperspace", false, true
+	}
+	return c, true, true
+}
+
+// SkyPilot returns a SkyPilot task whose resources.ordered lists the ranked
+// offers as failover candidates, best first, one entry per allowed capacity
+// type (in Input.Capacity's order; spot only where the offer has a spot
+// price). Offers on providers SkyPilot does not support, or whose nodes
+// cannot hold a replica on num_nodes nodes, are left out and named in a
+// comment. setup and run start the framework's server on port 8000, or the
+// training entry point with torchrun across the nodes.
+func SkyPilot(in Input) ([]byte, error) {
+	r, err := resolve(in)
+	if err != nil {
+		return nil, err
+	}
+	nodes := ceilDiv(r.GPUsPerReplica, r.chosen.GPUCount)
+	var ordered []skyResource
+	var unsupported, small []string
+	for _, o := range r.Offers {
+		cloud, withRegion, ok := skyCloud(o)
+		if !ok {
+			if !slices.Contains(unsupported, o.Provider) {
+				unsupported = append(unsupported, o.Provider)
+			}
+			continue
+		}
+		if o.GPUCount*nodes < r.GPUsPerReplica {
+			small = append(small, o.Key())
+			continue
+		}
+		for _, m := range r.modes {
+			spot := m == "spot"
+			if spot && !hasSpot(o) {
+				continue
+			}
+			e := skyResource{Cloud: cloud, InstanceType: o.InstanceType, Accelerators: fmt.Sprintf("%s:%d", skyGPU(o.GPU), o.GPUCount), UseSpot: spot}
+			if withRegion {
+				e.Region = o.Region
+			}
+			if !slices.Contains(ordered, e) {
+				ordered = append(ordered, e)
+			}
+		}
+	}
+	if len(ordered) == 0 {
+		return nil, apperr.Invalidf("offers", "no offer SkyPilot can launch (unsupported providers: %s; too small: %s)", strings.Join(unsupported, ", "), strings.Join(small, ", "))
+	}
+	m, _ := model(r.Spec)
+	task := skyTask{Name: r.Name, Envs: map[string]string{"MODEL": m}, Resources: skyResources{Ordered: ordered}}
+	if nodes > 1 {
+		task.NumNodes = nodes
+	}
+	r.skyCommands(&task)
+
+	header := append(r.header("SkyPilot task"),
+		"Launch with `sky launch` (a job) or `sky jobs launch` (recovers from spot preemption); pass secrets with --env HF_TOKEN.",
+		r.modelNote())
+	if r.service {
+		header = append(header, "One cluster is one replica; run more with SkyServe (`sky serve up` with a service section),",
+			"which needs every entry below to be spot or every entry on-demand.")
+	}
+	if len(unsupported) > 0 {
+		header = append(header, "Left out, no SkyPilot cloud: "+strings.Join(unsupported, ", ")+".")
+	}
+	if len(small) > 0 {
+		header = append(header, fmt.Sprintf("Left out, fewer than %d accelerators on %d node(s): %s.", r.GPUsPerReplica, nodes, strings.Join(small, ", ")))
+	}
+	comments := map[string]string{
+		"resources.ordered": "Ranked offers, best first: SkyPilot tries each in turn until one launches.",
+	}
+	if task.Resources.ImageID != "" {
+		comments["resources.image_id"] = r.imageNote()
+	}
+	return render(doc{header: header, value: task, comments: comments})
+}
+
+func hasSpot(o *catalog.Offer) bool {
+	_, a := o.ListPrices.Get(catalog.Spot)
+	_, b := o.YourPrices.Get(catalog.Spot)
+	return a || b
+}
+
+// skyCommands fills setup and run for the framework. Servers that ship as
+// containers (TGI, TensorRT-LLM) run inside the image through image_id;
+// vLLM and SGLang install with pip.
+func (r *resolved) skyCommands(t *skyTask) {
+	gpus := r.GPUsPerReplica
+	if r.service {
+		t.Resources.Ports = servingPort
+		switch r.Spec.Stack.Framework {
+		case workload.FrameworkVLLM:
+			t.Setup = "pip install vllm\n"
+			t.Run = fmt.Sprintf("vllm serve $MODEL --tensor-parallel-size %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
+		case workload.FrameworkSGLang:
+			t.Setup = "pip install \"sglang[all]\"\n"
+			t.Run = fmt.Sprintf("python3 -m sglang.launch_server --model-path $MODEL --tp %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
+		case workload.FrameworkTGI:
+			t.Resources.ImageID = "docker:" + r.Image
+			t.Run = fmt.Sprintf("text-generation-launcher --model-id $MODEL --num-shard %d --port %d\n", gpus, servingPort)
+		case workload.FrameworkTensorRTLLM:
+			t.Resources.ImageID = "docker:" + r.Image
+			t.Run = fmt.Sprintf("trtllm-serve $MODEL --tp_size %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
+		default:
+			t.Workdir = "."
+			t.Setup = "pip install -r requirements.txt\n"
+			t.Run = fmt.Sprintf("python3 serve.py --port %d  # your server's entry point\n", servingPort)
+		}
+		return
+	}
+	t.Workdir = "."
+	t.Setup = "pip install -r requirements.txt\n"
+	perNode := min(gpus, r.chosen.GPUCount)
+	if slices.Contains(torchStacks, r.Spec.Stack.Framework) {
+		t.Run = fmt.Sprintf(`# train.py is your entry point; SkyPilot sets the SKYPILOT_* variables.
+MASTER_ADDR=$(echo "$SKYPILOT_NODE_IPS" | head -n1)
+torchrun \
+  --nnodes=$SKYPILOT_NUM_NODES \
+  --nproc-per-node=%d \
+  --node-rank=$SKYPILOT_NODE_RANK \
+  --master-addr=$MASTER_ADDR \
+  --master-port=29500 \
+  train.py
+`, perNode)
+		return
+	}
+	t.Run = "python3 train.py  # your entry point; SkyPilot sets SKYPILOT_NODE_RANK and SKYPILOT_NODE_IPS\n"
+}
