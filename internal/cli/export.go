@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/export"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+func newExportCmd(e *Env) *cobra.Command {
+	var file, offer, policyFile, dir, image string
+	cmd := &cobra.Command{
+		Use:   "export (k8s|keda|karpenter|skypilot|all) -f WORKLOAD [--offer PROVIDER/INSTANCE] [--policy SERVICE.yaml] [-o DIR]",
+		Short: "Write Kubernetes, KEDA, Karpenter and SkyPilot manifests for the recommended (or a chosen) offer",
+		Example: `  gpupick export all -f examples/llama3-70b-chat.yaml -o deploy/
+  gpupick export skypilot -f examples/llama3-8b-lora.yaml --offer lambda/gpu_8x_h100_sxm5`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kind := args[0]
+			gen := map[string]func(export.Input) ([]byte, error){
+				"k8s": export.Kubernetes, "keda": export.KEDA, "karpenter": export.Karpenter, "skypilot": export.SkyPilot,
+			}
+			if _, ok := gen[kind]; !ok && kind != "all" {
+				return apperr.Invalidf("kind", "want k8s, keda, karpenter, skypilot or all, got %q", kind)
+			}
+			if kind == "all" && dir == "" {
+				return apperr.Invalidf("-o", "export all writes several files: give a directory with -o DIR")
+			}
+			spec, c, err := e.workloadAndCatalog(file)
+			if err != nil {
+				return err
+			}
+			in, err := e.exportInput(spec, c, offer)
+			if err != nil {
+				return err
+			}
+			if policyFile != "" {
+				if in.Policy, err = e.loadPolicy(policyFile); err != nil {
+					return err
+				}
+			}
+			in.Image = image
+			files := map[string][]byte{}
+			if kind == "all" {
+				if files, err = export.All(in); err != nil {
+					return err
+				}
+			} else {
+				b, err := gen[kind](in)
+				if err != nil {
+					return err
+				}
+				name := map[string]string{"k8s": export.FileDeployment, "keda": export.FileScaledObject,
+					"karpenter": export.FileNodePool, "skypilot": export.FileSkyPilot}[kind]
+				if kind == "k8s" && spec.Kind != workload.KindLLMInference {
+					name = export.FileJob
+				}
+				files[name] = b
+			}
+			if dir == "" {
+				for _, b := range files {
+					if _, err := e.Stdout.Write(b); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if err := writeFiles(dir, files); err != nil {
+				return err
+			}
+			names := slices.Sorted(maps.Keys(files))
+			_, err = fmt.Fprintf(e.Stdout, "wrote %s to %s (chosen offer %s in %s)\n", strings.Join(names, ", "), dir, in.Offers[0].ID(), in.Offers[0].Region)
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE`")
+	cmd.Flags().StringVar(&offer, "offer", "", "export for `PROVIDER/INSTANCE` (default: the top recommendation)")
+	cmd.Flags().StringVar(&policyFile, "policy", "", "take the autoscaling policy from a `SERVICE.yaml` (see gpupick simulate)")
+	cmd.Flags().StringVar(&image, "image", "", "container `IMAGE` (default: a stated image per framework)")
+	cmd.Flags().StringVarP(&dir, "output", "o", "", "write the files into `DIR` (default: print to stdout)")
+	return cmd
+}
+
+// exportInput ranks the offers for the workload and picks the chosen one:
+// the named offer, or the top candidate.
+func (e *Env) exportInput(spec *workload.Spec, c *catalog.Catalog, offer string) (export.Input, error) {
+	m, err := e.Compat()
+	if err != nil {
+		return export.Input{}, err
+	}
+	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Checks: offerChecks(m, c)})
+	if err != nil {
+		return export.Input{}, err
+	}
+	var chosen *advisor.Candidate
+	if offer != "" {
+		if _, err := findOffer(c, offer); err != nil {
+			return export.Input{}, err
+		}
+		for _, cand := range res.Candidates {
+			if strings.EqualFold(cand.Offer.ID(), offer) {
+				chosen = cand
+				break
+			}
+		}
+		if chosen == nil {
+			return export.Input{}, apperr.Emptyf("%s is not a candidate for this workload (see gpupick recommend --explain %s)", offer, offer)
+		}
+	} else {
+		if len(res.Candidates) == 0 {
+			return export.Input{}, apperr.Emptyf("nothing qualifies: %s", res.Summary())
+		}
+		chosen = res.Candidates[0]
+	}
+	offers := []*catalog.Offer{chosen.Offer}
+	seen := map[string]bool{chosen.Offer.Key(): true}
+	for _, cand := range res.Candidates {
+		if !seen[cand.Offer.Key()] && len(offers) < 8 {
+			seen[cand.Offer.Key()] = true
+			offers = append(offers, cand.Offer)
+		}
+	}
+	a, _ := c.Accelerator(chosen.Offer.GPU)
+	in := export.Input{Spec: spec, Offers: offers, GPU: a}
+	switch chosen.Cost.Mode {
+	case catalog.Spot:
+		in.Capacity = []catalog.Mode{catalog.Spot, catalog.OnDemand}
+	default:
+		in.Capacity = []catalog.Mode{catalog.OnDemand}
+	}
+	p := chosen.Pred
+	if spec.Kind == workload.KindLLMInference {
+		in.GPUsPerReplica = max(1, p.Parallelism.Tensor)
+		// A service scales between one replica and half again what the SLO
+		// needs at the stated load, tracking requests in flight per replica.
+		need := max(1, chosen.ReplicasNeeded)
+		target := 8.0
+		if p.Serving != nil && p.Serving.MaxBatchSLO > 0 {
+			target = math.Max(1, math.Floor(float64(p.Serving.MaxBatchSLO)*0.8))
+		}
+		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
+			Metric: export.MetricInFlight, Target: target}
+	} else {
+		in.GPUsPerReplica = chosen.GPUs
+	}
+	return in, nil
+}
+
+// writeFiles writes every file into dir, or none: each goes to a temporary
+// name first and is renamed into place once all are written.
+func writeFiles(dir string, files map[string][]byte) (err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &apperr.Error{Code: apperr.Invalid, Field: "-o", Msg: "cannot create the directory", Err: err}
+	}
+	type pending struct{ temp, final string }
+	var done []pending
+	defer func() {
+		if err != nil {
+			for _, p := range done {
+				os.Remove(p.temp)
+			}
+		}
+	}()
+	for name, b := range files {
+		f, err := os.CreateTemp(dir, "."+name+".*")
+		if err != nil {
+			return &apperr.Error{Code: apperr.Invalid, Field: "-o", Msg: "cannot write", Err: err}
+		}
+		done = append(done, pending{f.Name(), filepath.Join(dir, name)})
+		_, werr := f.Write(b)
+		if werr == nil {
+			werr = f.Chmod(0o644)
+		}
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + name, Err: werr}
+		}
+	}
+	for _, p := range done {
+		if err := os.Rename(p.temp, p.final); err != nil {
+			return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + p.final, Err: err}
+		}
+	}
+	return nil
+}
+
+// loadPolicy reads the autoscaling policy of a SERVICE.yaml.
+func (e *Env) loadPolicy(file string) (export.Policy, error) {
+	return export.Policy{}, apperr.Invalidf("--policy", "not supported yet")
+}

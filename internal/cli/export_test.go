@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExport(t *testing.T) {
+	out, errOut, code := run(t, "export", "skypilot", "-f", "testdata/chat-8b.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "export-skypilot.yaml", out)
+	out, errOut, code = run(t, "export", "k8s", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "export-k8s.yaml", out)
+
+	dir := filepath.Join(t.TempDir(), "deploy")
+	out, errOut, code = run(t, "export", "all", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge", "-o", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("a temporary file was left behind: %s", e.Name())
+		}
+	}
+	for _, want := range []string{"deployment.yaml", "scaledobject.yaml", "nodepool.yaml", "skypilot.yaml", "README.md"} {
+		if !strings.Contains(strings.Join(names, " "), want) {
+			t.Errorf("export all wrote %v, missing %s", names, want)
+		}
+	}
+	if !strings.Contains(out, "chosen offer aws/p5.48xlarge") {
+		t.Errorf("output %q", out)
+	}
+
+	for _, tt := range []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{[]string{"export", "helm", "-f", "testdata/chat-8b.yaml"}, 2, `kind: want k8s, keda, karpenter, skypilot or all, got "helm"`},
+		{[]string{"export", "all", "-f", "testdata/chat-8b.yaml"}, 2, "-o: export all writes several files"},
+		{[]string{"export", "k8s", "-f", "testdata/impossible.yaml"}, 1, "nothing qualifies"},
+		{[]string{"export", "karpenter", "-f", "testdata/chat-8b.yaml", "--offer", "tencent/GN7.20XLARGE320"}, 2, "Karpenter"},
+	} {
+		_, errOut, code := run(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.contains) {
+			t.Errorf("%v: exit %d (want %d), stderr %q, want %q", tt.args, code, tt.code, errOut, tt.contains)
+		}
+	}
+}
