@@ -1,7 +1,6 @@
 package perf
 
 import (
-
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
