@@ -1,0 +1,288 @@
+package autoscale
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Candidate is one offer Search may choose: a named batching model with its
+// price, or (Model nil) the spec's distribution service at PricePerHourUSD.
+type Candidate struct {
+	Name            string      // offer id, e.g. aws/g6.xlarge
+	Model           *BatchModel // nil: the spec's service distribution
+	PricePerHourUSD float64     // USD per replica-hour; used when Model is nil or has no price
+}
+
+// SearchEntry is one evaluated (candidate, policy) pair.
+type SearchEntry struct {
+	Candidate            string  `json:"candidate"`
+	Policy               Policy  `json:"policy"`
+	Summary              string  `json:"summary"` // the policy in a few words
+	MeetsSLO             bool    `json:"meets_slo"`
+	CostUSD              float64 `json:"cost_usd"`
+	SLOViolationFraction float64 `json:"slo_violation_fraction"`
+	P95LatencyS          float64 `json:"p95_latency_s"`
+	ReplicaHours         float64 `json:"replica_hours"`
+	Utilization          float64 `json:"utilization"`
+}
+
+// SearchResult is the cheapest entry that meets the SLO (nil when none
+// does), the next cheapest ones that meet it (and, when fewer than five
+// meet it, the closest misses), and how many runs the search made.
+type SearchResult struct {
+	Best      *SearchEntry  `json:"best"`
+	RunnersUp []SearchEntry `json:"runners_up"`
+	Evaluated int           `json:"evaluated"`
+}
+
+// Search looks, for each candidate, for the cheapest policy that meets the
+// spec's SLO over the requests trace returns (a fresh Source per call, the
+// same requests each time): the smallest fixed fleet (doubling, then
+// bisection), a grid of target-tracking policies (target, minimum 0 or 1,
+// scale-down window) and of serverless ones (idle timeout), sized from that
+// fleet, then local refinement around the best policies found. The spec's
+// own policy is evaluated too. trace nil: the spec's synthetic traffic.
+func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Options) (*SearchResult, error) {
+	if len(candidates) == 0 {
+		return nil, invalidf("candidates", "none to search")
+	}
+	if trace == nil {
+		trace = func() Source { return nil }
+	}
+	opts.Progress = nil
+	var all []SearchEntry
+	for _, c := range candidates {
+		base := *spec
+		base.Defaults = nil
+		if c.Model != nil {
+			base.Service.Kind = ServiceModel
+		} else if spec.Service.Kind == ServiceModel {
+			return nil, invalidf("candidates", "candidate %s has no model, and the service kind is model", c.Name)
+		}
+		if c.Model == nil || c.Model.PricePerHourUSD == 0 {
+			base.Pricing.PerHourUSD = c.PricePerHourUSD
+		}
+		cs := &candSearch{base: base, cand: c, trace: trace, opts: opts, seen: map[string]bool{}}
+		if err := cs.run(); err != nil {
+			return nil, err
+		}
+		all = append(all, cs.entries...)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.MeetsSLO != b.MeetsSLO {
+			return a.MeetsSLO
+		}
+		if a.MeetsSLO {
+			return a.CostUSD < b.CostUSD
+		}
+		return a.SLOViolationFraction < b.SLOViolationFraction
+	})
+	out := &SearchResult{Evaluated: len(all)}
+	if len(all) > 0 && all[0].MeetsSLO {
+		b := all[0]
+		out.Best = &b
+		all = all[1:]
+	}
+	out.RunnersUp = all[:min(5, len(all))]
+	return out, nil
+}
+
+type candSearch struct {
+	base    Spec
+	cand    Candidate
+	trace   func() Source
+	opts    Options
+	seen    map[string]bool
+	entries []SearchEntry
+}
+
+func (cs *candSearch) eval(p Policy, summary string) (*SearchEntry, error) {
+	key := fmt.Sprintf("%+v|%+v|%+v|%+v", p, p.OnDemand, p.Spot, p.Fallback)
+	if cs.seen[key] {
+		return nil, nil
+	}
+	cs.seen[key] = true
+	s := cs.base
+	s.Policy = p
+	res, err := Simulate(&s, cs.trace(), cs.cand.Model, cs.opts)
+	if err != nil {
+		return nil, err
+	}
+	e := SearchEntry{Candidate: cs.cand.Name, Policy: p, Summary: summary, MeetsSLO: res.SLOMet, CostUSD: res.CostUSD,
+		SLOViolationFraction: res.SLOViolationFraction, P95LatencyS: res.Latency.P95S, ReplicaHours: res.ReplicaHours,
+		Utilization: res.Utilization}
+	cs.entries = append(cs.entries, e)
+	return &e, nil
+}
+
+// defaults returns a policy of kind with every default ParseSpec would fill.
+func (cs *candSearch) defaults(kind string) Policy {
+	s := cs.base
+	s.Policy = Policy{Kind: kind}
+	c := &checker{s: &s, lines: fieldLines{"policy.kind": 1}}
+	c.policy()
+	return s.Policy
+}
+
+func (cs *candSearch) fixed(n int) (bool, error) {
+	e, err := cs.eval(Policy{Kind: PolicyFixed, Replicas: n}, fmt.Sprintf("fixed %d", n))
+	if err != nil || e == nil {
+		return false, err
+	}
+	return e.MeetsSLO, nil
+}
+
+func (cs *candSearch) run() error {
+	// Own policy first, so the user's choice is always compared.
+	if _, err := cs.eval(cs.base.Policy, cs.base.Policy.Kind+" (as given)"); err != nil {
+		return err
+	}
+	// Smallest fixed fleet that meets the SLO.
+	const limit = 1024
+	hi := 1
+	for ; hi <= limit; hi *= 2 {
+		ok, err := cs.fixed(hi)
+		if err != nil {
+			return err
+		}
+		if ok {
+			break
+		}
+	}
+	nFixed := hi
+	if hi > limit {
+		nFixed = limit
+	} else {
+		lo := hi / 2 // fails (or 0)
+		for hi-lo > 1 {
+			mid := (lo + hi) / 2
+			ok, err := cs.fixed(mid)
+			if err != nil {
+				return err
+			}
+			if ok {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		nFixed = hi
+	}
+	perReplica := 1
+	if cs.cand.Model != nil {
+		perReplica = cs.cand.Model.MaxBatch
+	} else {
+		perReplica = cs.base.Service.Concurrency
+	}
+	var grid []Policy
+	targets := uniq([]float64{1, 2, 4, math.Max(1, math.Round(0.5*float64(perReplica))), math.Max(1, math.Round(0.8*float64(perReplica)))})
+	for _, tgt := range targets {
+		for _, mn := range []int{0, 1} {
+			for _, win := range []float64{60, 300} {
+				p := cs.defaults(PolicyTarget)
+				p.Target, p.MinReplicas, p.InitialReplicas = tgt, mn, max(mn, 1)
+				p.MaxReplicas = max(2*nFixed, 2)
+				p.ScaleDownStabilizationS = win
+				p.CooldownS = win
+				grid = append(grid, p)
+			}
+		}
+	}
+	for _, idle := range []float64{5, 60, 300} {
+		p := cs.defaults(PolicyServerless)
+		p.IdleTimeoutS = idle
+		p.MaxWorkers = max(2*nFixed, 2)
+		grid = append(grid, p)
+	}
+	for _, p := range grid {
+		if _, err := cs.eval(p, summarize(p)); err != nil {
+			return err
+		}
+	}
+	// Local refinement: step each knob of the best few meeting the SLO.
+	for round := 0; round < 3; round++ {
+		best := cs.bestMeeting(3)
+		improved := false
+		for _, b := range best {
+			for _, n := range neighbours(b.Policy) {
+				e, err := cs.eval(n, summarize(n))
+				if err != nil {
+					return err
+				}
+				if e != nil && e.MeetsSLO && e.CostUSD < b.CostUSD {
+					improved = true
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return nil
+}
+
+func (cs *candSearch) bestMeeting(k int) []SearchEntry {
+	var ok []SearchEntry
+	for _, e := range cs.entries {
+		if e.MeetsSLO && e.Policy.Kind != PolicyFixed {
+			ok = append(ok, e)
+		}
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return ok[i].CostUSD < ok[j].CostUSD })
+	return ok[:min(k, len(ok))]
+}
+
+func neighbours(p Policy) []Policy {
+	var out []Policy
+	add := func(f func(*Policy)) {
+		q := p
+		f(&q)
+		out = append(out, q)
+	}
+	switch p.Kind {
+	case PolicyTarget:
+		add(func(q *Policy) { q.Target = p.Target * 1.25 })
+		add(func(q *Policy) { q.Target = math.Max(0.25, p.Target*0.8) })
+		add(func(q *Policy) { q.ScaleDownStabilizationS = math.Max(0, p.ScaleDownStabilizationS/2) })
+		add(func(q *Policy) { q.ScaleDownStabilizationS = math.Min(3600, p.ScaleDownStabilizationS*2) })
+		add(func(q *Policy) { q.CooldownS = p.CooldownS / 2 })
+		add(func(q *Policy) { q.CooldownS = p.CooldownS * 2 })
+		if p.MinReplicas > 0 {
+			add(func(q *Policy) { q.MinReplicas = p.MinReplicas - 1; q.InitialReplicas = max(q.MinReplicas, 1) })
+		}
+		if p.MinReplicas < p.MaxReplicas {
+			add(func(q *Policy) { q.MinReplicas = p.MinReplicas + 1; q.InitialReplicas = q.MinReplicas })
+		}
+	case PolicyServerless:
+		add(func(q *Policy) { q.IdleTimeoutS = p.IdleTimeoutS / 2 })
+		add(func(q *Policy) { q.IdleTimeoutS = p.IdleTimeoutS * 2 })
+		add(func(q *Policy) { q.MaxWorkers = max(1, p.MaxWorkers*3/4) })
+		add(func(q *Policy) { q.MinWorkers = min(p.MinWorkers+1, p.MaxWorkers) })
+	}
+	return out
+}
+
+func summarize(p Policy) string {
+	switch p.Kind {
+	case PolicyFixed:
+		return fmt.Sprintf("fixed %d", p.Replicas)
+	case PolicyTarget:
+		return fmt.Sprintf("target %s=%g, %d-%d replicas, scale-down window %gs, cooldown %gs", p.Metric, p.Target, p.MinReplicas, p.MaxReplicas, p.ScaleDownStabilizationS, p.CooldownS)
+	case PolicyServerless:
+		return fmt.Sprintf("serverless %d-%d workers, idle timeout %gs", p.MinWorkers, p.MaxWorkers, p.IdleTimeoutS)
+	}
+	return p.Kind
+}
+
+func uniq(v []float64) []float64 {
+	sort.Float64s(v)
+	out := v[:0]
+	for i, x := range v {
+		if i == 0 || x != v[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
