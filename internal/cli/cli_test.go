@@ -162,7 +162,7 @@ func TestEmbeddedCatalog(t *testing.T) {
 // example workload on the real catalog: each must give ranked candidates.
 func TestExamplesOnEmbeddedCatalog(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*.yaml")
-	if err != nil || len(files) < 6 {
+	if err != nil || len(files) < 10 {
 		t.Fatalf("want at least six examples, got %d (%v)", len(files), err)
 	}
 	for _, f := range files {
@@ -171,6 +171,19 @@ func TestExamplesOnEmbeddedCatalog(t *testing.T) {
 			e := NewEnv(&out, &errb)
 			e.Now = func() time.Time { return fixedNow }
 			e.Getenv = func(string) string { return "" }
+			if strings.HasPrefix(filepath.Base(f), "service-") {
+				// A service file: simulate it on the real catalog.
+				if code := Execute(e, []string{"simulate", "-f", f, "-o", "json"}); code != 0 {
+					t.Fatalf("simulate exit %d: %s", code, errb.String())
+				}
+				var r struct {
+					Completed int64 `json:"completed"`
+				}
+				if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Completed == 0 {
+					t.Fatalf("simulate: %v, %d completed", err, r.Completed)
+				}
+				return
+			}
 			code := Execute(e, []string{"recommend", "-f", f, "-o", "json", "--top", "3"})
 			var doc struct {
 				Candidates []struct {

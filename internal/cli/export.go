@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -197,7 +198,42 @@ func writeFiles(dir string, files map[string][]byte) (err error) {
 	return nil
 }
 
-// loadPolicy reads the autoscaling policy of a SERVICE.yaml.
+// loadPolicy reads the autoscaling policy of a SERVICE.yaml (the file
+// gpupick simulate takes) and maps it onto what KEDA can carry.
 func (e *Env) loadPolicy(file string) (export.Policy, error) {
-	return export.Policy{}, apperr.Invalidf("--policy", "not supported yet")
+	spec, err := e.loadService(file)
+	if err != nil {
+		return export.Policy{}, err
+	}
+	return exportPolicy(spec.Policy), nil
+}
+
+func exportPolicy(p autoscale.Policy) export.Policy {
+	metric := export.MetricInFlight
+	if p.Metric == "queue" {
+		metric = export.MetricQueueLength
+	}
+	out := export.Policy{Kind: p.Kind, MinReplicas: p.MinReplicas, MaxReplicas: p.MaxReplicas, Metric: metric, Target: p.Target,
+		PollingIntervalS: int(p.PollingIntervalS), CooldownS: int(p.CooldownS),
+		StabilizationUpS: int(p.ScaleUpStabilizationS), StabilizationDownS: int(p.ScaleDownStabilizationS)}
+	switch p.Kind {
+	case autoscale.PolicyFixed:
+		out.MinReplicas, out.MaxReplicas = p.Replicas, p.Replicas
+	case autoscale.PolicyKnative:
+		out.Target = p.TargetConcurrency * p.TargetUtilization
+		out.Metric = export.MetricInFlight
+	case autoscale.PolicyServerless:
+		out.MinReplicas, out.MaxReplicas, out.Target = p.MinWorkers, p.MaxWorkers, float64(max(1, p.RequestsPerWorker))
+		out.Metric = export.MetricInFlight
+		out.CooldownS = int(p.IdleTimeoutS)
+	case autoscale.PolicyMixed:
+		if p.OnDemand != nil {
+			out.MinReplicas = p.OnDemand.Replicas
+			out.MaxReplicas = p.OnDemand.Replicas
+		}
+		if p.Spot != nil {
+			out.MaxReplicas += p.Spot.MaxReplicas
+		}
+	}
+	return out
 }

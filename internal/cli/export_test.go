@@ -18,6 +18,14 @@ func TestExport(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden(t, "export-k8s.yaml", out)
+	out, errOut, code = run(t, "export", "keda", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge", "--policy", "../../examples/service-target.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "maxReplicaCount: 20") || !strings.Contains(out, "minReplicaCount: 0") {
+		t.Errorf("the policy file's min 0 / max 20 did not reach the ScaledObject:\n%s", out)
+	}
+	golden(t, "export-keda-policy.yaml", out)
 
 	dir := filepath.Join(t.TempDir(), "deploy")
 	out, errOut, code = run(t, "export", "all", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge", "-o", dir)

@@ -136,7 +136,7 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e))
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e), newSimulateCmd(e))
 	root.Example = examples(root)
 	return root
 }

@@ -53,6 +53,8 @@ type inferEval struct {
 	sustainable        bool
 	ttft, tpot         float64
 	matmulEff          float64
+	step1, stepMax     float64 // decode step at batch 1 and at bMax
+	prefillPerToken    float64 // batched prefill work per prompt token
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (inferJob, error) {
@@ -203,6 +205,11 @@ func evalInference(j inferJob, c Cluster, f archFactors, tp int) inferEval {
 				break
 			}
 		}
+	}
+	e.step1, _, _, _ = step(1)
+	e.stepMax, _, _, _ = step(e.bMax)
+	if j.prompt > 0 {
+		e.prefillPerToken = work / j.prompt
 	}
 	e.tStep, e.tMem, e.tComp, e.tTP = step(e.bOp)
 	e.perReplicaTokS = tokS(e.bOp)
@@ -363,4 +370,41 @@ func inferVerdict(j inferJob, e inferEval, c Cluster) (string, string, string) {
 			"larger batches (when the SLO allows), quantised weights or a GPU with more memory bandwidth would raise throughput"
 	}
 	return Compute, fmt.Sprintf("compute-bound at batch %d: %.1f ms of maths per step against %.1f ms of memory traffic.", e.bOp, e.tComp*1000, e.tMem*1000), ""
+}
+
+// ServingCurve is one replica's continuous-batching behaviour, for the
+// autoscaling simulator: a decode step takes about StepBaseS +
+// StepPerSeqS·batch seconds (fitted between batch 1 and MaxBatch), and
+// prefill costs PrefillSPerToken seconds per prompt token.
+type ServingCurve struct {
+	TensorParallel   int     // GPUs per replica
+	ReplicasPerNode  int     // replicas one instance holds
+	MaxBatch         int     // sequences in flight per replica
+	StepBaseS        float64 // decode step at batch 0, s
+	StepPerSeqS      float64 // extra decode time per sequence in flight, s
+	PrefillSPerToken float64 // prefill work per prompt token, s
+}
+
+// Curve predicts spec on c (one instance) and returns its serving curve.
+func Curve(spec *workload.Spec, c Cluster) (ServingCurve, Prediction, error) {
+	p, err := Predict(spec, c)
+	if err != nil {
+		return ServingCurve{}, p, err
+	}
+	if !p.Fits || spec.Kind != workload.KindLLMInference {
+		return ServingCurve{}, p, fmt.Errorf("perf: no serving curve: %s", p.Reason)
+	}
+	var notes []string
+	j, err := newInferJob(spec, c.GPU, &notes)
+	if err != nil {
+		return ServingCurve{}, p, err
+	}
+	j.rps = nil
+	e := evalInference(j, c, factorsFor(c.GPU), p.Parallelism.Tensor)
+	sc := ServingCurve{TensorParallel: e.tp, ReplicasPerNode: e.replicas, MaxBatch: e.bMax, PrefillSPerToken: e.prefillPerToken}
+	if e.bMax > 1 {
+		sc.StepPerSeqS = (e.stepMax - e.step1) / float64(e.bMax-1)
+	}
+	sc.StepBaseS = e.step1 - sc.StepPerSeqS
+	return sc, p, nil
 }
