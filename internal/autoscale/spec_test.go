@@ -129,6 +129,9 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if spec.Service.Kind == ServiceModel {
+				t.Skip("a model service needs the performance model: the CLI's tests simulate it")
+			}
 			res, err := Simulate(spec, nil, nil, Options{})
 			if err != nil {
 				t.Fatal(err)
