@@ -472,7 +472,7 @@ func newCandidate(req Request, t task, instances, replicas int, p perf.Predictio
 	prov, _ := req.Catalog.Provider(o.Provider)
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
 		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
-		OutputsGB: spec.Data.OutputsGB, Now: req.Now, Detail: req.Detail}
+		OutputsGB: spec.Data.OutputsGB, Detail: req.Detail}
 	if p.DurationHours != nil {
 		job.ProductiveHours = *p.DurationHours
 	}

@@ -7,7 +7,6 @@ package cost
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 )
@@ -69,7 +68,6 @@ type Job struct {
 	// ReservedUtilization is the expected busy share of a reserved term
 	// (0 = the job pays for the whole term, unless Service).
 	ReservedUtilization float64
-	Now                 time.Time
 	// Detail fills Estimate.Notes with a sentence per cost line; ranking
 	// thousands of candidates skips it.
 	Detail bool

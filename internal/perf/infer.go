@@ -17,7 +17,6 @@ const (
 	layerOverheadS = 2.5e-5 // per layer and decode step: kernel launches, sampling, scheduling
 	decodeOverlap  = 0.25   // share of the shorter of compute and memory time that does not overlap
 	workspaceGB    = 1.0    // activations of a prefill chunk and the sampler
-	defaultTTFTMs  = 0      // no SLO unless the file sets one
 )
 
 type inferJob struct {
