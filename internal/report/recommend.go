@@ -143,7 +143,7 @@ func money(v float64) string {
 	case v >= 1e5:
 		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
+		return fmt.Sprintf("%.0f", math.Round(v)) // half away from zero, as people round money
 	}
 	return fmt.Sprintf("%.2f", v)
 }
