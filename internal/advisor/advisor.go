@@ -57,6 +57,9 @@ type Request struct {
 	// Detail keeps a sentence per cost line on every candidate (for
 	// --explain and cost); ranking alone does without.
 	Detail bool
+	// Tune, when set, adjusts the cluster of an offer before prediction
+	// (measured figures from gpupick probe).
+	Tune func(o *catalog.Offer, c *perf.Cluster)
 }
 
 // Check judges one offer for a workload. A non-empty exclude code drops it
@@ -381,6 +384,9 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 			return
 		}
 		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
+		if req.Tune != nil {
+			req.Tune(o, &cl)
+		}
 		pr.p, pr.err = perf.Predict(spec, cl)
 	})
 	excl := func(mode, code, reason string) {

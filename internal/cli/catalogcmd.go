@@ -11,8 +11,9 @@ import (
 func newCatalogCmd(e *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "catalog",
-		Short: "Check catalog files",
+		Short: "Check catalog files; import, update and compare price snapshots in the catalog store",
 	}
+	addStoreCmds(e, cmd)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a catalog directory (layout of data/) and report every problem with file, row and column",

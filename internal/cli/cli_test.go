@@ -31,7 +31,12 @@ func runEnv(t *testing.T, env map[string]string, args ...string) (stdout, stderr
 	e := NewEnv(&out, &errb)
 	e.Now = func() time.Time { return fixedNow }
 	e.Embedded = os.DirFS("../catalog/testdata/mini")
-	e.Getenv = func(k string) string { return env[k] }
+	e.Getenv = func(k string) string {
+		if k == "GPUPICK_DB" && env[k] == "" {
+			return filepath.Join(t.TempDir(), "no-store.db") // never the user's own store
+		}
+		return env[k]
+	}
 	code = Execute(e, args)
 	return out.String(), errb.String(), code
 }
@@ -150,6 +155,7 @@ func TestEmbeddedCatalog(t *testing.T) {
 	var out, errb bytes.Buffer
 	e := NewEnv(&out, &errb)
 	e.Embedded = data.FS
+	e.Getenv = noStore(t)
 	if code := Execute(e, []string{"offers", "--gpu", "h100-sxm:8"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -170,7 +176,7 @@ func TestExamplesOnEmbeddedCatalog(t *testing.T) {
 			var out, errb bytes.Buffer
 			e := NewEnv(&out, &errb)
 			e.Now = func() time.Time { return fixedNow }
-			e.Getenv = func(string) string { return "" }
+			e.Getenv = noStore(t)
 			if strings.HasPrefix(filepath.Base(f), "service-") {
 				// A service file: simulate it on the real catalog.
 				if code := Execute(e, []string{"simulate", "-f", f, "-o", "json"}); code != 0 {
@@ -211,5 +217,17 @@ func TestExamplesOnEmbeddedCatalog(t *testing.T) {
 			}
 			t.Logf("best: %s", doc.Candidates[0].Offer)
 		})
+	}
+}
+
+// noStore is an environment whose catalog store does not exist, so tests
+// never read the user's own store.
+func noStore(t *testing.T) func(string) string {
+	db := filepath.Join(t.TempDir(), "no-store.db")
+	return func(k string) string {
+		if k == "GPUPICK_DB" {
+			return db
+		}
+		return ""
 	}
 }

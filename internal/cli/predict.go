@@ -13,7 +13,7 @@ import (
 )
 
 func newPredictCmd(e *Env) *cobra.Command {
-	var file, gpu, offer, out string
+	var file, gpu, offer, out, calibration string
 	var gpus, nodes int
 	cmd := &cobra.Command{
 		Use:   "predict -f FILE (--gpu ID | --offer PROVIDER/INSTANCE) [--gpus N] [--nodes M]",
@@ -34,6 +34,17 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if calibration != "" {
+				r, err := e.loadProbeReport(calibration)
+				if err != nil {
+					return err
+				}
+				var o *catalog.Offer
+				if offer != "" {
+					o, _ = findOffer(c, offer)
+				}
+				calibrate(r, &cl, o)
+			}
 			p, err := perf.Predict(spec, cl)
 			if err != nil {
 				return apperr.Wrap(apperr.Invalid, "predict", err)
@@ -49,6 +60,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&offer, "offer", "", "take GPUs, storage, network and CPUs from `PROVIDER/INSTANCE`")
 	cmd.Flags().IntVar(&gpus, "gpus", 0, "total accelerators `N` (default: one server's worth)")
 	cmd.Flags().IntVar(&nodes, "nodes", 0, "spread them over `M` nodes (default: as few as the server allows)")
+	cmd.Flags().StringVar(&calibration, "calibrate", "", "use what `REPORT` (gpupick probe -o json) measured: compute efficiency, storage, network")
 	outputFlag(cmd, &out, "table|json")
 	return cmd
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newRecommendCmd(e *Env) *cobra.Command {
-	var file, objective, out, lang, explain string
+	var file, objective, out, lang, explain, calibration string
 	var pricing []string
 	var top int
 	cmd := &cobra.Command{
@@ -62,6 +63,17 @@ func newRecommendCmd(e *Env) *cobra.Command {
 				return err
 			}
 			req.Checks = offerChecks(m, c)
+			if calibration != "" {
+				r, err := e.loadProbeReport(calibration)
+				if err != nil {
+					return err
+				}
+				req.Tune = func(o *catalog.Offer, cl *perf.Cluster) {
+					if probedShape(r, o) {
+						calibrate(r, cl, o)
+					}
+				}
+			}
 			res, err := advisor.Recommend(req)
 			if err != nil {
 				return err
@@ -95,6 +107,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringSliceVar(&pricing, "pricing", nil, "pricing `MODES` to compare (default: the file's constraints.pricing)")
 	cmd.Flags().IntVar(&top, "top", 10, "show the best `N` candidates (0 = all)")
 	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh (default: from LANG)")
+	cmd.Flags().StringVar(&calibration, "calibrate", "", "use what `REPORT` (gpupick probe -o json) measured for offers with the probed hardware")
 	cmd.Flags().StringVar(&explain, "explain", "", "tell the full story of one candidate `OFFER` (provider/instance)")
 	outputFlag(cmd, &out, "table|json|csv|markdown|html")
 	return cmd

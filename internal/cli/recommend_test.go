@@ -194,7 +194,7 @@ func TestRecommendExcludesIncompatibleAndNonCompliant(t *testing.T) {
 	var buf, errb strings.Builder
 	e := NewEnv(&buf, &errb)
 	e.Now = func() time.Time { return fixedNow }
-	e.Getenv = func(string) string { return "" }
+	e.Getenv = noStore(t)
 	Execute(e, []string{"recommend", "-f", "testdata/trtllm.yaml", "-o", "json", "--top", "0"})
 	var real struct {
 		Candidates []struct{ GPU string } `json:"candidates"`

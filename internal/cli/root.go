@@ -39,6 +39,7 @@ type Env struct {
 
 	catalogDir string // --catalog
 	pricesFile string // --prices
+	dbFlag     string // --db
 	cat        *catalog.Catalog
 	matrix     *compat.Matrix
 }
@@ -62,6 +63,14 @@ func (e *Env) Catalog() (*catalog.Catalog, error) {
 		return nil, apperr.Wrap(apperr.Internal, "embedded catalog", err)
 	}
 	layers := []*catalog.Files{base}
+	// Prices imported into the store (gpupick catalog update/import) replace
+	// the embedded ones; the command says which snapshot it used.
+	if stored, line, err := e.storeLayer(); err != nil {
+		fmt.Fprintf(e.Stderr, "gpupick: warning: %v; using the embedded catalog\n", err)
+	} else if stored != nil {
+		layers = append(layers, stored)
+		fmt.Fprintf(e.Stderr, "gpupick: prices from the %s\n", line)
+	}
 	if e.catalogDir != "" {
 		user, err := catalog.Parse(e.DirFS(e.catalogDir), false)
 		if err != nil {
@@ -135,8 +144,9 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	})
 	root.PersistentFlags().StringVar(&e.catalogDir, "catalog", "", "add or override catalog rows from `DIR` (same layout as data/)")
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
+	root.PersistentFlags().StringVar(&e.dbFlag, "db", "", "catalog store: a SQLite `FILE` or a postgres:// URL (default: $GPUPICK_DB, else gpupick/gpupick.db in your configuration directory); read when it exists")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e), newSimulateCmd(e))
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e), newSimulateCmd(e), newProbeCmd(e))
 	root.Example = examples(root)
 	return root
 }

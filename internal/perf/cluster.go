@@ -44,6 +44,20 @@ type Cluster struct {
 	// Lookup resolves accelerator ids (for generic jobs measured on another
 	// accelerator); nil when not needed.
 	Lookup func(id string) *catalog.Accelerator
+	// EffScale multiplies the model's compute efficiency for this cluster,
+	// from a measurement (gpupick probe); 0 means 1, as modelled.
+	EffScale float64
+}
+
+// factors are the efficiency factors of the cluster's accelerator, scaled
+// by a measurement when there is one.
+func (c Cluster) factors() archFactors {
+	f := factorsFor(c.GPU)
+	if c.EffScale > 0 {
+		f.MatmulEff *= c.EffScale
+		f.AttnEff *= c.EffScale
+	}
+	return f
 }
 
 // Defaults for a cluster without an offer, or an offer whose row leaves a

@@ -17,7 +17,7 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 		return fmt.Errorf("perf: cnn-train needs an image model with forward_gmacs_per_sample (a preset such as resnet-50)")
 	}
 	a := c.GPU
-	f := factorsFor(a)
+	f := c.factors()
 	dt, fell := dataTypeFor(a, tr.Precision)
 	if fell {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, tr.Precision, dt))

@@ -48,6 +48,11 @@ var arch = map[string]archFactors{
 	"davinci":   {0.50, 0.65, 0.35, "low"},
 }
 
+// MatmulShare is the share of a's dense datasheet peak that the model
+// expects large matrix multiplies to reach (its MatmulEff factor): a
+// measured matmul at this share leaves predictions unchanged.
+func MatmulShare(a *catalog.Accelerator) float64 { return factorsFor(a).MatmulEff }
+
 func factorsFor(a *catalog.Accelerator) archFactors {
 	if f, ok := arch[a.Architecture]; ok {
 		return f

@@ -16,13 +16,16 @@ func predictGeneric(spec *workload.Spec, c Cluster, p *Prediction) error {
 		return fmt.Errorf("perf: generic needs a generic block")
 	}
 	a := c.GPU
-	f := factorsFor(a)
+	f := c.factors()
 	dt, fell := dataTypeFor(a, g.Precision)
 	if fell {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, g.Precision, dt))
 	}
 	roof := func(acc *catalog.Accelerator) (t, tc, tm float64) {
 		ff := factorsFor(acc)
+		if acc == a {
+			ff = f
+		}
 		d, _ := dataTypeFor(acc, g.Precision)
 		if g.FLOPsPerItem > 0 {
 			tc = g.FLOPsPerItem / (peakFLOPS(acc, d) * ff.MatmulEff)

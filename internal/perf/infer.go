@@ -224,7 +224,7 @@ func predictInference(spec *workload.Spec, c Cluster, p *Prediction) error {
 	if err != nil {
 		return err
 	}
-	f := factorsFor(c.GPU)
+	f := c.factors()
 	var best inferEval
 	found := false
 	var leanest inferEval
@@ -399,7 +399,7 @@ func Curve(spec *workload.Spec, c Cluster) (ServingCurve, Prediction, error) {
 		return ServingCurve{}, p, err
 	}
 	j.rps = nil
-	e := evalInference(j, c, factorsFor(c.GPU), p.Parallelism.Tensor)
+	e := evalInference(j, c, c.factors(), p.Parallelism.Tensor)
 	sc := ServingCurve{TensorParallel: e.tp, ReplicasPerNode: e.replicas, MaxBatch: e.bMax, PrefillSPerToken: e.prefillPerToken}
 	if e.bMax > 1 {
 		sc.StepPerSeqS = (e.stepMax - e.step1) / float64(e.bMax-1)

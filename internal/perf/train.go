@@ -452,7 +452,7 @@ func predictTraining(spec *workload.Spec, c Cluster, p *Prediction) error {
 	if err != nil {
 		return err
 	}
-	f := factorsFor(c.GPU)
+	f := c.factors()
 	best, ok, tried := trainSearch(j, c, f)
 	if tried == 0 {
 		p.Fits = false

@@ -1,0 +1,850 @@
+package cli
+
+// The catalog subcommands that use the store: update, import, history, diff
+// and snapshots, and storeLayer, through which the other commands read the
+// store's current offers over the embedded catalog.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalog/importer"
+	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/store"
+)
+
+// dbEnv overrides the default database; --db overrides both.
+const dbEnv = "GPUPICK_DB"
+
+// storeDSN picks the database: the --db flag, else $GPUPICK_DB, else
+// gpupick/gpupick.db under the user's configuration directory.
+func (e *Env) storeDSN(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if v := e.getenv(dbEnv); v != "" {
+		return v, nil
+	}
+	return store.DefaultPath()
+}
+
+// storeExists reports whether dsn names a database that is already there:
+// always true for PostgreSQL, for SQLite whether the file exists.
+func storeExists(dsn string) bool {
+	if store.IsPostgres(dsn) {
+		return true
+	}
+	_, err := os.Stat(dsn)
+	return err == nil
+}
+
+// openExistingStore opens the store for reading commands; it is NotFound
+// when the SQLite file does not exist, so reading never creates one.
+func (e *Env) openExistingStore(ctx context.Context, flag string) (store.Store, string, error) {
+	dsn, err := e.storeDSN(flag)
+	if err != nil {
+		return nil, "", err
+	}
+	if !storeExists(dsn) {
+		return nil, dsn, apperr.NotFoundf("--db", "no database at %s yet (gpupick catalog import or update creates it)", dsn)
+	}
+	s, err := store.Open(ctx, dsn, store.WithClock(e.Now))
+	return s, dsn, err
+}
+
+// storeLayer returns the store's current offers as a catalog layer to put
+// over the embedded catalog, and a line naming the snapshot(s) used, e.g.
+// "store snapshot 2026-11-29 (aws, azure)". When there is no database, or it
+// holds no snapshot yet, it returns nil, "" and no error. Offers whose GPU,
+// provider, region or currency the embedded catalog does not know are
+// skipped and counted in the line. An offer that is also in the embedded
+// catalog keeps the embedded hardware facts and takes the store's prices.
+// Errors are Unavailable (the database cannot be read): callers should warn
+// and fall back to the embedded catalog.
+func (e *Env) storeLayer() (*catalog.Files, string, error) {
+	dsn, err := e.storeDSN(e.dbFlag)
+	if err != nil || !storeExists(dsn) {
+		return nil, "", nil // no configuration directory: no default store
+	}
+	base, err := catalog.Parse(e.Embedded, true)
+	if err != nil {
+		return nil, "", apperr.Wrap(apperr.Internal, "embedded catalog", err)
+	}
+	known, err := catalog.Build(base)
+	if err != nil {
+		return nil, "", apperr.Wrap(apperr.Internal, "embedded catalog", err)
+	}
+	ctx := context.Background()
+	s, err := store.Open(ctx, dsn, store.WithClock(e.Now))
+	if err != nil {
+		return nil, "", apperr.Wrap(apperr.Unavailable, "read the catalog store", err)
+	}
+	defer s.Close()
+	offers, infos, err := s.CurrentOffers(ctx)
+	if err != nil {
+		return nil, "", apperr.Wrap(apperr.Unavailable, "read the catalog store", err)
+	}
+	if len(offers) == 0 {
+		return nil, "", nil
+	}
+	layer, skipped := storeOffersLayer(offers, base, known)
+	return layer, storeLine(infos, skipped), nil
+}
+
+// storeOffersLayer keeps the stored offers the catalog can resolve, merged
+// with the embedded rows of the same key.
+func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catalog.Catalog) (*catalog.Files, int) {
+	byKey := make(map[string]*catalog.Offer, len(base.Offers))
+	for _, o := range base.Offers {
+		byKey[o.Key()] = o
+	}
+	layer := &catalog.Files{}
+	skipped := 0
+	for _, o := range offers {
+		if o.LocalPrices == (catalog.Prices{}) && o.ListPrices != (catalog.Prices{}) {
+			o.Currency, o.LocalPrices = "USD", o.ListPrices
+		}
+		a, okGPU := known.Accelerator(o.GPU)
+		_, okProv := known.Provider(o.Provider)
+		_, okRegion := known.Region(o.Provider, o.Region)
+		_, okRate := known.Rate(o.Currency)
+		if !okGPU || !okProv || !okRegion || !okRate || o.GPUCount < 1 || o.GPUCount > 144 ||
+			(o.GPUMemGiB != 0 && math.Abs(o.GPUMemGiB-a.MemGiB) > 0.1*a.MemGiB) {
+			skipped++
+			continue
+		}
+		if b, ok := byKey[o.Key()]; ok {
+			merged := *b
+			merged.Currency, merged.LocalPrices, merged.ListPrices, merged.Fact = o.Currency, o.LocalPrices, o.ListPrices, o.Fact
+			o = &merged
+		}
+		layer.Offers = append(layer.Offers, o)
+	}
+	return layer, skipped
+}
+
+// storeLine says which snapshot(s) the catalog came from.
+func storeLine(infos map[string]store.SnapshotInfo, skipped int) string {
+	var providers []string
+	var first, last time.Time
+	for p, i := range infos {
+		providers = append(providers, p)
+		if first.IsZero() || i.FetchedAt.Before(first) {
+			first = i.FetchedAt
+		}
+		if i.FetchedAt.After(last) {
+			last = i.FetchedAt
+		}
+	}
+	sort.Strings(providers)
+	line := "store snapshot " + last.Format(time.DateOnly)
+	if f := first.Format(time.DateOnly); f != last.Format(time.DateOnly) {
+		line = "store snapshots " + f + " to " + last.Format(time.DateOnly)
+	}
+	line += " (" + strings.Join(providers, ", ") + ")"
+	if skipped > 0 {
+		line += fmt.Sprintf("; %d stored offers skipped (GPU, region or currency unknown to the catalog)", skipped)
+	}
+	return line
+}
+
+// addStoreCmds adds the subcommands that use the store to the catalog
+// command, with the --db flag they share.
+func addStoreCmds(e *Env, cmd *cobra.Command) {
+	db := &e.dbFlag // the root's --db
+	cmd.AddCommand(newCatalogUpdateCmd(e, db), newCatalogImportCmd(e, db), newCatalogHistoryCmd(e, db),
+		newCatalogDiffCmd(e, db), newCatalogSnapshotsCmd(e, db))
+}
+
+// fetchSources are the sources `catalog update --source all` reads.
+var fetchSources = []string{"azure", "aws", "gcp"}
+
+func newCatalogUpdateCmd(e *Env, db *string) *cobra.Command {
+	var source, apiKey, baseURL string
+	var regions []string
+	var retries int
+	cmd := &cobra.Command{
+		Use:   "update",
+		Short: "Fetch live prices from the clouds' public price lists into the catalog store",
+		Long: `Fetch live prices from the Azure Retail Prices API, the AWS Price List and the GCP
+Cloud Billing Catalog, and save each source as a snapshot in the store. All
+fetches finish before the store is touched: without network nothing changes.
+A source that fails keeps its previous snapshot; the others are saved.`,
+		Example: `  gpupick catalog update --source aws --region us-east-1,us-west-2
+  GPUPICK_GCP_API_KEY=... gpupick catalog update --source all`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var sources []string
+			switch source {
+			case "all":
+				sources = fetchSources
+			case "azure", "aws", "gcp":
+				sources = []string{source}
+			default:
+				return apperr.Invalidf("--source", "want azure, aws, gcp or all, got %q", source)
+			}
+			if apiKey == "" {
+				apiKey = e.getenv("GPUPICK_GCP_API_KEY")
+			}
+			c, err := e.Catalog()
+			if err != nil {
+				return err
+			}
+			opt := importer.Options{Regions: splitList(regions), APIKey: apiKey, BaseURL: baseURL, Now: e.Now,
+				MaxRetries: retries, Catalog: c}
+			ctx := cmd.Context()
+			var got []*importer.Result
+			var failed []string
+			var firstErr error
+			for _, src := range sources {
+				if src == "gcp" && apiKey == "" && source == "all" {
+					fmt.Fprintln(e.Stderr, "gcp: skipped (the Cloud Billing Catalog needs an API key: --api-key or GPUPICK_GCP_API_KEY)")
+					continue
+				}
+				o := opt
+				bar := e.byteBar("fetching " + src + " prices")
+				if bar != nil {
+					o.Client = &http.Client{Transport: countingTransport{http.DefaultTransport, bar}}
+				}
+				res, err := importer.Fetch(ctx, src, o)
+				if bar != nil {
+					bar.Finish()
+				}
+				if err != nil {
+					fmt.Fprintf(e.Stderr, "%s: %v\n", src, err)
+					failed = append(failed, src)
+					if firstErr == nil {
+						firstErr = err
+					}
+					continue
+				}
+				got = append(got, res)
+			}
+			if len(got) == 0 {
+				if firstErr == nil {
+					return apperr.Invalidf("--source", "nothing to fetch")
+				}
+				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: fmt.Sprintf(
+					"catalog update: could not fetch %s (no network?); the store was not changed", strings.Join(failed, ", ")), Err: firstErr}
+			}
+			s, err := e.openStore(ctx, *db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			for _, res := range got {
+				if err := e.saveResult(ctx, s, res.Source, res); err != nil {
+					fmt.Fprintf(e.Stderr, "%s: %v\n", res.Source, err)
+					failed = append(failed, res.Source)
+				}
+			}
+			if len(failed) > 0 {
+				return &apperr.Error{Code: apperr.Unavailable, Msg: fmt.Sprintf(
+					"catalog update: %s failed; their previous snapshots stay in force", strings.Join(failed, ", "))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&source, "source", "all", "price list to fetch: azure, aws, gcp or all")
+	cmd.Flags().StringSliceVar(&regions, "region", nil, "fetch only these `REGIONS` (as the provider names them; default: every region in the catalog)")
+	cmd.Flags().StringVar(&apiKey, "api-key", "", "GCP API `KEY` for the Cloud Billing Catalog (default: $GPUPICK_GCP_API_KEY)")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "fetch from this `URL` instead of the source's endpoint (a mirror; tests)")
+	cmd.Flags().IntVar(&retries, "retries", 0, "retries per request (0: the importer's default, -1: none)")
+	cmd.Flags().MarkHidden("base-url")
+	cmd.Flags().MarkHidden("retries")
+	return cmd
+}
+
+func newCatalogImportCmd(e *Env, db *string) *cobra.Command {
+	var format, provider string
+	var regions []string
+	cmd := &cobra.Command{
+		Use:   "import --format azure|aws|gcp|skypilot|gpuhunt FILE...",
+		Short: "Import saved price lists into the catalog store, one snapshot per file",
+		Long: `Import saved price lists (an Azure Retail Prices response, an AWS offer file, a GCP
+skus response, SkyPilot's vms.csv or a gpuhunt CSV) into the store. Each file is
+one snapshot, saved in one transaction: it replaces the offers of the providers
+it contains and leaves the others alone. A file that fails changes nothing.`,
+		Example: `  gpupick catalog import --format skypilot ~/.sky/catalogs/v7/aws/vms.csv
+  gpupick catalog import --format azure --db prices.db azure-page1.json azure-page2.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !contains(importer.Sources, format) {
+				return apperr.Invalidf("--format", "want one of %s, got %q", strings.Join(importer.Sources, ", "), format)
+			}
+			c, err := e.Catalog()
+			if err != nil {
+				return err
+			}
+			opt := importer.Options{Regions: splitList(regions), Provider: provider, Now: e.Now, Catalog: c}
+			var results []*importer.Result
+			var firstErr error
+			for _, name := range args {
+				b, err := e.ReadFile(name)
+				if err == nil {
+					var res *importer.Result
+					if res, err = importer.Parse(format, bytes.NewReader(b), name, opt); err == nil {
+						results = append(results, res)
+						continue
+					}
+				}
+				err = apperr.InFile(apperr.Wrap(apperr.Invalid, "", err), name)
+				fmt.Fprintf(e.Stderr, "%s: not imported: %v\n", name, err)
+				if firstErr == nil {
+					firstErr = err
+				}
+			}
+			if len(results) > 0 {
+				ctx := cmd.Context()
+				s, err := e.openStore(ctx, *db)
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				for _, res := range results {
+					if err := e.saveResult(ctx, s, format, res); err != nil {
+						fmt.Fprintf(e.Stderr, "%s: not imported: %v\n", res.URL, err)
+						if firstErr == nil {
+							firstErr = err
+						}
+					}
+				}
+			}
+			if firstErr != nil {
+				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: "catalog import: some files were not imported (see above); the previous snapshots of their providers stay in force"}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "format of the files: "+strings.Join(importer.Sources, ", "))
+	cmd.Flags().StringVar(&provider, "provider", "", "provider `ID` of skypilot or gpuhunt files whose path does not tell (<cloud>/vms.csv)")
+	cmd.Flags().StringSliceVar(&regions, "region", nil, "import only these `REGIONS`")
+	cmd.MarkFlagRequired("format")
+	return cmd
+}
+
+func (e *Env) openStore(ctx context.Context, flag string) (store.Store, error) {
+	dsn, err := e.storeDSN(flag)
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, dsn, store.WithClock(e.Now))
+}
+
+// saveResult stores one import as a snapshot and says what it did.
+func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res *importer.Result) error {
+	snap := store.Snapshot{Source: source, URL: res.URL, FetchedAt: res.FetchedAt, Offers: res.Offers}
+	if res.Provider != "" {
+		snap.Providers = []string{res.Provider}
+	}
+	if len(res.Offers) == 0 {
+		return &apperr.Error{Code: apperr.Invalid, Msg: fmt.Sprintf("no usable offers (%d rows rejected%s); the previous snapshot stays in force",
+			len(res.Rejected), firstRejects(res.Rejected, 3))}
+	}
+	info, err := s.SaveSnapshot(ctx, snap)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stdout, "%s: %d offers of %s saved as snapshot #%d (%s)\n", res.URL, info.Rows,
+		strings.Join(info.Providers, ", "), info.ID, info.FetchedAt.Format(time.DateOnly))
+	if len(res.Rejected) > 0 {
+		fmt.Fprintf(e.Stderr, "%s: %d rows rejected%s\n", res.URL, len(res.Rejected), firstRejects(res.Rejected, 10))
+	}
+	return nil
+}
+
+func firstRejects(rs []importer.Reject, n int) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(":")
+	for i, r := range rs {
+		if i == n {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(rs)-n)
+			break
+		}
+		b.WriteString("\n  " + r.String())
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// splitList accepts both --region a,b and --region a --region b.
+func splitList(in []string) []string {
+	var out []string
+	for _, v := range in {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// byteBar returns a bar counting downloaded bytes on stderr when it is a
+// terminal, else nil.
+func (e *Env) byteBar(desc string) *progressbar.ProgressBar {
+	f, ok := e.Stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return progressbar.NewOptions64(-1, progressbar.OptionSetWriter(io.Writer(f)), progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowBytes(true), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+}
+
+// countingTransport adds the bytes of every response body to a bar.
+type countingTransport struct {
+	next http.RoundTripper
+	bar  *progressbar.ProgressBar
+}
+
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if err == nil {
+		resp.Body = &countingBody{resp.Body, t.bar}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	bar *progressbar.ProgressBar
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.bar.Add(n)
+	return n, err
+}
+
+// HistoryJSON is the JSON output of catalog history.
+type HistoryJSON struct {
+	Offer  string             `json:"offer"`
+	Region string             `json:"region,omitempty"`
+	Mode   catalog.Mode       `json:"mode"`
+	Points []store.PricePoint `json:"points"`
+}
+
+func newCatalogHistoryCmd(e *Env, db *string) *cobra.Command {
+	var mode, region, from, to, out, chart string
+	cmd := &cobra.Command{
+		Use:   "history OFFER",
+		Short: "Show an offer's list price over time, from the store's snapshots",
+		Long: `Show an offer's list price (USD per instance-hour) in one pricing mode over the
+snapshots in the store. OFFER is provider/instance-type, optionally @region;
+without a region every region is shown.`,
+		Example: `  gpupick catalog history aws/p5.48xlarge@us-east-1 --mode spot
+  gpupick catalog history azure/Standard_ND96isr_H100_v5 --chart h100.svg`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			m, ok := catalog.ParseMode(mode)
+			if !ok {
+				return apperr.Invalidf("--mode", "want one of %s, got %q", strings.Join(catalog.ModeNames(), ", "), mode)
+			}
+			q := store.HistoryQuery{Offer: args[0], Region: region, Mode: m}
+			if o, r, ok := strings.Cut(q.Offer, "@"); ok {
+				if region != "" && region != r {
+					return apperr.Invalidf("--region", "%s names region %s already", args[0], r)
+				}
+				q.Offer, q.Region = o, r
+			}
+			if !strings.Contains(q.Offer, "/") {
+				return apperr.Invalidf("OFFER", "want provider/instance-type (optionally @region), got %q", args[0])
+			}
+			if q.From, err = parseDay("--from", from, false); err != nil {
+				return err
+			}
+			if q.To, err = parseDay("--to", to, true); err != nil {
+				return err
+			}
+			chartFormat := ""
+			if chart != "" {
+				switch strings.ToLower(filepath.Ext(chart)) {
+				case ".svg":
+					chartFormat = "svg"
+				case ".png":
+					chartFormat = "png"
+				default:
+					return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got %q", chart)
+				}
+			}
+			ctx := cmd.Context()
+			s, _, err := e.openExistingStore(ctx, *db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			pts, err := s.History(ctx, q)
+			if err != nil {
+				return err
+			}
+			if pts == nil {
+				pts = []store.PricePoint{}
+			}
+			if chart != "" {
+				title := fmt.Sprintf("%s %s, USD per instance-hour", q.Offer, m)
+				if err := writeFileAtomic(chart, func(w io.Writer) error { return historyChart(w, chartFormat, title, pts) }); err != nil {
+					return err
+				}
+			}
+			if format == report.JSONFmt {
+				return report.WriteJSON(e.Stdout, HistoryJSON{Offer: q.Offer, Region: q.Region, Mode: m, Points: pts})
+			}
+			var b strings.Builder
+			where := q.Offer
+			if q.Region != "" {
+				where += " in " + q.Region
+			}
+			fmt.Fprintf(&b, "%s, %s list price, USD per instance-hour (%d snapshots)\n\n", where, m, len(pts))
+			if len(pts) == 0 {
+				fmt.Fprintf(&b, "No %s price in the selected snapshots.\n", m)
+				if chart != "" {
+					fmt.Fprintf(&b, "Chart written to %s.\n", chart)
+				}
+				_, err := io.WriteString(e.Stdout, b.String())
+				return err
+			}
+			t := &report.Table{Columns: []report.Column{{Header: "DATE", Key: "date"}, {Header: "REGION", Key: "region"},
+				{Header: "SNAPSHOT", Key: "snapshot", Right: true}, {Header: "$/H", Key: "usd_per_hour", Right: true},
+				{Header: "CHANGE", Key: "change_percent", Right: true}}}
+			prev := map[string]float64{}
+			for _, p := range pts {
+				change := ""
+				if old, ok := prev[p.Region]; ok && old != p.USDPerHour {
+					change = fmt.Sprintf("%+.1f%%", (p.USDPerHour-old)/old*100)
+				}
+				prev[p.Region] = p.USDPerHour
+				t.Add(p.At.Format(time.DateOnly), p.Region, "#"+strconv.FormatInt(p.SnapshotID, 10), fmt.Sprintf("%.4f", p.USDPerHour), change)
+			}
+			if chart != "" {
+				t.Notes = append(t.Notes, "Chart written to "+chart+".")
+			}
+			if err := t.WriteText(&b); err != nil {
+				return err
+			}
+			_, err = io.WriteString(e.Stdout, b.String())
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "on-demand", "pricing mode: "+strings.Join(catalog.ModeNames(), ", "))
+	cmd.Flags().StringVar(&region, "region", "", "only this `REGION`")
+	cmd.Flags().StringVar(&from, "from", "", "first `DATE` (YYYY-MM-DD) to show")
+	cmd.Flags().StringVar(&to, "to", "", "last `DATE` (YYYY-MM-DD) to show")
+	cmd.Flags().StringVar(&chart, "chart", "", "also draw the history to `FILE` (.svg or .png)")
+	outputFlag(cmd, &out, "table|json")
+	return cmd
+}
+
+// parseDay reads YYYY-MM-DD; endOfDay moves it to the last millisecond of
+// that day, so that --to includes the day.
+func parseDay(flag, s string, endOfDay bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, apperr.Invalidf(flag, "want a date YYYY-MM-DD, got %q", s)
+	}
+	if endOfDay {
+		t = t.Add(24*time.Hour - time.Millisecond)
+	}
+	return t, nil
+}
+
+// historyChart draws one line per region: price against date.
+func historyChart(w io.Writer, format, title string, pts []store.PricePoint) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "date"
+	p.Y.Label.Text = "USD per instance-hour"
+	p.X.Tick.Marker = plot.TimeTicks{Format: time.DateOnly}
+	p.Add(plotter.NewGrid())
+	byRegion := map[string]plotter.XYs{}
+	var regions []string
+	for _, pt := range pts {
+		if _, ok := byRegion[pt.Region]; !ok {
+			regions = append(regions, pt.Region)
+		}
+		byRegion[pt.Region] = append(byRegion[pt.Region], plotter.XY{X: float64(pt.At.Unix()), Y: pt.USDPerHour})
+	}
+	for i, r := range regions {
+		line, points, err := plotter.NewLinePoints(byRegion[r])
+		if err != nil {
+			return apperr.Wrap(apperr.Internal, "chart", err)
+		}
+		line.Color, points.Color = plotutil.Color(i), plotutil.Color(i)
+		points.Shape = draw.CircleGlyph{}
+		points.Radius = vg.Points(1.5)
+		p.Add(line, points)
+		p.Legend.Add(r, line)
+	}
+	p.Legend.Top = true
+	width, height := 8*vg.Inch, 4*vg.Inch
+	switch format {
+	case "svg":
+		c := vgsvg.New(width, height)
+		p.Draw(draw.New(c))
+		_, err := c.WriteTo(w)
+		return err
+	case "png":
+		c := vgimg.New(width, height)
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	}
+	return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got format %q", format)
+}
+
+// writeFileAtomic writes path through a temporary file in its directory, so
+// a failure never leaves half a file.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), ".gpupick.*")
+	if err != nil {
+		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: err}
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: err}
+	}
+	return nil
+}
+
+func newCatalogDiffCmd(e *Env, db *string) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "diff [FROM] [TO]",
+		Short: "Show what changed between two snapshots: new and removed offers, price moves",
+		Long: `Compare the catalog as it stood after snapshot FROM with the catalog after
+snapshot TO (each provider as of its last snapshot up to that point). FROM and
+TO are snapshot numbers (see gpupick catalog snapshots) or dates (YYYY-MM-DD:
+the last snapshot fetched on or before that day). Without TO, the latest
+snapshot; without either, the latest against the one before it.`,
+		Example: `  gpupick catalog diff
+  gpupick catalog diff 3 7 -o json`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			s, _, err := e.openExistingStore(ctx, *db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			snaps, err := s.Snapshots(ctx)
+			if err != nil {
+				return err
+			}
+			if len(snaps) == 0 {
+				return apperr.Emptyf("the store holds no snapshots yet (gpupick catalog import or update)")
+			}
+			to := snaps[len(snaps)-1].ID
+			if len(args) == 2 {
+				if to, err = resolveSnapshot(snaps, "TO", args[1]); err != nil {
+					return err
+				}
+			}
+			var from int64
+			if len(args) >= 1 {
+				if from, err = resolveSnapshot(snaps, "FROM", args[0]); err != nil {
+					return err
+				}
+			} else {
+				from = 0
+				for _, sn := range snaps {
+					if sn.ID < to {
+						from = sn.ID
+					}
+				}
+				if from == 0 {
+					return apperr.Emptyf("only one snapshot (#%d): nothing to compare it with", to)
+				}
+			}
+			d, err := s.Diff(ctx, from, to)
+			if err != nil {
+				return err
+			}
+			if format == report.JSONFmt {
+				return report.WriteJSON(e.Stdout, d)
+			}
+			return writeDiff(e.Stdout, d)
+		},
+	}
+	outputFlag(cmd, &out, "table|json")
+	return cmd
+}
+
+// resolveSnapshot reads a snapshot number (#3 or 3) or a date.
+func resolveSnapshot(snaps []store.SnapshotInfo, field, arg string) (int64, error) {
+	if id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64); err == nil {
+		return id, nil // the store says when it does not exist
+	}
+	day, err := time.Parse(time.DateOnly, arg)
+	if err != nil {
+		return 0, apperr.Invalidf(field, "want a snapshot number or a date YYYY-MM-DD, got %q", arg)
+	}
+	end := day.Add(24 * time.Hour)
+	var id int64
+	var at time.Time
+	for _, s := range snaps {
+		if s.FetchedAt.Before(end) && !s.FetchedAt.Before(at) {
+			id, at = s.ID, s.FetchedAt
+		}
+	}
+	if id == 0 {
+		return 0, apperr.NotFoundf(field, "no snapshot fetched on or before %s", arg)
+	}
+	return id, nil
+}
+
+func snapshotLabel(i store.SnapshotInfo) string {
+	return fmt.Sprintf("#%d (%s, %s, %s)", i.ID, i.Source, strings.Join(i.Providers, ", "), i.FetchedAt.Format(time.DateOnly))
+}
+
+func writeDiff(w io.Writer, d *store.Diff) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From snapshot %s to %s: %d added, %d removed, %d price moves\n",
+		snapshotLabel(d.From), snapshotLabel(d.To), len(d.Added), len(d.Removed), len(d.Moved))
+	if len(d.Added)+len(d.Removed)+len(d.Moved) > 0 {
+		b.WriteString("\n")
+		t := &report.Table{Columns: []report.Column{{Header: "CHANGE", Key: "change"}, {Header: "OFFER", Key: "offer"},
+			{Header: "MODE", Key: "mode"}, {Header: "FROM $/H", Key: "from_usd_per_hour", Right: true},
+			{Header: "TO $/H", Key: "to_usd_per_hour", Right: true}, {Header: "MOVE", Key: "percent", Right: true}}}
+		for _, k := range d.Added {
+			t.Add("added", k, "", "", "", "")
+		}
+		for _, k := range d.Removed {
+			t.Add("removed", k, "", "", "", "")
+		}
+		for _, m := range d.Moved {
+			t.Add("price", m.Key, m.Mode.String(), fmt.Sprintf("%.4f", m.From), fmt.Sprintf("%.4f", m.To), fmt.Sprintf("%+.1f%%", m.Percent))
+		}
+		if err := t.WriteText(&b); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// SnapshotJSON is one line of catalog snapshots -o json.
+type SnapshotJSON struct {
+	store.SnapshotInfo
+	// CurrentFor lists the providers whose offers in force come from it.
+	CurrentFor []string `json:"current_for"`
+}
+
+func newCatalogSnapshotsCmd(e *Env, db *string) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:     "snapshots",
+		Short:   "List the snapshots in the catalog store, oldest first",
+		Example: `  gpupick catalog snapshots -o json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			s, _, err := e.openExistingStore(ctx, *db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			snaps, err := s.Snapshots(ctx)
+			if err != nil {
+				return err
+			}
+			_, current, err := s.CurrentOffers(ctx)
+			if err != nil {
+				return err
+			}
+			views := make([]SnapshotJSON, len(snaps))
+			for i, sn := range snaps {
+				views[i] = SnapshotJSON{SnapshotInfo: sn, CurrentFor: []string{}}
+				for p, c := range current {
+					if c.ID == sn.ID {
+						views[i].CurrentFor = append(views[i].CurrentFor, p)
+					}
+				}
+				sort.Strings(views[i].CurrentFor)
+			}
+			if format == report.JSONFmt {
+				return report.WriteJSON(e.Stdout, views)
+			}
+			t := &report.Table{Columns: []report.Column{{Header: "ID", Key: "id", Right: true}, {Header: "FETCHED (UTC)", Key: "fetched_at"},
+				{Header: "SOURCE", Key: "source"}, {Header: "PROVIDERS", Key: "providers"}, {Header: "OFFERS", Key: "rows", Right: true},
+				{Header: "CHECKSUM", Key: "checksum"}, {Header: "IN FORCE FOR", Key: "current_for"}}}
+			for _, v := range views {
+				sum := strings.TrimPrefix(v.Checksum, "sha256:")
+				if len(sum) > 12 {
+					sum = sum[:12]
+				}
+				t.Add(strconv.FormatInt(v.ID, 10), v.FetchedAt.Format("2006-01-02 15:04"), v.Source, strings.Join(v.Providers, ","),
+					strconv.Itoa(v.Rows), sum, strings.Join(v.CurrentFor, ","))
+			}
+			if len(views) == 0 {
+				t.Notes = append(t.Notes, "No snapshots yet (gpupick catalog import or update adds them).")
+			}
+			return t.WriteText(e.Stdout)
+		},
+	}
+	outputFlag(cmd, &out, "table|json")
+	return cmd
+}

@@ -1,0 +1,87 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// offerRecord is how an offer is kept in current_offers.data. It is our own
+// struct, not catalog.Offer, so that the stored JSON is a stable contract:
+// prices per mode are arrays in catalog.Mode order and tri-state facts are
+// their names.
+type offerRecord struct {
+	Provider           string    `json:"provider"`
+	InstanceType       string    `json:"instance_type"`
+	Region             string    `json:"region"`
+	Country            string    `json:"country,omitempty"`
+	GPU                string    `json:"gpu"`
+	GPUCount           int       `json:"gpu_count"`
+	GPUMemGiB          float64   `json:"gpu_memory_gib,omitempty"`
+	VCPUs              int       `json:"vcpus,omitempty"`
+	RAMGiB             float64   `json:"ram_gib,omitempty"`
+	NVMeTB             float64   `json:"nvme_tb,omitempty"`
+	NVMeReadGBps       float64   `json:"nvme_read_gb_s,omitempty"`
+	BlockGBps          float64   `json:"block_gb_s,omitempty"`
+	NetworkGbps        float64   `json:"network_gbps,omitempty"`
+	InterconnectKind   string    `json:"interconnect_kind,omitempty"`
+	InterconnectGBps   float64   `json:"interconnect_gb_s,omitempty"`
+	FabricKind         string    `json:"fabric_kind,omitempty"`
+	FabricGbps         float64   `json:"fabric_gbps,omitempty"`
+	Currency           string    `json:"currency,omitempty"`
+	LocalPrices        []float64 `json:"local_prices"` // per catalog.Mode
+	ListPrices         []float64 `json:"list_prices"`  // USD per instance-hour
+	EgressUSDPerGB     float64   `json:"egress_usd_per_gb,omitempty"`
+	BlockUSDPerGBMonth float64   `json:"block_usd_per_gb_month,omitempty"`
+	Confidential       string    `json:"confidential_computing,omitempty"`
+	Driver             string    `json:"driver,omitempty"`
+	Notes              string    `json:"notes,omitempty"`
+	Source             string    `json:"source,omitempty"`
+	AsOf               time.Time `json:"as_of"`
+}
+
+func toRecord(o *catalog.Offer) offerRecord {
+	r := offerRecord{
+		Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region, Country: o.Country,
+		GPU: o.GPU, GPUCount: o.GPUCount, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+		NVMeTB: o.NVMeTB, NVMeReadGBps: o.NVMeReadGBps, BlockGBps: o.BlockGBps, NetworkGbps: o.NetworkGbps,
+		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps,
+		FabricKind: o.FabricKind, FabricGbps: o.FabricGbps, Currency: o.Currency,
+		LocalPrices: o.LocalPrices[:], ListPrices: o.ListPrices[:],
+		EgressUSDPerGB: o.EgressUSDPerGB, BlockUSDPerGBMonth: o.BlockUSDPerGBMonth,
+		Driver: o.Driver, Notes: o.Notes, Source: o.Source, AsOf: o.AsOf.UTC(),
+	}
+	if o.Confidential != catalog.Unknown {
+		r.Confidential = o.Confidential.String()
+	}
+	return r
+}
+
+func (r *offerRecord) offer() *catalog.Offer {
+	o := &catalog.Offer{
+		Provider: r.Provider, InstanceType: r.InstanceType, Region: r.Region, Country: r.Country,
+		GPU: r.GPU, GPUCount: r.GPUCount, GPUMemGiB: r.GPUMemGiB, VCPUs: r.VCPUs, RAMGiB: r.RAMGiB,
+		NVMeTB: r.NVMeTB, NVMeReadGBps: r.NVMeReadGBps, BlockGBps: r.BlockGBps, NetworkGbps: r.NetworkGbps,
+		InterconnectKind: r.InterconnectKind, InterconnectGBps: r.InterconnectGBps,
+		FabricKind: r.FabricKind, FabricGbps: r.FabricGbps, Currency: r.Currency,
+		EgressUSDPerGB: r.EgressUSDPerGB, BlockUSDPerGBMonth: r.BlockUSDPerGBMonth,
+		Driver: r.Driver, Notes: r.Notes,
+		Fact: catalog.Fact{Source: r.Source, AsOf: r.AsOf},
+	}
+	copy(o.LocalPrices[:], r.LocalPrices)
+	copy(o.ListPrices[:], r.ListPrices)
+	o.YourPrices = o.ListPrices
+	o.Confidential, _ = catalog.ParseTri(r.Confidential)
+	return o
+}
+
+func encodeOffer(o *catalog.Offer) ([]byte, error) { return json.Marshal(toRecord(o)) }
+
+func decodeOffer(b []byte) (*catalog.Offer, error) {
+	var r offerRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	return r.offer(), nil
+}

@@ -1,0 +1,347 @@
+// Package storetest is the conformance suite every store.Store must pass,
+// and the fixtures it uses. The SQLite store runs it always; the PostgreSQL
+// store runs it when GPUPICK_TEST_POSTGRES names a database.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/store"
+)
+
+// Day0 is the FetchedAt of the first fixture snapshot.
+var Day0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Offer returns a fixture offer with an on-demand and, when spot > 0, a spot
+// list price in USD per instance-hour.
+func Offer(provider, instance, region string, onDemand, spot float64) *catalog.Offer {
+	o := &catalog.Offer{Provider: provider, InstanceType: instance, Region: region, GPU: "h100-sxm", GPUCount: 8,
+		VCPUs: 192, RAMGiB: 2048, Currency: "USD", Confidential: catalog.Yes,
+		Fact: catalog.Fact{Source: "https://example.com/" + provider, AsOf: Day0}}
+	o.ListPrices[catalog.OnDemand], o.ListPrices[catalog.Spot] = onDemand, spot
+	o.LocalPrices = o.ListPrices
+	o.YourPrices = o.ListPrices
+	return o
+}
+
+// Snapshot returns a fixture snapshot of the given offers, fetched on day
+// days after Day0.
+func Snapshot(source string, day int, offers ...*catalog.Offer) store.Snapshot {
+	return store.Snapshot{Source: source, URL: "https://example.com/" + source,
+		FetchedAt: Day0.AddDate(0, 0, day), Offers: offers}
+}
+
+// RunConformance runs the suite; open must return a new, empty store, and is
+// responsible for closing it at the end of the test.
+func RunConformance(t *testing.T, open func(t *testing.T) store.Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"Empty", testEmpty},
+		{"SaveAndRead", testSaveAndRead},
+		{"PerProviderReplacement", testPerProvider},
+		{"RefusedSnapshotKeepsPrevious", testRefused},
+		{"CancelledSaveKeepsPrevious", testCancelled},
+		{"HistoryOrder", testHistory},
+		{"DiffPercentages", testDiff},
+		{"Workloads", func(t *testing.T, s store.Store) {
+			testDocuments(t, s.SaveWorkload, s.GetWorkload, s.ListWorkloads, s.DeleteWorkload)
+		}},
+		{"Reports", func(t *testing.T, s store.Store) {
+			testDocuments(t, s.SaveReport, s.GetReport, s.ListReports, s.DeleteReport)
+		}},
+		{"WorkloadsAndReportsApart", testDocumentsApart},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
+	}
+}
+
+// must pairs a result with its error; of fails the test on the error.
+func must[T any](v T, err error) checked[T] { return checked[T]{v, err} }
+
+type checked[T any] struct {
+	v   T
+	err error
+}
+
+func (c checked[T]) of(t *testing.T) T {
+	t.Helper()
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	return c.v
+}
+
+func wantCode(t *testing.T, err error, code apperr.Code) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %s", code)
+	}
+	if got := apperr.CodeOf(err); got != code {
+		t.Fatalf("got %s error %v, want %s", got, err, code)
+	}
+}
+
+func keys(offers []*catalog.Offer) []string {
+	out := make([]string, len(offers))
+	for i, o := range offers {
+		out[i] = o.Key()
+	}
+	return out
+}
+
+func testEmpty(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	offers, infos, err := s.CurrentOffers(ctx)
+	if err != nil || len(offers) != 0 || len(infos) != 0 {
+		t.Fatalf("empty store: %d offers, %d snapshots, %v", len(offers), len(infos), err)
+	}
+	if snaps := must(s.Snapshots(ctx)).of(t); len(snaps) != 0 {
+		t.Fatalf("empty store lists %d snapshots", len(snaps))
+	}
+	_, err = s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge", Mode: catalog.OnDemand})
+	wantCode(t, err, apperr.NotFound)
+	_, err = s.Diff(ctx, 1, 2)
+	wantCode(t, err, apperr.NotFound)
+}
+
+func testSaveAndRead(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	in := Offer("aws", "p5.48xlarge", "us-east-1", 98.32, 40.1)
+	in.Notes, in.Driver, in.FabricKind, in.FabricGbps = "note", "550", "efa", 3200
+	in.Currency, in.LocalPrices[catalog.OnDemand] = "EUR", 90
+	info := must(s.SaveSnapshot(ctx, Snapshot("aws", 0, in, Offer("aws", "p4d.24xlarge", "us-east-1", 32.77, 0)))).of(t)
+	if info.ID == 0 || info.Rows != 2 || info.Source != "aws" || !info.FetchedAt.Equal(Day0) ||
+		len(info.Checksum) != len("sha256:")+64 || fmt.Sprint(info.Providers) != "[aws]" {
+		t.Fatalf("info = %+v", info)
+	}
+	offers, infos := must2(t, s.CurrentOffers)
+	if d := cmp.Diff([]string{"aws/p4d.24xlarge@us-east-1", "aws/p5.48xlarge@us-east-1"}, keys(offers)); d != "" {
+		t.Fatal(d)
+	}
+	if d := cmp.Diff(in, offers[1]); d != "" {
+		t.Errorf("offer after a round trip (-in +out):\n%s", d)
+	}
+	if d := cmp.Diff(map[string]store.SnapshotInfo{"aws": info}, infos); d != "" {
+		t.Errorf("snapshot per provider:\n%s", d)
+	}
+	// The same data again has the same checksum.
+	again := must(s.SaveSnapshot(ctx, Snapshot("aws", 0, in, Offer("aws", "p4d.24xlarge", "us-east-1", 32.77, 0)))).of(t)
+	if again.Checksum != info.Checksum || again.ID <= info.ID {
+		t.Errorf("second import: %+v, first %+v", again, info)
+	}
+	if snaps := must(s.Snapshots(ctx)).of(t); len(snaps) != 2 || snaps[0].ID != info.ID || snaps[1].ID != again.ID {
+		t.Errorf("snapshots = %+v", snaps)
+	}
+}
+
+func must2(t *testing.T, f func(context.Context) ([]*catalog.Offer, map[string]store.SnapshotInfo, error)) ([]*catalog.Offer, map[string]store.SnapshotInfo) {
+	t.Helper()
+	o, i, err := f(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, i
+}
+
+func testPerProvider(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	multi := Snapshot("skypilot", 0,
+		Offer("aws", "p5.48xlarge", "us-east-1", 98, 40),
+		Offer("aws", "p4d.24xlarge", "us-east-1", 32, 0),
+		Offer("azure", "ND96isr_H100_v5", "eastus", 98, 0))
+	first := must(s.SaveSnapshot(ctx, multi)).of(t)
+	if fmt.Sprint(first.Providers) != "[aws azure]" {
+		t.Fatalf("providers = %v", first.Providers)
+	}
+	// A later aws import replaces aws only: p4d disappears, azure stays.
+	second := must(s.SaveSnapshot(ctx, Snapshot("aws", 1, Offer("aws", "p5.48xlarge", "us-east-1", 90, 35)))).of(t)
+	offers, infos := must2(t, s.CurrentOffers)
+	if d := cmp.Diff([]string{"aws/p5.48xlarge@us-east-1", "azure/ND96isr_H100_v5@eastus"}, keys(offers)); d != "" {
+		t.Fatal(d)
+	}
+	if infos["aws"].ID != second.ID || infos["azure"].ID != first.ID {
+		t.Errorf("per provider: aws #%d, azure #%d; want #%d and #%d", infos["aws"].ID, infos["azure"].ID, second.ID, first.ID)
+	}
+	if offers[0].ListPrices[catalog.OnDemand] != 90 {
+		t.Errorf("aws price = %v, want the new 90", offers[0].ListPrices)
+	}
+	// A snapshot that names a provider but has none of its offers is refused.
+	bad := Snapshot("azure", 2, Offer("aws", "p5.48xlarge", "us-east-1", 1, 0))
+	bad.Providers = []string{"aws", "azure"}
+	_, err := s.SaveSnapshot(ctx, bad)
+	wantCode(t, err, apperr.Invalid)
+	if after, _ := must2(t, s.CurrentOffers); len(after) != 2 {
+		t.Errorf("a refused snapshot changed the offers: %v", keys(after))
+	}
+}
+
+func testRefused(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	good := must(s.SaveSnapshot(ctx, Snapshot("aws", 0, Offer("aws", "p5.48xlarge", "us-east-1", 98, 40)))).of(t)
+	for name, snap := range map[string]store.Snapshot{
+		"empty":     Snapshot("aws", 1),
+		"no source": Snapshot("", 1, Offer("aws", "a", "r", 1, 0)),
+		"duplicate": Snapshot("aws", 1, Offer("aws", "a", "r", 1, 0), Offer("aws", "a", "r", 2, 0)),
+		"negative":  Snapshot("aws", 1, Offer("aws", "a", "r", -1, 0)),
+		"nan":       Snapshot("aws", 1, Offer("aws", "a", "r", math.NaN(), 0)),
+		"no region": Snapshot("aws", 1, Offer("aws", "a", "", 1, 0)),
+	} {
+		_, err := s.SaveSnapshot(ctx, snap)
+		if apperr.CodeOf(err) != apperr.Invalid {
+			t.Errorf("%s: got %v, want an invalid error", name, err)
+		}
+	}
+	offers, infos := must2(t, s.CurrentOffers)
+	if len(offers) != 1 || infos["aws"].ID != good.ID {
+		t.Errorf("after refused imports: %v, %+v", keys(offers), infos)
+	}
+	if snaps := must(s.Snapshots(ctx)).of(t); len(snaps) != 1 {
+		t.Errorf("refused imports left snapshots: %+v", snaps)
+	}
+}
+
+func testCancelled(t *testing.T, s store.Store) {
+	good := must(s.SaveSnapshot(context.Background(), Snapshot("aws", 0, Offer("aws", "p5.48xlarge", "us-east-1", 98, 40)))).of(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var many []*catalog.Offer
+	for i := range 2000 {
+		many = append(many, Offer("aws", fmt.Sprintf("x%d", i), "us-east-1", 1, 0))
+	}
+	if _, err := s.SaveSnapshot(ctx, Snapshot("aws", 1, many...)); err == nil {
+		t.Fatal("a save with a cancelled context succeeded")
+	}
+	offers, infos := must2(t, s.CurrentOffers)
+	if len(offers) != 1 || infos["aws"].ID != good.ID {
+		t.Errorf("after a cancelled import: %d offers, %+v", len(offers), infos)
+	}
+}
+
+func testHistory(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	// Imported out of order of FetchedAt on purpose; two regions.
+	for _, day := range []int{2, 0, 1, 3} {
+		must(s.SaveSnapshot(ctx, Snapshot("aws", day,
+			Offer("aws", "p5.48xlarge", "us-east-1", 100+float64(day), 0),
+			Offer("aws", "p5.48xlarge", "us-west-2", 200+float64(day), 50)))).of(t)
+	}
+	got := must(s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge@us-east-1", Mode: catalog.OnDemand})).of(t)
+	var prices []float64
+	for i, p := range got {
+		prices = append(prices, p.USDPerHour)
+		if p.Region != "us-east-1" || !p.At.Equal(Day0.AddDate(0, 0, i)) {
+			t.Errorf("point %d = %+v", i, p)
+		}
+	}
+	if d := cmp.Diff([]float64{100, 101, 102, 103}, prices); d != "" {
+		t.Errorf("history:\n%s", d)
+	}
+	all := must(s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge", Mode: catalog.OnDemand,
+		From: Day0.AddDate(0, 0, 1), To: Day0.AddDate(0, 0, 2)})).of(t)
+	var regions []string
+	for _, p := range all {
+		regions = append(regions, fmt.Sprintf("%s %.0f", p.Region, p.USDPerHour))
+	}
+	if d := cmp.Diff([]string{"us-east-1 101", "us-east-1 102", "us-west-2 201", "us-west-2 202"}, regions); d != "" {
+		t.Errorf("all regions, days 1-2:\n%s", d)
+	}
+	spot := must(s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge", Region: "us-east-1", Mode: catalog.Spot})).of(t)
+	if len(spot) != 0 {
+		t.Errorf("spot history of an offer without spot prices: %+v", spot)
+	}
+	_, err := s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge", Region: "eu-west-1", Mode: catalog.OnDemand})
+	wantCode(t, err, apperr.NotFound)
+}
+
+func testDiff(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := must(s.SaveSnapshot(ctx, Snapshot("skypilot", 0,
+		Offer("aws", "p5.48xlarge", "us-east-1", 100, 40),
+		Offer("aws", "p4d.24xlarge", "us-east-1", 32, 0),
+		Offer("azure", "ND96isr_H100_v5", "eastus", 98, 0)))).of(t)
+	b := must(s.SaveSnapshot(ctx, Snapshot("aws", 1,
+		Offer("aws", "p5.48xlarge", "us-east-1", 110, 30),
+		Offer("aws", "p5e.48xlarge", "us-east-1", 120, 0)))).of(t)
+	d := must(s.Diff(ctx, a.ID, b.ID)).of(t)
+	want := &store.Diff{From: a, To: b,
+		Added:   []string{"aws/p5e.48xlarge@us-east-1"},
+		Removed: []string{"aws/p4d.24xlarge@us-east-1"},
+		Moved: []store.Move{
+			{Key: "aws/p5.48xlarge@us-east-1", Mode: catalog.OnDemand, From: 100, To: 110, Percent: 10},
+			{Key: "aws/p5.48xlarge@us-east-1", Mode: catalog.Spot, From: 40, To: 30, Percent: -25},
+		}}
+	if diff := cmp.Diff(want, d, cmp.Comparer(func(x, y float64) bool { return math.Abs(x-y) < 1e-9 })); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+	// Azure is unchanged: it is in both states of the catalog.
+	back := must(s.Diff(ctx, b.ID, a.ID)).of(t)
+	if len(back.Added) != 1 || back.Added[0] != "aws/p4d.24xlarge@us-east-1" || len(back.Moved) != 2 {
+		t.Errorf("reverse diff: %+v", back)
+	}
+	_, err := s.Diff(ctx, a.ID, b.ID+100)
+	wantCode(t, err, apperr.NotFound)
+}
+
+func testDocuments(t *testing.T,
+	save func(context.Context, store.Document) (store.Document, error),
+	get func(context.Context, int64) (store.Document, error),
+	list func(context.Context) ([]store.Document, error),
+	del func(context.Context, int64) error) {
+	ctx := context.Background()
+	if l := must(list(ctx)).of(t); len(l) != 0 {
+		t.Fatalf("empty list: %+v", l)
+	}
+	_, err := save(ctx, store.Document{Name: " ", Body: []byte("x")})
+	wantCode(t, err, apperr.Invalid)
+	a := must(save(ctx, store.Document{Name: "chat", Body: []byte("kind: inference\n")})).of(t)
+	b := must(save(ctx, store.Document{Name: "train", Body: nil})).of(t)
+	if a.ID == 0 || b.ID == a.ID || a.Created.IsZero() || a.Size != 16 || b.Size != 0 {
+		t.Fatalf("saved %+v and %+v", a, b)
+	}
+	got := must(get(ctx, a.ID)).of(t)
+	if got.Name != "chat" || string(got.Body) != "kind: inference\n" || !got.Created.Equal(a.Created) {
+		t.Errorf("get = %+v", got)
+	}
+	a.Name, a.Body = "chat-v2", []byte("kind: inference\nv: 2\n")
+	upd := must(save(ctx, a)).of(t)
+	if upd.ID != a.ID || !upd.Created.Equal(got.Created) || upd.Size != len(a.Body) {
+		t.Errorf("update = %+v", upd)
+	}
+	l := must(list(ctx)).of(t)
+	if len(l) != 2 || l[0].ID != b.ID || l[1].ID != a.ID || l[1].Name != "chat-v2" || l[1].Size != len(a.Body) || l[1].Body != nil {
+		t.Errorf("list = %+v", l)
+	}
+	if err := del(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = get(ctx, a.ID)
+	wantCode(t, err, apperr.NotFound)
+	wantCode(t, del(ctx, a.ID), apperr.NotFound)
+	_, err = save(ctx, store.Document{ID: a.ID, Name: "gone"})
+	wantCode(t, err, apperr.NotFound)
+	if l := must(list(ctx)).of(t); len(l) != 1 {
+		t.Errorf("after delete: %+v", l)
+	}
+}
+
+func testDocumentsApart(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	w := must(s.SaveWorkload(ctx, store.Document{Name: "w", Body: []byte("w")})).of(t)
+	_, err := s.GetReport(ctx, w.ID)
+	wantCode(t, err, apperr.NotFound)
+	wantCode(t, s.DeleteReport(ctx, w.ID), apperr.NotFound)
+	if l := must(s.ListReports(ctx)).of(t); len(l) != 0 {
+		t.Errorf("reports = %+v", l)
+	}
+}
