@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/gpupick/gpupick/internal/strictyaml"
 )
 
 // Candidate is one offer Search may choose: a named batching model with its
@@ -121,7 +123,7 @@ func (cs *candSearch) eval(p Policy, summary string) (*SearchEntry, error) {
 func (cs *candSearch) defaults(kind string) Policy {
 	s := cs.base
 	s.Policy = Policy{Kind: kind}
-	c := &checker{s: &s, lines: fieldLines{"policy.kind": 1}}
+	c := &checker{s: &s, lines: strictyaml.Lines{"policy.kind": 1}}
 	c.policy()
 	return s.Policy
 }

@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/strictyaml"
@@ -214,7 +211,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 	if err := strictyaml.Decode(data, &s); err != nil {
 		return nil, err
 	}
-	c := &checker{s: &s, lines: indexLines(data)}
+	c := &checker{s: &s, lines: strictyaml.IndexLines(data)}
 	c.check()
 	if len(c.errs) > 0 {
 		sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
@@ -229,19 +226,19 @@ func invalidf(field, format string, args ...any) *apperr.Error {
 
 type checker struct {
 	s     *Spec
-	lines fieldLines
+	lines strictyaml.Lines
 	errs  apperr.List
 }
 
 func (c *checker) errorf(field, format string, args ...any) {
 	e := apperr.Invalidf(field, format, args...)
-	e.Line = c.lines.line(field)
+	e.Line = c.lines.Line(field)
 	c.errs = append(c.errs, e)
 }
 
 // def fills *v with value when field is absent from the file.
 func def[T int | float64 | string | uint64](c *checker, field string, v *T, value T, why string) {
-	if c.lines.has(field) {
+	if c.lines.Has(field) {
 		return
 	}
 	*v = value
@@ -286,7 +283,7 @@ func (c *checker) only(block, kind string, allowed []string) {
 	for _, k := range allowed {
 		ok[k] = true
 	}
-	for _, k := range c.lines.children(block) {
+	for _, k := range c.lines.Children(block) {
 		if !ok[k] {
 			c.errorf(block+"."+k, "not used by %s %q", block, kind)
 		}
@@ -334,7 +331,7 @@ func (c *checker) traffic() bool {
 		c.maxDuration()
 		return true
 	}
-	if !c.lines.has("traffic.rate_per_s") {
+	if !c.lines.Has("traffic.rate_per_s") {
 		c.errorf("traffic.rate_per_s", "required for traffic kind %q", t.Kind)
 	} else if t.Kind == TrafficSpikes {
 		c.nonNeg("traffic.rate_per_s", t.RatePerS)
@@ -411,7 +408,7 @@ func (c *checker) service() {
 		c.only("service", sv.Kind, append(common, "distribution", "mean_s", "cv", "concurrency"))
 		def(c, "service.distribution", &sv.Distribution, "exponential", "not set")
 		c.oneOf("service.distribution", sv.Distribution, "exponential", "deterministic", "lognormal")
-		if !c.lines.has("service.mean_s") {
+		if !c.lines.Has("service.mean_s") {
 			c.errorf("service.mean_s", "required for service kind distribution")
 		} else {
 			c.positive("service.mean_s", sv.MeanS)
@@ -419,7 +416,7 @@ func (c *checker) service() {
 		if sv.Distribution == "lognormal" {
 			def(c, "service.cv", &sv.CV, 1, "not set")
 			c.positive("service.cv", sv.CV)
-		} else if c.lines.has("service.cv") {
+		} else if c.lines.Has("service.cv") {
 			c.errorf("service.cv", "used only by the lognormal distribution")
 		}
 		def(c, "service.concurrency", &sv.Concurrency, 1, "not set; one request at a time per replica")
@@ -428,10 +425,10 @@ func (c *checker) service() {
 		}
 	}
 	serverless := c.s.Policy.Kind == PolicyServerless
-	if c.lines.has("service.cold_start_s") {
+	if c.lines.Has("service.cold_start_s") {
 		c.nonNeg("service.cold_start_s", sv.ColdStartS)
 		for _, k := range []string{"provisioning_s", "image_pull_s", "model_gb", "storage_gbps"} {
-			if c.lines.has("service." + k) {
+			if c.lines.Has("service." + k) {
 				c.errorf("service."+k, "give either cold_start_s or its parts, not both")
 			}
 		}
@@ -476,7 +473,7 @@ func (c *checker) policy() {
 	}
 	switch p.Kind {
 	case PolicyFixed:
-		if !c.lines.has("policy.replicas") {
+		if !c.lines.Has("policy.replicas") {
 			c.errorf("policy.replicas", "required for policy kind fixed")
 		}
 		count("policy.replicas", p.Replicas, 1)
@@ -605,12 +602,12 @@ func (c *checker) mixed() {
 		if f.Replicas < 1 || f.Replicas > maxFleet {
 			c.errorf("policy.fallback.replicas", "must be between 1 and %d, got %d", maxFleet, f.Replicas)
 		}
-		if !c.lines.has("policy.fallback.speed") {
+		if !c.lines.Has("policy.fallback.speed") {
 			c.errorf("policy.fallback.speed", "required: service speed of the fallback tier relative to the main one")
 		} else if !(f.Speed > 0 && f.Speed <= 1) {
 			c.errorf("policy.fallback.speed", "must be in (0, 1], got %v", f.Speed)
 		}
-		if !c.lines.has("policy.fallback.below_rps") {
+		if !c.lines.Has("policy.fallback.below_rps") {
 			c.errorf("policy.fallback.below_rps", "required: the arrival rate below which the fallback tier serves")
 		} else {
 			c.positive("policy.fallback.below_rps", f.BelowRPS)
@@ -633,7 +630,7 @@ func (c *checker) slo() {
 func (c *checker) pricing() {
 	pr := &c.s.Pricing
 	model := c.s.Service.Kind == ServiceModel
-	if !model && !c.lines.has("pricing.per_hour_usd") {
+	if !model && !c.lines.Has("pricing.per_hour_usd") {
 		c.errorf("pricing.per_hour_usd", "required: price of one replica-hour in USD")
 	}
 	c.nonNeg("pricing.per_hour_usd", pr.PerHourUSD)
@@ -641,93 +638,21 @@ func (c *checker) pricing() {
 	if p.Kind == PolicyMixed && p.Spot != nil && p.Spot.MaxReplicas > 0 {
 		// For a model service with no price here, Simulate takes half the
 		// offer's price (or the caller fills the offer's spot price).
-		if !c.lines.has("pricing.spot_per_hour_usd") && !(model && pr.PerHourUSD == 0) {
+		if !c.lines.Has("pricing.spot_per_hour_usd") && !(model && pr.PerHourUSD == 0) {
 			def(c, "pricing.spot_per_hour_usd", &pr.SpotPerHourUSD, pr.PerHourUSD/2, "not set; GPU spot is typically 30-60% off on-demand")
 		}
 		c.nonNeg("pricing.spot_per_hour_usd", pr.SpotPerHourUSD)
-	} else if c.lines.has("pricing.spot_per_hour_usd") {
+	} else if c.lines.Has("pricing.spot_per_hour_usd") {
 		c.errorf("pricing.spot_per_hour_usd", "used only by a mixed policy with spot replicas")
 	}
 	if p.Kind == PolicyMixed && p.Fallback != nil {
-		if !c.lines.has("pricing.fallback_per_hour_usd") {
+		if !c.lines.Has("pricing.fallback_per_hour_usd") {
 			c.errorf("pricing.fallback_per_hour_usd", "required with a fallback tier")
 		}
 		c.nonNeg("pricing.fallback_per_hour_usd", pr.FallbackPerHourUSD)
-	} else if c.lines.has("pricing.fallback_per_hour_usd") {
+	} else if c.lines.Has("pricing.fallback_per_hour_usd") {
 		c.errorf("pricing.fallback_per_hour_usd", "used only by a mixed policy with a fallback tier")
 	}
 	def(c, "pricing.billing_granularity_s", &pr.BillingGranularityS, 1, "not set; per-second billing")
 	c.nonNeg("pricing.billing_granularity_s", pr.BillingGranularityS)
-}
-
-// fieldLines maps the dotted path of every key in the document to its
-// 1-based line, so errors found after decoding point at the line and "given
-// as 0" can be told from "absent".
-type fieldLines map[string]int
-
-func indexLines(data []byte) fieldLines {
-	lines := fieldLines{}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return lines
-	}
-	lines.walk(doc.Content[0], "", 0)
-	return lines
-}
-
-func (l fieldLines) walk(n *yaml.Node, path string, depth int) {
-	if n == nil || depth > 8 || n.Kind == yaml.AliasNode {
-		return
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			p := k.Value
-			if path != "" {
-				p = path + "." + k.Value
-			}
-			if _, seen := l[p]; !seen {
-				l[p] = k.Line
-			}
-			l.walk(v, p, depth+1)
-		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			p := path + "[" + strconv.Itoa(i) + "]"
-			if _, seen := l[p]; !seen {
-				l[p] = c.Line
-			}
-			l.walk(c, p, depth+1)
-		}
-	}
-}
-
-func (l fieldLines) has(path string) bool { _, ok := l[path]; return ok }
-
-// children lists the direct keys under path, sorted.
-func (l fieldLines) children(path string) []string {
-	var out []string
-	for k := range l {
-		if rest, ok := strings.CutPrefix(k, path+"."); ok && !strings.ContainsAny(rest, ".[") {
-			out = append(out, rest)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// line is the line of path or of its nearest ancestor the document has.
-func (l fieldLines) line(path string) int {
-	for path != "" {
-		if n, ok := l[path]; ok {
-			return n
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			return 0
-		}
-		path = path[:i]
-	}
-	return 0
 }

@@ -12,7 +12,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -496,16 +495,9 @@ without a region every region is shown.`,
 			if q.To, err = parseDay("--to", to, true); err != nil {
 				return err
 			}
-			chartFormat := ""
-			if chart != "" {
-				switch strings.ToLower(filepath.Ext(chart)) {
-				case ".svg":
-					chartFormat = "svg"
-				case ".png":
-					chartFormat = "png"
-				default:
-					return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got %q", chart)
-				}
+			chartFormat, err := chartFormatOf(chart)
+			if err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			s, _, err := e.openExistingStore(ctx, *db)
@@ -632,34 +624,6 @@ func historyChart(w io.Writer, format, title string, pts []store.PricePoint) err
 		return err
 	}
 	return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got format %q", format)
-}
-
-// writeFileAtomic writes path through a temporary file in its directory, so
-// a failure never leaves half a file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".gpupick.*")
-	if err != nil {
-		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: err}
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: err}
-	}
-	return nil
 }
 
 func newCatalogDiffCmd(e *Env, db *string) *cobra.Command {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,16 +41,9 @@ func newSimulateCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			chartFormat := ""
-			if chart != "" {
-				switch strings.ToLower(filepath.Ext(chart)) {
-				case ".svg":
-					chartFormat = "svg"
-				case ".png":
-					chartFormat = "png"
-				default:
-					return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got %q", chart)
-				}
+			chartFormat, err := chartFormatOf(chart)
+			if err != nil {
+				return err
 			}
 			spec, err := e.loadService(file)
 			if err != nil {
@@ -137,7 +129,7 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				return err
 			}
 			if chart != "" {
-				if err := writeChart(chart, chartFormat, res); err != nil {
+				if err := writeFileAtomic(chart, func(w io.Writer) error { return report.SimulationChart(w, chartFormat, res) }); err != nil {
 					return err
 				}
 			}
@@ -264,30 +256,4 @@ func (e *Env) progress(spec *autoscale.Spec) *progressbar.ProgressBar {
 	}
 	return progressbar.NewOptions64(1000, progressbar.OptionSetWriter(io.Writer(f)), progressbar.OptionSetDescription("simulating "+spec.Name),
 		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100_000_000))
-}
-
-func writeChart(path, format string, r *autoscale.Result) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".chart.*")
-	if err != nil {
-		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: err}
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if err = report.SimulationChart(f, format, r); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return &apperr.Error{Code: apperr.Invalid, Field: "--chart", Msg: "cannot write", Err: fmt.Errorf("%w", err)}
-	}
-	return nil
 }

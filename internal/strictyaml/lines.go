@@ -1,6 +1,7 @@
 package strictyaml
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -75,4 +76,16 @@ func (l Lines) Line(path string) int {
 		path = path[:i]
 	}
 	return 0
+}
+
+// Children lists the keys directly under path, sorted.
+func (l Lines) Children(path string) []string {
+	var out []string
+	for k := range l {
+		if rest, ok := strings.CutPrefix(k, path+"."); ok && !strings.ContainsAny(rest, ".[") {
+			out = append(out, rest)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -533,27 +533,6 @@ func TestDocs(t *testing.T) {
 	}
 }
 
-// TestNoIO keeps the package a pure domain package: no file, network or
-// process access outside tests.
-func TestNoIO(t *testing.T) {
-	forbidden := map[string]bool{"os": true, "os/exec": true, "net": true, "net/http": true, "io/ioutil": true, "database/sql": true}
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); forbidden[p] {
-				t.Errorf("%s imports %s", f, p)
-			}
-		}
-	}
-}
-
 func FuzzParse(f *testing.F) {
 	seeds := []string{minimalFinetune, "kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
 		"kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {requests_per_second: 1}\n",
