@@ -1,0 +1,64 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/server/web"
+)
+
+// apiRoutes is the API, in the order the OpenAPI document lists it.
+func (s *Server) apiRoutes() []*route {
+	wl, rp := s.workloadDocs(), s.reportDocs()
+	const v1 = "/api/v1"
+	return []*route{
+		op("GET", v1+"/accelerators", "catalog", "List accelerators (as gpupick gpus -o json)", s.accelerators).
+			query(param{"vendor", "string", "only this vendor"}, param{"min_memory_gb", "number", "at least this memory per accelerator, GiB"}),
+		op("GET", v1+"/offers", "catalog", "List offers, filtered and paged (items as gpupick offers -o json)", s.offers).
+			query(param{"gpu", "string", "accelerator ID[:COUNT per instance]"}, param{"min_gpus", "integer", "at least N GPUs per instance"},
+				param{"provider", "string", "provider ids, comma-separated"}, param{"region", "string", "region as the provider names it"},
+				param{"country", "string", "ISO 3166 alpha-2"}, param{"pricing", "string", "pricing mode to show and require"},
+				param{"max_price", "number", "at most this USD per instance-hour"}, param{"sort", "string", "price, price-per-gpu or memory"},
+				param{"page", "integer", "1-based page (default 1)"}, param{"per_page", "integer", "1 to 500 (default 50)"}),
+		op("GET", v1+"/providers", "catalog", "List providers (as gpupick providers -o json)", s.providers),
+		op("POST", v1+"/validate", "evaluate", "Validate a workload: the defaults filled in, or every problem with field and line", s.validate),
+		op("POST", v1+"/predict", "evaluate", "Predict speed, memory and the bottleneck (as gpupick predict -o json)", s.predict),
+		op("POST", v1+"/recommend", "evaluate", "Rank offers for a workload (as gpupick recommend -o json); ?format=svg for the Pareto chart, ?format=html for the report", s.recommend).
+			query(param{"format", "string", "json (default), svg or html"}).produces("image/svg+xml", "text/html"),
+		op("POST", v1+"/explain", "evaluate", "Tell the full story of one candidate offer (gpupick recommend --explain)", s.explain),
+		op("POST", v1+"/check", "evaluate", "Judge stack compatibility and compliance (as gpupick check -o json)", s.check),
+		op("POST", v1+"/cost", "evaluate", "Break down the total cost on one offer (as gpupick cost -o json)", s.costOf),
+		op("POST", v1+"/export/{kind}", "evaluate", "Generate k8s, keda, karpenter, skypilot or all manifests", s.exportFiles),
+		op("POST", v1+"/simulations", "simulate", "Start a simulation job (gpupick simulate); poll it by id", s.submitSimulation).withStatus(http.StatusAccepted),
+		op("GET", v1+"/simulations/{id}", "simulate", "A simulation's status, progress and, when done, result", s.getSimulation),
+		op("DELETE", v1+"/simulations/{id}", "simulate", "Cancel a simulation", s.cancelSimulation),
+		op("GET", v1+"/catalog/snapshots", "history", "List catalog snapshots in the store (as gpupick catalog snapshots -o json)", s.snapshots),
+		op("GET", v1+"/catalog/history", "history", "An offer's price over time (as gpupick catalog history -o json)", s.history).
+			query(param{"offer", "string", "provider/instance[@region] (required)"}, param{"region", "string", "only this region"},
+				param{"mode", "string", "pricing mode (default on-demand)"}, param{"from", "string", "first day, YYYY-MM-DD"}, param{"to", "string", "last day, YYYY-MM-DD"}),
+		op("GET", v1+"/catalog/diff", "history", "What changed between two snapshots (as gpupick catalog diff -o json)", s.diff).
+			query(param{"from", "string", "snapshot number or date (default: the one before to)"}, param{"to", "string", "snapshot number or date (default: the latest)"}),
+		op("POST", v1+"/workloads", "saved", "Save a workload (needs a token)", wl.create).withAuth().withStatus(http.StatusCreated),
+		op("GET", v1+"/workloads", "saved", "List saved workloads, newest first", wl.listAll),
+		op("GET", v1+"/workloads/{id}", "saved", "A saved workload with its body", wl.getOne),
+		op("DELETE", v1+"/workloads/{id}", "saved", "Delete a saved workload (needs a token)", wl.deleteOne).withAuth(),
+		op("POST", v1+"/reports", "saved", "Save a report (needs a token)", rp.create).withAuth().withStatus(http.StatusCreated),
+		op("GET", v1+"/reports", "saved", "List saved reports, newest first", rp.listAll),
+		op("GET", v1+"/reports/{id}", "saved", "A saved report with its body", rp.getOne),
+		op("DELETE", v1+"/reports/{id}", "saved", "Delete a saved report (needs a token)", rp.deleteOne).withAuth(),
+	}
+}
+
+// webPage serves the embedded page; unknown paths get the page's 404.
+func (s *Server) webPage() http.Handler {
+	files := http.FileServerFS(web.FS)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			s.writeError(w, r, errNoRoute(r))
+			return
+		}
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		files.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/compat"
+)
+
+// e2eChromium returns the Chromium binary the end-to-end test drives:
+// $GPUPICK_CHROMIUM, /usr/bin/chromium (Debian's, installed by .ci/run), or
+// a chromium on PATH; "" when there is none.
+func e2eChromium() string {
+	if p := os.Getenv("GPUPICK_CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestE2EWebPage drives the embedded web page in headless Chromium against
+// the real API: filter offers, rank the preloaded workload, see the table
+// and the Pareto chart, open a candidate, switch to Chinese. On failure it
+// saves a screenshot under $GPUPICK_ARTIFACTS (or a kept temporary folder).
+func TestE2EWebPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
+	bin := e2eChromium()
+	if bin == "" {
+		t.Skip("no Chromium (set GPUPICK_CHROMIUM or install Debian's chromium)")
+	}
+	b, err := os.ReadFile("../../data/compat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	matrix, err := compat.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Catalog: catalogtest.Embedded(t), Compat: matrix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+
+	// The whole browser session is bounded (2 min, start included); steps
+	// share one 60 s budget and a screenshot on failure its own few seconds.
+	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancelSession()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(sessionCtx,
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	var (
+		mu       sync.Mutex
+		jsErrors []string
+	)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
+			msg := e.ExceptionDetails.Text
+			if x := e.ExceptionDetails.Exception; x != nil && x.Description != "" {
+				msg += " " + x.Description
+			}
+			mu.Lock()
+			jsErrors = append(jsErrors, msg)
+			mu.Unlock()
+		}
+	}))
+	defer cancelTab()
+	errs := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), jsErrors...) }
+	// Start the browser outside the step budget: a cold start can be slow.
+	// The first action on tabCtx starts it, and a deadline on that action's
+	// context would end the browser with it, so the bound is the parent's.
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	ctx, cancel := context.WithTimeout(tabCtx, 60*time.Second)
+	defer cancel()
+	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			e2eScreenshot(t, tabCtx, name)
+			t.Fatalf("%s: %v (JavaScript errors: %q)", name, err, errs())
+		}
+	}
+	poll := func(expr string) chromedp.Action[chromedp.Void] {
+		return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(100*time.Millisecond)))
+	}
+
+	step("load the page",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#offers-table tbody tr`)),
+	)
+	step("filter offers by GPU",
+		chromedp.SendKeys(chromedp.CSS(`#filter-gpu`), "h100-sxm"),
+		chromedp.Click(chromedp.CSS(`#filter-apply`)),
+		poll(`(() => { const rows = [...document.querySelectorAll('#offers-table tbody tr')];
+			return rows.length > 0 && rows.every(r => r.cells[1].textContent.startsWith('h100-sxm ')); })()`),
+	)
+	step("rank the preloaded workload",
+		chromedp.Click(chromedp.CSS(`#tabbtn-recommend`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recommend-run`)),
+		chromedp.Click(chromedp.CSS(`#recommend-run`)),
+		chromedp.WaitVisible(chromedp.CSS(`#candidates-table tbody tr`)),
+		chromedp.WaitVisible(chromedp.CSS(`#pareto svg circle`)),
+	)
+	var detail string
+	step("open the first candidate",
+		chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:first-child td:nth-child(3)`)),
+		chromedp.WaitVisible(chromedp.CSS(`#candidate-detail h4`)),
+		poll(`!document.querySelector('#candidate-detail').hidden && document.querySelector('#candidate-detail').dataset.rank === '1'`),
+		e2eInto(chromedp.Text(chromedp.CSS(`#candidate-detail`)), &detail),
+	)
+	if !strings.Contains(detail, "#1 ") {
+		e2eScreenshot(t, tabCtx, "candidate detail")
+		t.Fatalf("candidate detail does not name candidate #1:\n%s", detail)
+	}
+	var heading string
+	step("switch to Chinese",
+		chromedp.SetValue(chromedp.CSS(`#lang`), "zh"),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#lang').dispatchEvent(new Event('change'))`)),
+		e2eInto(chromedp.Text(chromedp.CSS(`#tab-recommend h2`)), &heading),
+	)
+	if !regexp.MustCompile(`\p{Han}`).MatchString(heading) {
+		e2eScreenshot(t, tabCtx, "chinese heading")
+		t.Fatalf("heading after switching to Chinese = %q, want Chinese", heading)
+	}
+	if len(errs()) > 0 {
+		t.Errorf("JavaScript errors on the page: %q", errs())
+	}
+}
+
+// e2eScreenshot saves a full-page screenshot named after the failed step
+// under $GPUPICK_ARTIFACTS, or a temporary folder that is kept, and logs
+// its path.
+func e2eScreenshot(t *testing.T, tabCtx context.Context, step string) {
+	t.Helper()
+	dir := os.Getenv("GPUPICK_ARTIFACTS")
+	if dir == "" {
+		d, err := os.MkdirTemp("", "gpupick-e2e-")
+		if err != nil {
+			t.Logf("screenshot: %v", err)
+			return
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("screenshot: %v", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(tabCtx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot after %q failed: %v", step, err)
+		return
+	}
+	name := fmt.Sprintf("%s-%s.png", t.Name(), regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(step), "-"))
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Logf("screenshot: %v", err)
+		return
+	}
+	t.Logf("screenshot after %q: %s", step, path)
+}
+
+// e2eVoid runs a and drops its value.
+func e2eVoid[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+// e2eInto runs a and stores its value in dst.
+func e2eInto[T any](a chromedp.Action[T], dst *T) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		v, err := a(ctx, t)
+		*dst = v
+		return chromedp.Void{}, err
+	}
+}

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/report"
+)
+
+// HTTP-only error codes, next to apperr's.
+const (
+	codeUnauthorized = "unauthorized"
+	codeTooLarge     = "too_large"
+	codeRateLimited  = "rate_limited"
+	codeMethod       = "method_not_allowed"
+)
+
+// ErrorJSON is the one shape of every error response: {"error": {...}}.
+type ErrorJSON struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody says what went wrong: a code from apperr (invalid, not_found,
+// empty, unavailable, internal) or the HTTP layer (unauthorized, too_large,
+// rate_limited), a message, and for input errors the field and line.
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	// Errors lists every problem when the input had several (a workload
+	// with many bad fields); the first is repeated above.
+	Errors []FieldError `json:"errors,omitempty"`
+}
+
+// FieldError is one problem in the input.
+type FieldError struct {
+	Field   string `json:"field,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+// httpError is an error raised by the HTTP layer itself.
+type httpError struct {
+	status int
+	body   ErrorBody
+}
+
+func (e *httpError) Error() string { return e.body.Message }
+
+// statusOf is the one place where error codes become HTTP statuses.
+func statusOf(code string) int {
+	switch code {
+	case string(apperr.Invalid):
+		return http.StatusBadRequest
+	case string(apperr.NotFound):
+		return http.StatusNotFound
+	case string(apperr.Empty):
+		// Understood, but nothing qualifies. Endpoints that can show an
+		// empty result (listings, recommend, check) answer 200 with it;
+		// those that cannot answer 422.
+		return http.StatusUnprocessableEntity
+	case string(apperr.Unavailable):
+		return http.StatusServiceUnavailable
+	case codeUnauthorized:
+		return http.StatusUnauthorized
+	case codeTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case codeRateLimited:
+		return http.StatusTooManyRequests
+	case codeMethod:
+		return http.StatusMethodNotAllowed
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// errorBody turns any error into the response body. Internal errors keep
+// their message out of the response (it is logged): it may name files or
+// queries.
+func errorBody(err error) ErrorBody {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.body
+	}
+	var l apperr.List
+	if errors.As(err, &l) && len(l) > 0 {
+		b := fromAppErr(l[0])
+		if len(l) > 1 {
+			for _, e := range l {
+				b.Errors = append(b.Errors, FieldError{Field: e.Field, Line: e.Line, Message: e.Msg})
+			}
+			b.Message = fmt.Sprintf("%d problems; first: %s", len(l), b.Message)
+		}
+		return b
+	}
+	var ae *apperr.Error
+	if errors.As(err, &ae) {
+		b := fromAppErr(ae)
+		if ae.Code != apperr.Internal {
+			b.Message = err.Error() // the whole chain: wrapped context helps the user
+		}
+		return b
+	}
+	return ErrorBody{Code: string(apperr.Internal), Message: "internal error (logged; please report it)"}
+}
+
+func fromAppErr(e *apperr.Error) ErrorBody {
+	if e.Code == apperr.Internal {
+		return ErrorBody{Code: string(apperr.Internal), Message: "internal error (logged; please report it)"}
+	}
+	// The file name is the server's choice ("workload"), not the user's.
+	msg := strings.TrimPrefix(e.Error(), e.File+": ")
+	if e.File == "" {
+		msg = e.Error()
+	}
+	return ErrorBody{Code: string(e.Code), Message: msg, Field: firstField(e), Line: firstLine(e)}
+}
+
+// firstField finds the innermost field named in an error chain.
+func firstField(e *apperr.Error) string {
+	for e != nil {
+		if e.Field != "" {
+			return e.Field
+		}
+		var next *apperr.Error
+		if !errors.As(e.Err, &next) {
+			var l apperr.List
+			if errors.As(e.Err, &l) && len(l) > 0 {
+				return l[0].Field
+			}
+			return ""
+		}
+		e = next
+	}
+	return ""
+}
+
+func firstLine(e *apperr.Error) int {
+	for e != nil {
+		if e.Line > 0 {
+			return e.Line
+		}
+		var next *apperr.Error
+		if !errors.As(e.Err, &next) {
+			return 0
+		}
+		e = next
+	}
+	return 0
+}
+
+func badRequest(field, format string, args ...any) error {
+	return apperr.Invalidf(field, format, args...)
+}
+
+// writeError writes err in the one error shape, logging internal errors.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	b := errorBody(err)
+	status := statusOf(b.Code)
+	var he *httpError
+	if errors.As(err, &he) {
+		status = he.status
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err.Error())
+	}
+	writeJSON(w, status, ErrorJSON{Error: b})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = report.WriteJSON(w, v) // the same bytes as the CLI's -o json
+}

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// SimulationRequest is the body of POST /api/v1/simulations.
+type SimulationRequest struct {
+	// Service is the SERVICE.yaml text (traffic, service, policy, slo).
+	Service string `json:"service"`
+	// Workload is the workload text of a model service (service.kind:
+	// model), in place of the file its service.workload names.
+	Workload string `json:"workload,omitempty"`
+}
+
+// Job states.
+const (
+	JobRunning   = "running"
+	JobDone      = "done"
+	JobFailed    = "failed"
+	JobCancelled = "cancelled"
+)
+
+// JobJSON is a simulation job: its state, progress from 0 to 1, and the
+// result (as `gpupick simulate -o json`) once done.
+type JobJSON struct {
+	ID       string            `json:"id"`
+	Status   string            `json:"status"`
+	Progress float64           `json:"progress"`
+	Created  time.Time         `json:"created"`
+	Result   *autoscale.Result `json:"result,omitempty"`
+	Error    *ErrorBody        `json:"error,omitempty"`
+}
+
+type job struct {
+	id       string
+	created  time.Time
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	status   string
+	progress float64
+	result   *autoscale.Result
+	err      *ErrorBody
+}
+
+func (j *job) view() JobJSON {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Error: j.err}
+}
+
+// jobs keeps simulation jobs in memory: at most maxRunning at once, and
+// the newest maxKept of them. A job lives in the replica that ran it; behind
+// a load balancer, poll with sticky sessions.
+type jobs struct {
+	mu         sync.Mutex
+	byID       map[string]*job
+	order      []string // oldest first
+	running    int
+	maxRunning int
+	maxKept    int
+	now        func() time.Time
+	wg         sync.WaitGroup
+}
+
+func newJobs(maxRunning, maxKept int, now func() time.Time) *jobs {
+	return &jobs{byID: map[string]*job{}, maxRunning: maxRunning, maxKept: maxKept, now: now}
+}
+
+var errBusy = &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
+	Message: "too many simulations running: wait for one to finish or cancel one"}}
+
+// errCancelled stops a simulation from inside its progress callback: the
+// simulator takes no context.
+var errCancelled = errors.New("cancelled")
+
+// start runs run in a new job and returns it.
+func (js *jobs) start(run func(progress func(done, total float64)) (*autoscale.Result, error)) (*job, error) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	if js.running >= js.maxRunning {
+		return nil, errBusy
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &job{id: hex.EncodeToString(b), created: js.now(), cancel: cancel, status: JobRunning}
+	js.byID[j.id] = j
+	js.order = append(js.order, j.id)
+	js.running++
+	js.evict()
+	js.wg.Add(1)
+	go func() {
+		defer js.wg.Done()
+		res, err := js.runJob(ctx, j, run)
+		cancel()
+		j.mu.Lock()
+		switch {
+		case j.status == JobCancelled: // cancelled while finishing
+		case errors.Is(err, errCancelled) || (err != nil && ctx.Err() != nil):
+			j.status = JobCancelled
+		case err != nil:
+			j.status = JobFailed
+			b := errorBody(err)
+			j.err = &b
+		default:
+			j.status, j.result, j.progress = JobDone, res, 1
+		}
+		j.mu.Unlock()
+		js.mu.Lock()
+		js.running--
+		js.evict()
+		js.mu.Unlock()
+	}()
+	return j, nil
+}
+
+func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float64)) (*autoscale.Result, error)) (res *autoscale.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == errCancelled { //nolint:errorlint // our own sentinel, panicked as is
+				err = errCancelled
+				return
+			}
+			err = apperr.Wrap(apperr.Internal, "simulation", fmt.Errorf("panic: %v", v))
+		}
+	}()
+	return run(func(done, total float64) {
+		if ctx.Err() != nil {
+			panic(errCancelled)
+		}
+		if total > 0 {
+			j.mu.Lock()
+			j.progress = min(1, done/total)
+			j.mu.Unlock()
+		}
+	})
+}
+
+// evict drops the oldest finished jobs beyond maxKept; js.mu is held.
+func (js *jobs) evict() {
+	for i := 0; len(js.byID) > js.maxKept && i < len(js.order); {
+		j := js.byID[js.order[i]]
+		j.mu.Lock()
+		done := j.status != JobRunning
+		j.mu.Unlock()
+		if !done {
+			i++
+			continue
+		}
+		delete(js.byID, j.id)
+		js.order = append(js.order[:i], js.order[i+1:]...)
+	}
+}
+
+func (js *jobs) get(id string) (*job, error) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	j, ok := js.byID[id]
+	if !ok {
+		return nil, apperr.NotFoundf("id", "no simulation %q (finished ones are kept for a while, then dropped)", id)
+	}
+	return j, nil
+}
+
+func (js *jobs) cancelAll() {
+	js.mu.Lock()
+	for _, j := range js.byID {
+		j.cancel()
+	}
+	js.mu.Unlock()
+	js.wg.Wait()
+}
+
+func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *SimulationRequest) (JobJSON, error) {
+	spec, err := autoscale.ParseSpec([]byte(in.Service))
+	if err != nil {
+		return JobJSON{}, apperr.InFile(err, "service")
+	}
+	if spec.Traffic.Kind == autoscale.TrafficTrace {
+		return JobJSON{}, apperr.Invalidf("traffic.kind", "trace traffic reads a file and is not available over the API: use a generated traffic kind, or gpupick simulate --trace")
+	}
+	var model *autoscale.BatchModel
+	if spec.Service.Kind == autoscale.ServiceModel {
+		if in.Workload == "" {
+			return JobJSON{}, apperr.Invalidf("workload", "a model service needs the workload text in the request's workload field")
+		}
+		ws, err := parseWorkload(in.Workload)
+		if err != nil {
+			return JobJSON{}, err
+		}
+		o, err := s.findOffer(spec.Service.Offer)
+		if err != nil {
+			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
+		}
+		if model, err = batchModel(spec, ws, s.cat, o); err != nil {
+			return JobJSON{}, err
+		}
+	} else if in.Workload != "" {
+		return JobJSON{}, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
+	}
+	j, err := s.jobs.start(func(progress func(float64, float64)) (*autoscale.Result, error) {
+		res, err := autoscale.Simulate(spec, nil, model, autoscale.Options{Progress: progress})
+		s.metrics.evaluated("simulate", err)
+		return res, err
+	})
+	if err != nil {
+		return JobJSON{}, err
+	}
+	return j.view(), nil
+}
+
+func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
+	j, err := s.jobs.get(r.PathValue("id"))
+	if err != nil {
+		return JobJSON{}, err
+	}
+	return j.view(), nil
+}
+
+func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
+	j, err := s.jobs.get(r.PathValue("id"))
+	if err != nil {
+		return JobJSON{}, err
+	}
+	j.cancel()
+	j.mu.Lock()
+	if j.status == JobRunning {
+		j.status = JobCancelled // the simulator stops at its next progress call
+	}
+	j.mu.Unlock()
+	return j.view(), nil
+}
+
+// Cold-start parts of a GPU replica when the service file does not give
+// them (as in gpupick simulate).
+const (
+	defaultProvisioningS = 240.0
+	defaultImagePullS    = 60.0
+)
+
+// batchModel turns the performance model's serving curve for a workload on
+// one instance of an offer into the simulator's per-replica model (as
+// gpupick simulate does).
+func batchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
+	if ws.Kind != workload.KindLLMInference {
+		return nil, apperr.Invalidf("workload", "must be an llm-inference workload, got %s", ws.Kind)
+	}
+	a, _ := c.Accelerator(o.GPU)
+	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+	if err != nil {
+		return nil, err
+	}
+	offline := *ws
+	inf := *ws.Inference
+	inf.RequestsPerSecond = nil
+	offline.Inference = &inf
+	curve, p, err := perf.Curve(&offline, cl)
+	if err != nil {
+		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
+	}
+	price, ok := o.YourPrices.Get(catalog.OnDemand)
+	if !ok {
+		price = spec.Pricing.PerHourUSD
+	}
+	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
+	storage := o.NVMeReadGBps
+	if storage == 0 {
+		storage = o.BlockGBps
+	}
+	if storage == 0 {
+		storage = 1
+	}
+	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
+	if prov == 0 {
+		prov = defaultProvisioningS
+	}
+	if pull == 0 {
+		pull = defaultImagePullS
+	}
+	cold := spec.Service.ColdStartS
+	if cold == 0 {
+		cold = prov + pull + weightsGB/storage
+	}
+	return &autoscale.BatchModel{
+		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
+		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
+		GPUs: curve.TensorParallel,
+	}, nil
+}

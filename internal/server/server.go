@@ -1,0 +1,370 @@
+// Package server is gpupick's HTTP service: JSON over HTTP for everything the
+// CLI does (listings, predict, recommend, check, cost, exports, simulations
+// as jobs, catalog history), saved workloads and reports, an OpenAPI 3
+// document generated from the handlers' own types, and the embedded web
+// page. It is an edge: it parses requests, calls the domain packages and
+// writes their results; it computes nothing itself.
+//
+// Reads are open; writes (saving and deleting documents) need an API token
+// (Authorization: Bearer), recorded hashed in the store. Bodies are capped
+// at 1 MiB, clients are rate-limited, panics become 500 internal without a
+// trace, and CORS is off unless origins are configured.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/store"
+)
+
+// MaxBodyBytes caps every request body.
+const MaxBodyBytes = 1 << 20
+
+// Config is what a Server is built from. Catalog and Compat are required.
+type Config struct {
+	// Addr is the listening address, host:port (default 127.0.0.1:8080).
+	Addr string
+	// DB is a store data source (SQLite file or postgres:// URL) opened
+	// by New when Store is nil; empty means no store: the saved-document
+	// and catalog-history endpoints answer 404.
+	DB string
+	// Store, when set, is used instead of opening DB; the caller closes it.
+	Store store.Store
+	// Public allows a non-loopback Addr; ListenAndServe then refuses to
+	// start unless the store holds at least one API token.
+	Public bool
+	// CORSOrigins are the origins allowed to call the API from a browser;
+	// empty means no CORS headers at all. "*" allows any origin.
+	CORSOrigins []string
+	// RateLimit is the sustained requests per second allowed per client
+	// address, with bursts of twice that; 0 means no limit.
+	RateLimit float64
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock (tests fix it); nil means time.Now.
+	Now func() time.Time
+	// Catalog is the catalog every request judges against, loaded once.
+	Catalog *catalog.Catalog
+	// Compat is the software-stack compatibility matrix.
+	Compat *compat.Matrix
+	// MaxJobs bounds simulations running at once (default 4); MaxKeptJobs
+	// bounds the finished ones kept for polling (default 100).
+	MaxJobs, MaxKeptJobs int
+}
+
+// Server is the HTTP service. Build it with New.
+type Server struct {
+	cfg       Config
+	cat       *catalog.Catalog
+	matrix    *compat.Matrix
+	store     store.Store
+	ownsStore bool
+	log       *slog.Logger
+	now       func() time.Time
+	handler   http.Handler
+	metrics   *metrics
+	limiter   *limiter
+	jobs      *jobs
+	routes    []*route
+	compat    compatCache
+}
+
+// New checks cfg, opens the store when cfg.DB names one, and builds the
+// routes.
+func New(cfg Config) (*Server, error) {
+	if cfg.Catalog == nil || cfg.Compat == nil {
+		return nil, apperr.Invalidf("", "server: a catalog and a compatibility matrix are required")
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:8080"
+	}
+	if cfg.RateLimit < 0 {
+		return nil, apperr.Invalidf("rate_limit", "must be >= 0")
+	}
+	s := &Server{cfg: cfg, cat: cfg.Catalog, matrix: cfg.Compat, store: cfg.Store, log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.store == nil && cfg.DB != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		st, err := store.Open(ctx, cfg.DB, store.WithClock(s.now))
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownsStore = st, true
+	}
+	s.metrics = newMetrics()
+	if cfg.RateLimit > 0 {
+		s.limiter = newLimiter(cfg.RateLimit, 2*cfg.RateLimit, s.now)
+	}
+	s.jobs = newJobs(max(1, orDefault(cfg.MaxJobs, 4)), max(1, orDefault(cfg.MaxKeptJobs, 100)), s.now)
+	s.handler = s.buildHandler()
+	return s, nil
+}
+
+func orDefault(v, d int) int {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+// Handler returns the service's handler, middleware included.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close cancels running simulations and closes a store New opened.
+func (s *Server) Close() error {
+	s.jobs.cancelAll()
+	if s.ownsStore {
+		return s.store.Close()
+	}
+	return nil
+}
+
+// CheckPublic refuses a non-loopback address unless Public is set and the
+// store holds at least one API token.
+func (s *Server) CheckPublic(ctx context.Context) error {
+	host, _, err := net.SplitHostPort(s.cfg.Addr)
+	if err != nil {
+		return apperr.Invalidf("--addr", "want host:port, got %q", s.cfg.Addr)
+	}
+	if isLoopback(host) {
+		return nil
+	}
+	if !s.cfg.Public {
+		return apperr.Invalidf("--addr", "%s is not a loopback address: give --public (and create a token with gpupick token create) to serve it", host)
+	}
+	tk, ok := s.store.(store.Tokens)
+	if s.store == nil || !ok {
+		return apperr.Invalidf("--public", "a public server needs API tokens, and there is no store to hold them (give --db)")
+	}
+	n, err := tk.CountTokens(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return apperr.Invalidf("--public", "no API token configured: create one with gpupick token create")
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ListenAndServe serves until ctx is cancelled, then stops accepting
+// connections and waits up to 30 s for the requests in flight.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	if err := s.CheckPublic(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return apperr.Wrap(apperr.Unavailable, "listen on "+s.cfg.Addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is ListenAndServe on a listener the caller opened.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	s.log.Info("serving", "addr", ln.Addr().String(), "public", s.cfg.Public, "store", s.store != nil)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return apperr.Wrap(apperr.Unavailable, "serve", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: finishing requests in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	s.jobs.cancelAll()
+	if e := <-done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	if err != nil {
+		return apperr.Wrap(apperr.Unavailable, "shutdown", err)
+	}
+	s.log.Info("stopped")
+	return nil
+}
+
+// buildHandler registers the routes and wraps them in the middleware, the
+// outermost first: recover, log and measure, rate limit, CORS.
+func (s *Server) buildHandler() http.Handler {
+	mux := http.NewServeMux()
+	s.routes = s.apiRoutes()
+	for _, rt := range s.routes {
+		mux.Handle(rt.method+" "+rt.path, s.endpoint(rt))
+	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("GET /metrics", s.metrics.serve)
+	mux.HandleFunc("GET /openapi.json", s.openAPI)
+	mux.HandleFunc("GET /docs", s.docs)
+	mux.Handle("/", s.webPage()) // also answers unknown API paths, in JSON
+	var h http.Handler = mux
+	h = s.cors(h)
+	h = s.rateLimit(h)
+	h = s.observe(h)
+	h = s.recoverPanics(h)
+	return h
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.store != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if _, err := s.store.ListReports(ctx); err != nil {
+			s.writeError(w, r, apperr.Wrap(apperr.Unavailable, "store not reachable", err))
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "store": s.store != nil})
+}
+
+// recoverPanics turns a panic into 500 internal: logged with its value,
+// never a stack trace in the response.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+				s.writeError(w, r, errors.New("panic"))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe logs each request as one JSON line and counts it per route.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if sw.status == 0 {
+				sw.status = http.StatusOK
+			}
+			d := time.Since(start)
+			route := r.Pattern // set by the mux on this request
+			if route == "" {
+				route = "unmatched"
+			}
+			s.metrics.observe(route, sw.status, d)
+			s.log.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "route", route,
+				"status", sw.status, "duration_ms", float64(d.Microseconds())/1000, "client", clientIP(r))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// cors answers browsers only for the configured origins.
+func (s *Server) cors(next http.Handler) http.Handler {
+	if len(s.cfg.CORSOrigins) == 0 {
+		return next
+	}
+	allowed := map[string]bool{}
+	for _, o := range s.cfg.CORSOrigins {
+		allowed[strings.TrimSuffix(o, "/")] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin != "" && (allowed[origin] || allowed["*"]) {
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Add("Vary", "Origin")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Max-Age", "600")
+			if r.Method == http.MethodOptions {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// rateLimit refuses clients over their budget with 429.
+func (s *Server) rateLimit(next http.Handler) http.Handler {
+	if s.limiter == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.limiter.allow(clientIP(r)) {
+			w.Header().Set("Retry-After", "1")
+			s.writeError(w, r, &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
+				Message: fmt.Sprintf("more than %g requests per second from this client: slow down", s.cfg.RateLimit)}})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// clientIP is the peer address without its port. Behind a load balancer
+// every client shares its address; the balancer should limit rates then.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

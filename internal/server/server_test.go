@@ -1,0 +1,505 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpupick/gpupick/data"
+	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/store"
+)
+
+var fixedNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func example(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../../examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func testMatrix(t testing.TB) *compat.Matrix {
+	t.Helper()
+	b, err := fs.ReadFile(data.FS, "compat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := compat.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// testServer builds a server on the embedded catalog; edit changes the
+// config first. Its store, when the config names none, is a fresh SQLite
+// file.
+func testServer(t testing.TB, edit func(*Config)) *Server {
+	t.Helper()
+	cfg := Config{Catalog: catalogtest.Embedded(t), Compat: testMatrix(t), Now: func() time.Time { return fixedNow },
+		DB: filepath.Join(t.TempDir(), "gpupick.db"), Logger: slog.New(slog.DiscardHandler)}
+	if edit != nil {
+		edit(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// addToken records a token in the server's store and returns it.
+func addToken(t testing.TB, s *Server) string {
+	t.Helper()
+	token, hash, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.store.(store.Tokens).CreateToken(context.Background(), "test", hash); err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// errorOf decodes an error response.
+func (r response) errorOf(t *testing.T) ErrorBody {
+	t.Helper()
+	var e ErrorJSON
+	if err := json.Unmarshal([]byte(r.body), &e); err != nil || e.Error.Code == "" {
+		t.Fatalf("not an error response (%v): %s", err, r.body)
+	}
+	return e.Error
+}
+
+func do(t testing.TB, h http.Handler, method, path, body, token string) response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return response{w.Code, w.Header(), w.Body.String()}
+}
+
+func jsonBody(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestEndpoints(t *testing.T) {
+	s := testServer(t, nil)
+	h := s.Handler()
+	lora := example(t, "llama3-8b-lora.yaml")
+	chat := example(t, "llama3-70b-chat.yaml")
+	badWorkload := strings.Replace(lora, "seq_len: 4096", "seq_len: -4", 1)
+	tests := []struct {
+		name, method, path string
+		body               any
+		status             int
+		want               string // in the body
+		code, field        string // of an error
+	}{
+		{"healthz", "GET", "/healthz", nil, 200, `"ok"`, "", ""},
+		{"readyz", "GET", "/readyz", nil, 200, `"ready"`, "", ""},
+		{"accelerators", "GET", "/api/v1/accelerators?vendor=nvidia&min_memory_gb=80", nil, 200, `"h100-sxm"`, "", ""},
+		{"accelerators none", "GET", "/api/v1/accelerators?min_memory_gb=100000", nil, 200, `[]`, "", ""},
+		{"accelerators bad vendor", "GET", "/api/v1/accelerators?vendor=acme", nil, 400, "", "invalid", "vendor"},
+		{"accelerators bad memory", "GET", "/api/v1/accelerators?min_memory_gb=lots", nil, 400, "", "invalid", "min_memory_gb"},
+		{"offers", "GET", "/api/v1/offers?gpu=h100-sxm:8&pricing=on-demand&sort=price-per-gpu&per_page=3", nil, 200, `"per_page": 3`, "", ""},
+		{"offers by provider", "GET", "/api/v1/offers?provider=aws,lambda&country=US", nil, 200, `"items"`, "", ""},
+		{"offers unknown gpu", "GET", "/api/v1/offers?gpu=z9000", nil, 404, "", "not_found", "gpu"},
+		{"offers unknown provider", "GET", "/api/v1/offers?provider=acme", nil, 404, "", "not_found", "provider"},
+		{"offers bad page", "GET", "/api/v1/offers?page=0", nil, 400, "", "invalid", "page"},
+		{"offers bad sort", "GET", "/api/v1/offers?sort=vibes", nil, 400, "", "invalid", "sort"},
+		{"offers bad pricing", "GET", "/api/v1/offers?pricing=free", nil, 400, "", "invalid", "pricing"},
+		{"providers", "GET", "/api/v1/providers", nil, 200, `"aws"`, "", ""},
+		{"validate ok", "POST", "/api/v1/validate", ValidateRequest{lora}, 200, `"ok": true`, "", ""},
+		{"validate bad", "POST", "/api/v1/validate", ValidateRequest{badWorkload}, 200, `"field": "training.seq_len"`, "", ""},
+		{"predict", "POST", "/api/v1/predict", PredictRequest{Workload: lora, GPU: "h100-sxm", GPUs: 8}, 200, `"throughput"`, "", ""},
+		{"predict on offer", "POST", "/api/v1/predict", PredictRequest{Workload: lora, Offer: "aws/p5.48xlarge"}, 200, `"throughput"`, "", ""},
+		{"predict no gpu", "POST", "/api/v1/predict", PredictRequest{Workload: lora}, 400, "", "invalid", "gpu"},
+		{"predict unknown gpu", "POST", "/api/v1/predict", PredictRequest{Workload: lora, GPU: "z9000"}, 404, "", "not_found", "gpu"},
+		{"predict bad workload", "POST", "/api/v1/predict", PredictRequest{Workload: badWorkload, GPU: "h100-sxm"}, 400, `"line": 13`, "invalid", "training.seq_len"},
+		{"predict no workload", "POST", "/api/v1/predict", PredictRequest{GPU: "h100-sxm"}, 400, "", "invalid", "workload"},
+		{"recommend", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Pricing: []string{"on-demand"}}, 200, `"candidates"`, "", ""},
+		{"recommend bad objective", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Objective: "vibes"}, 400, "", "invalid", "objective"},
+		{"recommend bad pricing", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Pricing: []string{"free"}}, 400, "", "invalid", "pricing"},
+		{"recommend bad format", "POST", "/api/v1/recommend?format=pdf", RecommendRequest{Workload: lora}, 400, "", "invalid", "format"},
+		{"recommend malformed", "POST", "/api/v1/recommend", `{"workload": `, 400, "malformed JSON", "invalid", ""},
+		{"recommend syntax", "POST", "/api/v1/recommend", `{"workload" "x"}`, 400, "malformed JSON at byte", "invalid", ""},
+		{"recommend unknown field", "POST", "/api/v1/recommend", `{"workload": "x", "budget": 3}`, 400, "", "invalid", "budget"},
+		{"recommend wrong type", "POST", "/api/v1/recommend", `{"workload": 3}`, 400, "", "invalid", "workload"},
+		{"recommend two values", "POST", "/api/v1/recommend", `{"workload": "x"} {}`, 400, "one JSON object", "invalid", ""},
+		{"recommend empty body", "POST", "/api/v1/recommend", ``, 400, "body is required", "invalid", ""},
+		{"explain", "POST", "/api/v1/explain", ExplainRequest{lora, "aws/p5.48xlarge"}, 200, `"text"`, "", ""},
+		{"explain unknown", "POST", "/api/v1/explain", ExplainRequest{lora, "acme/big"}, 404, "", "not_found", "offer"},
+		{"check", "POST", "/api/v1/check", CheckRequest{Workload: chat, Offer: "aws/p5.48xlarge"}, 200, `"compat"`, "", ""},
+		{"check gpu", "POST", "/api/v1/check", CheckRequest{Workload: lora, GPU: "mi300x"}, 200, `"compat"`, "", ""},
+		{"check bad region", "POST", "/api/v1/check", CheckRequest{Workload: chat, Offer: "aws/p5.48xlarge", Region: "mars-1"}, 404, "", "not_found", "region"},
+		{"cost", "POST", "/api/v1/cost", CostRequest{Workload: lora, Offer: "aws/p5.48xlarge"}, 200, `"cost_notes"`, "", ""},
+		{"cost bad gpus", "POST", "/api/v1/cost", CostRequest{Workload: lora, Offer: "aws/p5.48xlarge", GPUs: 3}, 400, "", "invalid", "gpus"},
+		{"cost no offer", "POST", "/api/v1/cost", CostRequest{Workload: lora}, 400, "", "invalid", "offer"},
+		{"export skypilot", "POST", "/api/v1/export/skypilot", ExportRequest{Workload: lora}, 200, `"skypilot.yaml"`, "", ""},
+		{"export all with policy", "POST", "/api/v1/export/all", ExportRequest{Workload: chat, Policy: example(t, "service-target.yaml")}, 200, `"scaledobject.yaml"`, "", ""},
+		{"export bad kind", "POST", "/api/v1/export/helm", ExportRequest{Workload: lora}, 400, "", "invalid", "kind"},
+		{"export bad policy", "POST", "/api/v1/export/keda", ExportRequest{Workload: chat, Policy: "policy: {kind: psychic}"}, 400, "", "invalid", "traffic.kind"},
+		{"snapshots", "GET", "/api/v1/catalog/snapshots", nil, 200, `[]`, "", ""},
+		{"history bad offer", "GET", "/api/v1/catalog/history?offer=p5", nil, 400, "", "invalid", "offer"},
+		{"history bad date", "GET", "/api/v1/catalog/history?offer=aws/p5.48xlarge&from=May", nil, 400, "", "invalid", "from"},
+		{"diff empty", "GET", "/api/v1/catalog/diff", nil, 422, "", "empty", ""},
+		{"simulation missing", "GET", "/api/v1/simulations/nope", nil, 404, "", "not_found", "id"},
+		{"simulation bad service", "POST", "/api/v1/simulations", SimulationRequest{Service: "traffic: {kind: tidal}"}, 400, "", "invalid", "pricing.per_hour_usd"},
+		{"workload missing", "GET", "/api/v1/workloads/999", nil, 404, "", "not_found", "id"},
+		{"workload bad id", "GET", "/api/v1/workloads/abc", nil, 400, "", "invalid", "id"},
+		{"reports list", "GET", "/api/v1/reports", nil, 200, `[]`, "", ""},
+		{"unknown endpoint", "GET", "/api/v1/gpus", nil, 404, "no endpoint", "not_found", ""},
+		{"wrong method", "PUT", "/api/v1/offers", nil, 404, "no endpoint", "not_found", ""},
+		{"page", "GET", "/", nil, 200, "<", "", ""},
+		{"docs", "GET", "/docs", nil, 200, "openapi.json", "", ""},
+		{"openapi", "GET", "/openapi.json", nil, 200, `"/api/v1/recommend"`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := ""
+			switch b := tt.body.(type) {
+			case nil:
+			case string:
+				body = b
+			default:
+				body = jsonBody(t, b)
+			}
+			r := do(t, h, tt.method, tt.path, body, "")
+			if r.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tt.status, r.body)
+			}
+			if !strings.Contains(r.body, tt.want) {
+				t.Errorf("body lacks %q: %.600s", tt.want, r.body)
+			}
+			if tt.code != "" {
+				e := r.errorOf(t)
+				if e.Code != tt.code || e.Field != tt.field {
+					t.Errorf("error %+v, want code %s field %q", e, tt.code, tt.field)
+				}
+				if strings.Contains(r.body, "goroutine") || strings.Contains(r.body, ".go:") {
+					t.Errorf("error leaks internals: %s", r.body)
+				}
+			}
+		})
+	}
+}
+
+// TestSameJSONAsCLI pins that a response carries the document the CLI's
+// -o json prints: the recommend response decodes into the same type and
+// lists the offers page items with the report's fields.
+func TestRecommendFormats(t *testing.T) {
+	h := testServer(t, nil).Handler()
+	body := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	svg := do(t, h, "POST", "/api/v1/recommend?format=svg", body, "")
+	if svg.status != 200 || svg.header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.body, "<svg") {
+		t.Errorf("svg: %d %s %.200s", svg.status, svg.header.Get("Content-Type"), svg.body)
+	}
+	html := do(t, h, "POST", "/api/v1/recommend?format=html", body, "")
+	if html.status != 200 || !strings.HasPrefix(html.header.Get("Content-Type"), "text/html") || !strings.Contains(html.body, "<html") {
+		t.Errorf("html: %d %s %.200s", html.status, html.header.Get("Content-Type"), html.body)
+	}
+	top := 2
+	js := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml"), Top: &top}), "")
+	var v struct {
+		Candidates []json.RawMessage `json:"candidates"`
+	}
+	if err := json.Unmarshal([]byte(js.body), &v); err != nil || len(v.Candidates) != 2 {
+		t.Errorf("top 2: %v, %d candidates", err, len(v.Candidates))
+	}
+}
+
+func TestOffersPaging(t *testing.T) {
+	h := testServer(t, nil).Handler()
+	type page struct {
+		Items []struct {
+			ID     string `json:"id"`
+			Region string `json:"region"`
+		} `json:"items"`
+		Total, Page int
+	}
+	var all, p2 page
+	if err := json.Unmarshal([]byte(do(t, h, "GET", "/api/v1/offers?gpu=h100-sxm&per_page=500", "", "").body), &all); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(do(t, h, "GET", "/api/v1/offers?gpu=h100-sxm&per_page=2&page=2", "", "").body), &p2); err != nil {
+		t.Fatal(err)
+	}
+	if all.Total < 4 || p2.Total != all.Total || len(p2.Items) != 2 || p2.Page != 2 {
+		t.Fatalf("total %d, page 2: %+v", all.Total, p2)
+	}
+	key := func(o struct {
+		ID     string `json:"id"`
+		Region string `json:"region"`
+	}) string {
+		return o.ID + "@" + o.Region
+	}
+	if key(p2.Items[0]) != key(all.Items[2]) || key(p2.Items[1]) != key(all.Items[3]) {
+		t.Errorf("page 2 is %s, %s; want %s, %s", key(p2.Items[0]), key(p2.Items[1]), key(all.Items[2]), key(all.Items[3]))
+	}
+	var past page
+	_ = json.Unmarshal([]byte(do(t, h, "GET", "/api/v1/offers?page=9999", "", "").body), &past)
+	if len(past.Items) != 0 || past.Items == nil {
+		t.Errorf("past the end: %+v", past.Items)
+	}
+}
+
+func TestSavedDocuments(t *testing.T) {
+	s := testServer(t, nil)
+	h := s.Handler()
+	token := addToken(t, s)
+	lora := example(t, "llama3-8b-lora.yaml")
+	save := jsonBody(t, SaveRequest{Name: "lora", Body: lora})
+
+	for _, tok := range []string{"", "gpk_wrong"} {
+		r := do(t, h, "POST", "/api/v1/workloads", save, tok)
+		if r.status != 401 || r.errorOf(t).Code != "unauthorized" {
+			t.Fatalf("token %q: %d %s", tok, r.status, r.body)
+		}
+	}
+	r := do(t, h, "POST", "/api/v1/workloads", jsonBody(t, SaveRequest{Name: "bad", Body: "kind: nope"}), token)
+	if r.status != 400 {
+		t.Fatalf("invalid workload saved: %d %s", r.status, r.body)
+	}
+	r = do(t, h, "POST", "/api/v1/workloads", jsonBody(t, SaveRequest{Body: lora}), token)
+	if r.status != 400 || r.errorOf(t).Field != "name" {
+		t.Fatalf("nameless workload: %d %s", r.status, r.body)
+	}
+	r = do(t, h, "POST", "/api/v1/workloads", save, token)
+	if r.status != 201 {
+		t.Fatalf("save: %d %s", r.status, r.body)
+	}
+	var doc DocumentJSON
+	if err := json.Unmarshal([]byte(r.body), &doc); err != nil || doc.ID == 0 || doc.Size != len(lora) {
+		t.Fatalf("saved %+v (%v)", doc, err)
+	}
+	path := "/api/v1/workloads/" + itoa(doc.ID)
+	r = do(t, h, "GET", path, "", "")
+	var got DocumentJSON
+	if err := json.Unmarshal([]byte(r.body), &got); err != nil || got.Body == nil || *got.Body != lora {
+		t.Fatalf("get: %d %.300s", r.status, r.body)
+	}
+	if r = do(t, h, "GET", "/api/v1/workloads", "", ""); !strings.Contains(r.body, `"lora"`) || strings.Contains(r.body, `"body"`) {
+		t.Errorf("list: %s", r.body)
+	}
+	if r = do(t, h, "DELETE", path, "", ""); r.status != 401 {
+		t.Errorf("delete without token: %d", r.status)
+	}
+	if r = do(t, h, "DELETE", path, "", token); r.status != 200 {
+		t.Errorf("delete: %d %s", r.status, r.body)
+	}
+	if r = do(t, h, "GET", path, "", ""); r.status != 404 {
+		t.Errorf("after delete: %d", r.status)
+	}
+
+	// Reports take any text.
+	r = do(t, h, "POST", "/api/v1/reports", jsonBody(t, SaveRequest{Name: "r1", Body: `{"candidates": []}`}), token)
+	if r.status != 201 {
+		t.Fatalf("save report: %d %s", r.status, r.body)
+	}
+	if err := json.Unmarshal([]byte(r.body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if r = do(t, h, "GET", "/api/v1/reports/"+itoa(doc.ID), "", ""); r.status != 200 || !strings.Contains(r.body, "candidates") {
+		t.Errorf("get report: %d %s", r.status, r.body)
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func TestOversizedBody(t *testing.T) {
+	s := testServer(t, nil)
+	token := addToken(t, s)
+	big := jsonBody(t, SaveRequest{Name: "big", Body: strings.Repeat("x", MaxBodyBytes)})
+	for _, path := range []string{"/api/v1/recommend", "/api/v1/reports"} {
+		r := do(t, s.Handler(), "POST", path, big, token)
+		if r.status != 413 || r.errorOf(t).Code != "too_large" {
+			t.Errorf("%s: %d %.200s", path, r.status, r.body)
+		}
+	}
+}
+
+func TestNoStore(t *testing.T) {
+	h := testServer(t, func(c *Config) { c.DB = "" }).Handler()
+	for _, tt := range []struct{ method, path string }{
+		{"GET", "/api/v1/catalog/snapshots"}, {"GET", "/api/v1/catalog/diff"},
+		{"GET", "/api/v1/catalog/history?offer=aws/p5.48xlarge"}, {"GET", "/api/v1/workloads"},
+		{"POST", "/api/v1/workloads"}, {"DELETE", "/api/v1/reports/1"},
+	} {
+		r := do(t, h, tt.method, tt.path, `{"name": "x", "body": "y"}`, "")
+		if r.status != 404 || !strings.Contains(r.errorOf(t).Message, "no store") {
+			t.Errorf("%s %s: %d %s", tt.method, tt.path, r.status, r.body)
+		}
+	}
+	if r := do(t, h, "GET", "/readyz", "", ""); r.status != 200 {
+		t.Errorf("readyz without store: %d", r.status)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	now := fixedNow
+	s := testServer(t, func(c *Config) { c.RateLimit = 1; c.Now = func() time.Time { return now } })
+	h := s.Handler()
+	for i := range 2 { // the burst
+		if r := do(t, h, "GET", "/healthz", "", ""); r.status != 200 {
+			t.Fatalf("request %d: %d", i, r.status)
+		}
+	}
+	r := do(t, h, "GET", "/healthz", "", "")
+	if r.status != 429 || r.errorOf(t).Code != "rate_limited" || r.header.Get("Retry-After") == "" {
+		t.Fatalf("over the limit: %d %s", r.status, r.body)
+	}
+	req := httptest.NewRequest("GET", "/healthz", nil)
+	req.RemoteAddr = "198.51.100.7:4000" // another client has its own budget
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 200 {
+		t.Errorf("other client: %d", w.Code)
+	}
+	now = now.Add(time.Second)
+	if r := do(t, h, "GET", "/healthz", "", ""); r.status != 200 {
+		t.Errorf("after a second: %d", r.status)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	preflight := func(h http.Handler, origin string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("OPTIONS", "/api/v1/recommend", nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
+	off := testServer(t, nil).Handler()
+	if w := preflight(off, "https://evil.example"); w.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("CORS on by default: %v", w.Header())
+	}
+	on := testServer(t, func(c *Config) { c.CORSOrigins = []string{"https://app.example"} }).Handler()
+	if w := preflight(on, "https://app.example"); w.Code != 204 || w.Header().Get("Access-Control-Allow-Origin") != "https://app.example" {
+		t.Errorf("allowed origin: %d %v", w.Code, w.Header())
+	}
+	if w := preflight(on, "https://evil.example"); w.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("other origin allowed: %v", w.Header())
+	}
+}
+
+func TestPanicIsInternal(t *testing.T) {
+	s := testServer(t, nil)
+	var logs bytes.Buffer
+	s.log = slog.New(slog.NewJSONHandler(&logs, nil))
+	h := s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("secret detail at foo.go:12") }))
+	r := do(t, h, "GET", "/x", "", "")
+	if r.status != 500 || r.errorOf(t).Code != "internal" || strings.Contains(r.body, "secret") || strings.Contains(r.body, "goroutine") {
+		t.Errorf("panic: %d %s", r.status, r.body)
+	}
+	if !strings.Contains(logs.String(), "secret detail") {
+		t.Errorf("panic not logged: %s", logs.String())
+	}
+}
+
+func TestMetricsAndLogs(t *testing.T) {
+	var logs bytes.Buffer
+	s := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
+	h := s.Handler()
+	do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")}), "")
+	do(t, h, "GET", "/api/v1/workloads/7", "", "")
+	m := do(t, h, "GET", "/metrics", "", "").body
+	for _, want := range []string{
+		`gpupick_http_requests_total{route="POST /api/v1/recommend",status="200"} 1`,
+		`gpupick_http_requests_total{route="GET /api/v1/workloads/{id}",status="404"} 1`,
+		`gpupick_http_request_duration_seconds_count{route="POST /api/v1/recommend"} 1`,
+		`gpupick_evaluations_total{kind="recommend",outcome="ok"} 1`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s:\n%s", want, m)
+		}
+	}
+	line, _, _ := strings.Cut(logs.String(), "\n")
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(line), &rec); err != nil || rec["route"] != "POST /api/v1/recommend" || rec["status"] != float64(200) {
+		t.Errorf("log line %s (%v)", line, err)
+	}
+}
+
+func TestOpenAPI(t *testing.T) {
+	s := testServer(t, nil)
+	var doc struct {
+		OpenAPI string                               `json:"openapi"`
+		Paths   map[string]map[string]map[string]any `json:"paths"`
+		Comp    struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(do(t, s.Handler(), "GET", "/openapi.json", "", "").body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range s.routes {
+		op, ok := doc.Paths[rt.path][strings.ToLower(rt.method)]
+		if !ok {
+			t.Errorf("%s %s missing", rt.method, rt.path)
+			continue
+		}
+		if rt.auth && op["security"] == nil {
+			t.Errorf("%s %s: no security", rt.method, rt.path)
+		}
+	}
+	for _, name := range []string{"report_RecommendJSON", "RecommendRequest", "ErrorJSON", "JobJSON", "report_OfferJSON", "perf_Prediction"} {
+		if doc.Comp.Schemas[name] == nil {
+			t.Errorf("schema %s missing", name)
+		}
+	}
+}
+
+func TestCheckPublic(t *testing.T) {
+	ctx := context.Background()
+	if err := testServer(t, func(c *Config) { c.Addr = "127.0.0.1:0" }).CheckPublic(ctx); err != nil {
+		t.Errorf("loopback: %v", err)
+	}
+	if err := testServer(t, func(c *Config) { c.Addr = "0.0.0.0:8080" }).CheckPublic(ctx); err == nil {
+		t.Error("non-loopback without --public started")
+	}
+	pub := testServer(t, func(c *Config) { c.Addr = "0.0.0.0:8080"; c.Public = true })
+	if err := pub.CheckPublic(ctx); err == nil || !strings.Contains(err.Error(), "token") {
+		t.Errorf("public without tokens: %v", err)
+	}
+	addToken(t, pub)
+	if err := pub.CheckPublic(ctx); err != nil {
+		t.Errorf("public with a token: %v", err)
+	}
+	if err := testServer(t, func(c *Config) { c.Addr = "0.0.0.0:8080"; c.Public = true; c.DB = "" }).CheckPublic(ctx); err == nil {
+		t.Error("public without a store started")
+	}
+}
