@@ -5,12 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/report"
-	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newCheckCmd(e *Env) *cobra.Command {
@@ -42,10 +42,10 @@ func newCheckCmd(e *Env) *cobra.Command {
 			var o *catalog.Offer
 			switch {
 			case offer != "":
-				if o, err = findOffer(c, offer); err != nil {
+				if o, err = app.FindOffer(c, app.Flags, offer); err != nil {
 					return err
 				}
-				o, err = pickRegion(c, o, region, spec.Compliance)
+				o, err = app.PickRegion(c, app.Flags, o, region, spec.Compliance)
 				if err != nil {
 					return err
 				}
@@ -95,29 +95,4 @@ func newCheckCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh")
 	outputFlag(cmd, &out, "table|json")
 	return cmd
-}
-
-// pickRegion returns the offer row in region, or, without one, the first
-// region that passes the compliance block (else the first region).
-func pickRegion(c *catalog.Catalog, o *catalog.Offer, region string, req workload.Compliance) (*catalog.Offer, error) {
-	var rows []*catalog.Offer
-	for _, x := range c.Offers {
-		if x.ID() == o.ID() {
-			rows = append(rows, x)
-		}
-	}
-	if region != "" {
-		for _, x := range rows {
-			if strings.EqualFold(x.Region, region) {
-				return x, nil
-			}
-		}
-		return nil, apperr.NotFoundf("--region", "%s is not offered in %q in the catalog", o.ID(), region)
-	}
-	for _, x := range rows {
-		if compliance.Check(req, compliance.FactsFor(c, x, 0)).Verdict == compliance.Pass {
-			return x, nil
-		}
-	}
-	return rows[0], nil
 }

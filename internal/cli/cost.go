@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/report"
@@ -47,7 +48,7 @@ func newCostCmd(e *Env) *cobra.Command {
 			if offer == "" {
 				return apperr.Invalidf("--offer", "required: PROVIDER/INSTANCE (see gpupick offers)")
 			}
-			o, err := findOffer(c, offer)
+			o, err := app.FindOffer(c, app.Flags, offer)
 			if err != nil {
 				return err
 			}
@@ -90,8 +91,8 @@ func newCostCmd(e *Env) *cobra.Command {
 			}
 			// The user named this offer: an incompatible or non-compliant one
 			// is still priced, with the verdict as a warning.
-			for _, chk := range offerChecks(m, c) {
-				req.Checks = append(req.Checks, demote(chk))
+			for _, chk := range e.checker(m, c).Checks() {
+				req.Checks = append(req.Checks, app.Demote(chk))
 			}
 			cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
 			if len(cands) == 0 {

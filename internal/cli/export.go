@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,10 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
-	"github.com/gpupick/gpupick/internal/autoscale"
-	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/workload"
 )
@@ -42,7 +39,11 @@ func newExportCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in, err := e.exportInput(spec, c, offer)
+			m, err := e.Compat()
+			if err != nil {
+				return err
+			}
+			in, err := app.ExportInput(spec, c, e.checker(m, c), e.Now(), app.Flags, offer)
 			if err != nil {
 				return err
 			}
@@ -93,71 +94,6 @@ func newExportCmd(e *Env) *cobra.Command {
 	return cmd
 }
 
-// exportInput ranks the offers for the workload and picks the chosen one:
-// the named offer, or the top candidate.
-func (e *Env) exportInput(spec *workload.Spec, c *catalog.Catalog, offer string) (export.Input, error) {
-	m, err := e.Compat()
-	if err != nil {
-		return export.Input{}, err
-	}
-	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Checks: offerChecks(m, c)})
-	if err != nil {
-		return export.Input{}, err
-	}
-	var chosen *advisor.Candidate
-	if offer != "" {
-		if _, err := findOffer(c, offer); err != nil {
-			return export.Input{}, err
-		}
-		for _, cand := range res.Candidates {
-			if strings.EqualFold(cand.Offer.ID(), offer) {
-				chosen = cand
-				break
-			}
-		}
-		if chosen == nil {
-			return export.Input{}, apperr.Emptyf("%s is not a candidate for this workload (see gpupick recommend --explain %s)", offer, offer)
-		}
-	} else {
-		if len(res.Candidates) == 0 {
-			return export.Input{}, apperr.Emptyf("nothing qualifies: %s", res.Summary())
-		}
-		chosen = res.Candidates[0]
-	}
-	offers := []*catalog.Offer{chosen.Offer}
-	seen := map[string]bool{chosen.Offer.Key(): true}
-	for _, cand := range res.Candidates {
-		if !seen[cand.Offer.Key()] && len(offers) < 8 {
-			seen[cand.Offer.Key()] = true
-			offers = append(offers, cand.Offer)
-		}
-	}
-	a, _ := c.Accelerator(chosen.Offer.GPU)
-	in := export.Input{Spec: spec, Offers: offers, GPU: a}
-	switch chosen.Cost.Mode {
-	case catalog.Spot:
-		in.Capacity = []catalog.Mode{catalog.Spot, catalog.OnDemand}
-	default:
-		in.Capacity = []catalog.Mode{catalog.OnDemand}
-	}
-	p := chosen.Pred
-	if spec.Kind == workload.KindLLMInference {
-		in.GPUsPerReplica = max(1, p.Parallelism.Tensor)
-		// A service scales between one replica and half again what the SLO
-		// needs at the stated load, tracking requests in flight per replica.
-		need := max(1, chosen.ReplicasNeeded)
-		target := 8.0
-		if p.Serving != nil && p.Serving.MaxBatchSLO > 0 {
-			target = math.Max(1, math.Floor(float64(p.Serving.MaxBatchSLO)*0.8))
-		}
-		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
-			Metric: export.MetricInFlight, Target: target}
-	} else {
-		in.GPUsPerReplica = chosen.GPUs
-	}
-	return in, nil
-}
-
 // writeFiles writes every file into dir, or none: each goes to a temporary
 // name first and is renamed into place once all are written.
 func writeFiles(dir string, files map[string][]byte) (err error) {
@@ -205,35 +141,5 @@ func (e *Env) loadPolicy(file string) (export.Policy, error) {
 	if err != nil {
 		return export.Policy{}, err
 	}
-	return exportPolicy(spec.Policy), nil
-}
-
-func exportPolicy(p autoscale.Policy) export.Policy {
-	metric := export.MetricInFlight
-	if p.Metric == "queue" {
-		metric = export.MetricQueueLength
-	}
-	out := export.Policy{Kind: p.Kind, MinReplicas: p.MinReplicas, MaxReplicas: p.MaxReplicas, Metric: metric, Target: p.Target,
-		PollingIntervalS: int(p.PollingIntervalS), CooldownS: int(p.CooldownS),
-		StabilizationUpS: int(p.ScaleUpStabilizationS), StabilizationDownS: int(p.ScaleDownStabilizationS)}
-	switch p.Kind {
-	case autoscale.PolicyFixed:
-		out.MinReplicas, out.MaxReplicas = p.Replicas, p.Replicas
-	case autoscale.PolicyKnative:
-		out.Target = p.TargetConcurrency * p.TargetUtilization
-		out.Metric = export.MetricInFlight
-	case autoscale.PolicyServerless:
-		out.MinReplicas, out.MaxReplicas, out.Target = p.MinWorkers, p.MaxWorkers, float64(max(1, p.RequestsPerWorker))
-		out.Metric = export.MetricInFlight
-		out.CooldownS = int(p.IdleTimeoutS)
-	case autoscale.PolicyMixed:
-		if p.OnDemand != nil {
-			out.MinReplicas = p.OnDemand.Replicas
-			out.MaxReplicas = p.OnDemand.Replicas
-		}
-		if p.Spot != nil {
-			out.MaxReplicas += p.Spot.MaxReplicas
-		}
-	}
-	return out
+	return app.ExportPolicy(spec.Policy), nil
 }

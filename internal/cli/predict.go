@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -30,7 +29,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cl, err := clusterFromFlags(c, gpu, offer, gpus, nodes)
+			cl, err := app.Cluster(c, app.Flags, gpu, offer, gpus, nodes)
 			if err != nil {
 				return err
 			}
@@ -41,7 +40,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 				}
 				var o *catalog.Offer
 				if offer != "" {
-					o, _ = findOffer(c, offer)
+					o, _ = app.FindOffer(c, app.Flags, offer)
 				}
 				calibrate(r, &cl, o)
 			}
@@ -90,69 +89,4 @@ func (e *Env) workloadAndCatalog(file string) (*workload.Spec, *catalog.Catalog,
 		return nil, nil, err
 	}
 	return spec, c, nil
-}
-
-// clusterFromFlags resolves --gpu/--offer/--gpus/--nodes to a cluster.
-func clusterFromFlags(c *catalog.Catalog, gpu, offer string, gpus, nodes int) (perf.Cluster, error) {
-	var o *catalog.Offer
-	if offer != "" {
-		var err error
-		if o, err = findOffer(c, offer); err != nil {
-			return perf.Cluster{}, err
-		}
-	}
-	var a *catalog.Accelerator
-	switch {
-	case gpu != "":
-		var ok bool
-		if a, ok = c.Accelerator(gpu); !ok {
-			return perf.Cluster{}, apperr.NotFoundf("--gpu", "unknown accelerator %q (see gpupick gpus; known: %s)", gpu, strings.Join(c.AcceleratorNames(), ", "))
-		}
-		if o != nil && o.GPU != a.ID {
-			return perf.Cluster{}, apperr.Invalidf("--gpu", "%s has %s, not %s", o.ID(), o.GPU, a.ID)
-		}
-	case o != nil:
-		a, _ = c.Accelerator(o.GPU)
-	default:
-		return perf.Cluster{}, apperr.Invalidf("--gpu", "give --gpu ID or --offer PROVIDER/INSTANCE")
-	}
-	if gpus < 0 || nodes < 0 {
-		return perf.Cluster{}, apperr.Invalidf("--gpus", "must be >= 1")
-	}
-	if gpus == 0 {
-		gpus = a.GPUsPerServer
-		if o != nil {
-			gpus = o.GPUCount
-		}
-		if nodes > 0 {
-			gpus *= nodes
-		}
-	}
-	cl, err := perf.NewCluster(a, gpus, nodes, o)
-	if err != nil {
-		return perf.Cluster{}, err
-	}
-	cl.Lookup = func(id string) *catalog.Accelerator {
-		x, _ := c.Accelerator(id)
-		return x
-	}
-	return cl, nil
-}
-
-// findOffer resolves provider/instance (any region: the hardware is the same).
-func findOffer(c *catalog.Catalog, id string) (*catalog.Offer, error) {
-	var near []string
-	for _, o := range c.Offers {
-		if strings.EqualFold(o.ID(), id) {
-			return o, nil
-		}
-		if strings.HasPrefix(strings.ToLower(o.ID()), strings.ToLower(strings.SplitN(id, "/", 2)[0])+"/") && len(near) < 8 {
-			near = append(near, o.ID())
-		}
-	}
-	hint := ""
-	if len(near) > 0 {
-		hint = " (that provider has e.g. " + strings.Join(near, ", ") + ")"
-	}
-	return nil, apperr.NotFoundf("--offer", "no offer %q in the catalog%s; see gpupick offers", id, hint)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
@@ -157,7 +158,7 @@ func newProbeCompareCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := findOffer(c, offer)
+			o, err := app.FindOffer(c, app.Flags, offer)
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,7 +61,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req.Checks = offerChecks(m, c)
+			req.Checks = e.checker(m, c).Checks()
 			if calibration != "" {
 				r, err := e.loadProbeReport(calibration)
 				if err != nil {
@@ -120,47 +119,11 @@ func (e *Env) getenv(k string) string {
 	return ""
 }
 
-// writeExplain tells the story of the best candidate of one offer: the
-// prediction, the cost lines, the warnings, and why it lost to the winner.
+// writeExplain tells the story of one offer in the recommendation.
 func writeExplain(e *Env, res *advisor.Result, offer string, l report.Lang) error {
-	var best *advisor.Candidate
-	for _, c := range res.Candidates {
-		if strings.EqualFold(c.Offer.ID(), offer) {
-			best = c
-			break
-		}
+	found, err := report.ExplainOffer(e.Stdout, res, offer, l)
+	if err == nil && !found {
+		return apperr.NotFoundf("--explain", "%q is neither a candidate nor excluded: is it in the catalog (gpupick offers)?", offer)
 	}
-	if best == nil {
-		var why []string
-		for _, x := range res.Excluded {
-			if strings.EqualFold(x.Offer, offer) {
-				why = append(why, fmt.Sprintf("  - %s, %d GPUs, %s: %s", x.Region, x.GPUs, orAll(x.Pricing), x.Reason))
-			}
-		}
-		if len(why) == 0 {
-			return apperr.NotFoundf("--explain", "%q is neither a candidate nor excluded: is it in the catalog (gpupick offers)?", offer)
-		}
-		_, err := fmt.Fprintf(e.Stdout, "%s was excluded:\n%s\n", offer, strings.Join(uniq(why), "\n"))
-		return err
-	}
-	return report.WriteExplain(e.Stdout, best, res.Candidates[0], l)
-}
-
-func orAll(s string) string {
-	if s == "" {
-		return "all pricing modes"
-	}
-	return s
-}
-
-func uniq(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
+	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/data"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
@@ -42,6 +43,7 @@ type Env struct {
 	dbFlag     string // --db
 	cat        *catalog.Catalog
 	matrix     *compat.Matrix
+	check      *app.Checker
 }
 
 // NewEnv returns the production environment.

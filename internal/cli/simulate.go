@@ -10,19 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
-	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/workload"
-)
-
-// Cold-start parts of a GPU replica when the service file does not give
-// them: a GPU node takes minutes to come up, and the serving image is large.
-const (
-	defaultProvisioningS = 240.0
-	defaultImagePullS    = 60.0
 )
 
 func newSimulateCmd(e *Env) *cobra.Command {
@@ -83,11 +76,11 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				o, err := findOffer(c, spec.Service.Offer)
+				o, err := app.FindOffer(c, app.Flags, spec.Service.Offer)
 				if err != nil {
 					return apperr.Wrap(apperr.Invalid, "service.offer", err)
 				}
-				model, err = batchModel(spec, ws, c, o)
+				model, err = app.BatchModel(spec, ws, c, o)
 				if err != nil {
 					return err
 				}
@@ -171,56 +164,6 @@ func (e *Env) loadService(file string) (*autoscale.Spec, error) {
 	return spec, nil
 }
 
-// batchModel turns the performance model's serving curve for a workload on
-// one instance of an offer into the simulator's per-replica model.
-func batchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
-	if ws.Kind != workload.KindLLMInference {
-		return nil, apperr.Invalidf("service.workload", "must be an llm-inference workload, got %s", ws.Kind)
-	}
-	a, _ := c.Accelerator(o.GPU)
-	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
-	if err != nil {
-		return nil, err
-	}
-	// The curve is the replica's capacity: no request rate.
-	offline := *ws
-	inf := *ws.Inference
-	inf.RequestsPerSecond = nil
-	offline.Inference = &inf
-	curve, p, err := perf.Curve(&offline, cl)
-	if err != nil {
-		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
-	}
-	price, ok := o.YourPrices.Get(catalog.OnDemand)
-	if !ok {
-		price = spec.Pricing.PerHourUSD
-	}
-	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
-	storage := o.NVMeReadGBps
-	if storage == 0 {
-		storage = o.BlockGBps
-	}
-	if storage == 0 {
-		storage = 1
-	}
-	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
-	if prov == 0 {
-		prov = defaultProvisioningS
-	}
-	if pull == 0 {
-		pull = defaultImagePullS
-	}
-	cold := spec.Service.ColdStartS
-	if cold == 0 {
-		cold = prov + pull + weightsGB/storage
-	}
-	return &autoscale.BatchModel{
-		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
-		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
-		GPUs: curve.TensorParallel,
-	}, nil
-}
-
 // searchCandidates are the other offers recommend ranks best for the
 // workload, one per instance type.
 func (e *Env) searchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, chosen *catalog.Offer, n int) []autoscale.Candidate {
@@ -238,7 +181,7 @@ func (e *Env) searchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catal
 			continue
 		}
 		seen[cand.Offer.ID()] = true
-		if m, err := batchModel(spec, ws, c, cand.Offer); err == nil {
+		if m, err := app.BatchModel(spec, ws, c, cand.Offer); err == nil {
 			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Model: m})
 		}
 	}

@@ -107,3 +107,35 @@ func lossReason(c, win *advisor.Candidate) string {
 	}
 	return strings.Join(parts, "; ") + "."
 }
+
+// ExplainOffer tells the story of offer in a recommendation: its best
+// candidate against the winner, or, when it was excluded, every reason. It
+// returns false when the offer is neither a candidate nor excluded.
+func ExplainOffer(w io.Writer, res *advisor.Result, offer string, l Lang) (bool, error) {
+	for _, c := range res.Candidates {
+		if strings.EqualFold(c.Offer.ID(), offer) {
+			return true, WriteExplain(w, c, res.Candidates[0], l)
+		}
+	}
+	var why []string
+	seen := map[string]bool{}
+	for _, x := range res.Excluded {
+		if !strings.EqualFold(x.Offer, offer) {
+			continue
+		}
+		mode := x.Pricing
+		if mode == "" {
+			mode = "all pricing modes"
+		}
+		line := fmt.Sprintf("  - %s, %d GPUs, %s: %s", x.Region, x.GPUs, mode, x.Reason)
+		if !seen[line] {
+			seen[line] = true
+			why = append(why, line)
+		}
+	}
+	if len(why) == 0 {
+		return false, nil
+	}
+	_, err := fmt.Fprintf(w, "%s was excluded:\n%s\n", offer, strings.Join(why, "\n"))
+	return true, err
+}

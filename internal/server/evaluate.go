@@ -2,18 +2,14 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"math"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
-	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -129,7 +125,7 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	if err != nil {
 		return p, err
 	}
-	cl, err := s.cluster(in.GPU, in.Offer, in.GPUs, in.Nodes)
+	cl, err := app.Cluster(s.cat, app.JSON, in.GPU, in.Offer, in.GPUs, in.Nodes)
 	if err != nil {
 		return p, err
 	}
@@ -140,72 +136,13 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	return p, nil
 }
 
-// cluster resolves gpu, offer, gpus and nodes to a cluster, as predict's
-// flags do.
-func (s *Server) cluster(gpu, offer string, gpus, nodes int) (perf.Cluster, error) {
-	c := s.cat
-	var o *catalog.Offer
-	if offer != "" {
-		var err error
-		if o, err = s.findOffer(offer); err != nil {
-			return perf.Cluster{}, err
-		}
-	}
-	var a *catalog.Accelerator
-	switch {
-	case gpu != "":
-		var ok bool
-		if a, ok = c.Accelerator(gpu); !ok {
-			return perf.Cluster{}, apperr.NotFoundf("gpu", "unknown accelerator %q (known: %s)", gpu, strings.Join(c.AcceleratorNames(), ", "))
-		}
-		if o != nil && o.GPU != a.ID {
-			return perf.Cluster{}, apperr.Invalidf("gpu", "%s has %s, not %s", o.ID(), o.GPU, a.ID)
-		}
-	case o != nil:
-		a, _ = c.Accelerator(o.GPU)
-	default:
-		return perf.Cluster{}, apperr.Invalidf("gpu", "give gpu or offer")
-	}
-	if gpus < 0 || nodes < 0 {
-		return perf.Cluster{}, apperr.Invalidf("gpus", "must be >= 1")
-	}
-	if gpus == 0 {
-		gpus = a.GPUsPerServer
-		if o != nil {
-			gpus = o.GPUCount
-		}
-		if nodes > 0 {
-			gpus *= nodes
-		}
-	}
-	cl, err := perf.NewCluster(a, gpus, nodes, o)
-	if err != nil {
-		return perf.Cluster{}, apperr.Wrap(apperr.Invalid, "gpus", err)
-	}
-	cl.Lookup = func(id string) *catalog.Accelerator {
-		x, _ := c.Accelerator(id)
-		return x
-	}
-	return cl, nil
-}
-
-// findOffer resolves provider/instance (any region: the hardware is the same).
-func (s *Server) findOffer(id string) (*catalog.Offer, error) {
-	for _, o := range s.cat.Offers {
-		if strings.EqualFold(o.ID(), id) {
-			return o, nil
-		}
-	}
-	return nil, apperr.NotFoundf("offer", "no offer %q in the catalog (see /api/v1/offers)", id)
-}
-
 // advise runs recommend for a request.
 func (s *Server) advise(in *RecommendRequest, detail bool) (*workload.Spec, *advisor.Result, error) {
 	spec, err := parseWorkload(in.Workload)
 	if err != nil {
 		return nil, nil, err
 	}
-	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: detail, Checks: s.offerChecks()}
+	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: detail, Checks: s.checker.Checks()}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
 		if err != nil {
@@ -274,40 +211,15 @@ func (s *Server) explain(_ http.ResponseWriter, _ *http.Request, in *ExplainRequ
 	if err != nil {
 		return ExplainResponse{}, err
 	}
-	var best *advisor.Candidate
-	for _, c := range res.Candidates {
-		if strings.EqualFold(c.Offer.ID(), in.Offer) {
-			best = c
-			break
-		}
-	}
 	var b bytes.Buffer
-	if best == nil {
-		var why []string
-		seen := map[string]bool{}
-		for _, x := range res.Excluded {
-			line := fmt.Sprintf("  - %s, %d GPUs, %s: %s", x.Region, x.GPUs, orAll(x.Pricing), x.Reason)
-			if strings.EqualFold(x.Offer, in.Offer) && !seen[line] {
-				seen[line] = true
-				why = append(why, line)
-			}
-		}
-		if len(why) == 0 {
-			return ExplainResponse{}, apperr.NotFoundf("offer", "%q is neither a candidate nor excluded: is it in the catalog?", in.Offer)
-		}
-		return ExplainResponse{Text: fmt.Sprintf("%s was excluded:\n%s\n", in.Offer, strings.Join(why, "\n"))}, nil
-	}
-	if err := report.WriteExplain(&b, best, res.Candidates[0], report.English); err != nil {
+	found, err := report.ExplainOffer(&b, res, in.Offer, report.English)
+	if err != nil {
 		return ExplainResponse{}, err
 	}
-	return ExplainResponse{Text: b.String()}, nil
-}
-
-func orAll(s string) string {
-	if s == "" {
-		return "all pricing modes"
+	if !found {
+		return ExplainResponse{}, apperr.NotFoundf("offer", "%q is neither a candidate nor excluded: is it in the catalog?", in.Offer)
 	}
-	return s
+	return ExplainResponse{Text: b.String()}, nil
 }
 
 func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest) (v report.CheckJSON, err error) {
@@ -321,10 +233,10 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 	var o *catalog.Offer
 	switch {
 	case in.Offer != "":
-		if o, err = s.findOffer(in.Offer); err != nil {
+		if o, err = app.FindOffer(s.cat, app.JSON, in.Offer); err != nil {
 			return v, err
 		}
-		if o, err = s.pickRegion(o, in.Region, spec.Compliance); err != nil {
+		if o, err = app.PickRegion(s.cat, app.JSON, o, in.Region, spec.Compliance); err != nil {
 			return v, err
 		}
 		a, _ = c.Accelerator(o.GPU)
@@ -355,31 +267,6 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 	return v, nil
 }
 
-// pickRegion returns the offer row in region, or, without one, the first
-// region that passes the compliance block (else the first region).
-func (s *Server) pickRegion(o *catalog.Offer, region string, req workload.Compliance) (*catalog.Offer, error) {
-	var rows []*catalog.Offer
-	for _, x := range s.cat.Offers {
-		if x.ID() == o.ID() {
-			rows = append(rows, x)
-		}
-	}
-	if region != "" {
-		for _, x := range rows {
-			if strings.EqualFold(x.Region, region) {
-				return x, nil
-			}
-		}
-		return nil, apperr.NotFoundf("region", "%s is not offered in %q in the catalog", o.ID(), region)
-	}
-	for _, x := range rows {
-		if compliance.Check(req, compliance.FactsFor(s.cat, x, 0)).Verdict == compliance.Pass {
-			return x, nil
-		}
-	}
-	return rows[0], nil
-}
-
 func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest) (out CostResponse, err error) {
 	defer func() { s.metrics.evaluated("cost", err) }()
 	pricing := in.Pricing
@@ -397,7 +284,7 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 	if in.Offer == "" {
 		return out, apperr.Invalidf("offer", "required: provider/instance (see /api/v1/offers)")
 	}
-	o, err := s.findOffer(in.Offer)
+	o, err := app.FindOffer(s.cat, app.JSON, in.Offer)
 	if err != nil {
 		return out, err
 	}
@@ -440,8 +327,8 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: true}
 	// The user named this offer: an incompatible or non-compliant one is
 	// still priced, with the verdict as a warning.
-	for _, chk := range s.offerChecks() {
-		req.Checks = append(req.Checks, demote(chk))
+	for _, chk := range s.checker.Checks() {
+		req.Checks = append(req.Checks, app.Demote(chk))
 	}
 	cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
 	if len(cands) == 0 {
@@ -467,7 +354,7 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 	if err != nil {
 		return out, err
 	}
-	ein, err := s.exportInput(spec, in.Offer)
+	ein, err := app.ExportInput(spec, s.cat, s.checker, s.now(), app.JSON, in.Offer)
 	if err != nil {
 		return out, err
 	}
@@ -476,7 +363,7 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 		if err != nil {
 			return out, apperr.Wrap(apperr.Invalid, "policy", apperr.InFile(err, "policy"))
 		}
-		ein.Policy = exportPolicy(sv.Policy)
+		ein.Policy = app.ExportPolicy(sv.Policy)
 	}
 	ein.Image = in.Image
 	files := map[string][]byte{}
@@ -501,192 +388,4 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 		out.Files[k] = string(v)
 	}
 	return out, nil
-}
-
-// exportInput ranks the offers for the workload and picks the named offer,
-// or the top candidate (as gpupick export does).
-func (s *Server) exportInput(spec *workload.Spec, offer string) (export.Input, error) {
-	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Checks: s.offerChecks()})
-	if err != nil {
-		return export.Input{}, err
-	}
-	var chosen *advisor.Candidate
-	if offer != "" {
-		if _, err := s.findOffer(offer); err != nil {
-			return export.Input{}, err
-		}
-		for _, cand := range res.Candidates {
-			if strings.EqualFold(cand.Offer.ID(), offer) {
-				chosen = cand
-				break
-			}
-		}
-		if chosen == nil {
-			return export.Input{}, apperr.Emptyf("%s is not a candidate for this workload (see /api/v1/explain)", offer)
-		}
-	} else {
-		if len(res.Candidates) == 0 {
-			return export.Input{}, apperr.Emptyf("nothing qualifies: %s", res.Summary())
-		}
-		chosen = res.Candidates[0]
-	}
-	offers := []*catalog.Offer{chosen.Offer}
-	seen := map[string]bool{chosen.Offer.Key(): true}
-	for _, cand := range res.Candidates {
-		if !seen[cand.Offer.Key()] && len(offers) < 8 {
-			seen[cand.Offer.Key()] = true
-			offers = append(offers, cand.Offer)
-		}
-	}
-	a, _ := s.cat.Accelerator(chosen.Offer.GPU)
-	in := export.Input{Spec: spec, Offers: offers, GPU: a, Capacity: []catalog.Mode{catalog.OnDemand}}
-	if chosen.Cost.Mode == catalog.Spot {
-		in.Capacity = []catalog.Mode{catalog.Spot, catalog.OnDemand}
-	}
-	p := chosen.Pred
-	if spec.Kind == workload.KindLLMInference {
-		in.GPUsPerReplica = max(1, p.Parallelism.Tensor)
-		need := max(1, chosen.ReplicasNeeded)
-		target := 8.0
-		if p.Serving != nil && p.Serving.MaxBatchSLO > 0 {
-			target = math.Max(1, math.Floor(float64(p.Serving.MaxBatchSLO)*0.8))
-		}
-		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
-			Metric: export.MetricInFlight, Target: target}
-	} else {
-		in.GPUsPerReplica = chosen.GPUs
-	}
-	return in, nil
-}
-
-// exportPolicy maps a SERVICE.yaml policy onto what KEDA can carry (as
-// gpupick export --policy does).
-func exportPolicy(p autoscale.Policy) export.Policy {
-	metric := export.MetricInFlight
-	if p.Metric == "queue" {
-		metric = export.MetricQueueLength
-	}
-	out := export.Policy{Kind: p.Kind, MinReplicas: p.MinReplicas, MaxReplicas: p.MaxReplicas, Metric: metric, Target: p.Target,
-		PollingIntervalS: int(p.PollingIntervalS), CooldownS: int(p.CooldownS),
-		StabilizationUpS: int(p.ScaleUpStabilizationS), StabilizationDownS: int(p.ScaleDownStabilizationS)}
-	switch p.Kind {
-	case autoscale.PolicyFixed:
-		out.MinReplicas, out.MaxReplicas = p.Replicas, p.Replicas
-	case autoscale.PolicyKnative:
-		out.Target = p.TargetConcurrency * p.TargetUtilization
-		out.Metric = export.MetricInFlight
-	case autoscale.PolicyServerless:
-		out.MinReplicas, out.MaxReplicas, out.Target = p.MinWorkers, p.MaxWorkers, float64(max(1, p.RequestsPerWorker))
-		out.Metric = export.MetricInFlight
-		out.CooldownS = int(p.IdleTimeoutS)
-	case autoscale.PolicyMixed:
-		if p.OnDemand != nil {
-			out.MinReplicas = p.OnDemand.Replicas
-			out.MaxReplicas = p.OnDemand.Replicas
-		}
-		if p.Spot != nil {
-			out.MaxReplicas += p.Spot.MaxReplicas
-		}
-	}
-	return out
-}
-
-// offerChecks are the stack and compliance judgements recommend applies to
-// every offer (the same as the CLI's). Stack verdicts come from the server's
-// cache: they depend only on the workload's stack, the accelerator and the
-// driver, and judging them is most of the cost of a recommendation.
-func (s *Server) offerChecks() []advisor.Check {
-	c, m := s.cat, s.matrix
-	var once sync.Once
-	var stackKey string
-	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
-		once.Do(func() { stackKey = fingerprint(spec.Stack) }) // one spec per request
-		r := s.compat.check(m, c, stackKey, spec, o)
-		var warnings []advisor.CheckWarning
-		for _, reason := range r.Reasons {
-			switch reason.Verdict {
-			case compat.Incompatible:
-				return advisor.ReasonIncompatible, reason.Text + fixSuffix(reason.Fix), nil
-			case compat.NeedsWork:
-				warnings = append(warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
-			}
-		}
-		return "", "", warnings
-	}
-	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
-		r := compliance.Check(spec.Compliance, compliance.FactsFor(c, o, 0))
-		if r.Verdict != compliance.Pass {
-			var why []string
-			for _, q := range r.Requirements {
-				if q.Required && q.Verdict != compliance.Pass {
-					why = append(why, fmt.Sprintf("%s %s: %s", q.Name, q.Verdict, q.Reason))
-				}
-			}
-			return advisor.ReasonNonCompliant, strings.Join(why, " "), nil
-		}
-		var ws []advisor.CheckWarning
-		for _, w := range r.Warnings() {
-			ws = append(ws, advisor.CheckWarning{Code: advisor.WarnPreferred, Text: w})
-		}
-		return "", "", ws
-	}
-	return []advisor.Check{stack, rules}
-}
-
-// maxCompatCache bounds the stack-verdict cache; it is emptied when full.
-const maxCompatCache = 20000
-
-// compatCache remembers stack verdicts across requests. The catalog and the
-// matrix do not change while the server runs, so a verdict never goes stale.
-type compatCache struct {
-	mu sync.Mutex
-	m  map[compatKey]compat.Result
-}
-
-type compatKey struct{ stack, gpu, driver string }
-
-// fingerprint identifies a workload's stack for the cache.
-func fingerprint(st workload.Stack) string {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return fmt.Sprintf("%#v", st)
-	}
-	return string(b)
-}
-
-func (cc *compatCache) check(m *compat.Matrix, c *catalog.Catalog, stack string, spec *workload.Spec, o *catalog.Offer) compat.Result {
-	k := compatKey{stack, o.GPU, o.Driver}
-	cc.mu.Lock()
-	r, ok := cc.m[k]
-	cc.mu.Unlock()
-	if ok {
-		return r
-	}
-	a, _ := c.Accelerator(o.GPU)
-	r = m.Check(spec.Stack, a, o.Driver)
-	cc.mu.Lock()
-	if cc.m == nil || len(cc.m) >= maxCompatCache {
-		cc.m = map[compatKey]compat.Result{}
-	}
-	cc.m[k] = r
-	cc.mu.Unlock()
-	return r
-}
-
-func fixSuffix(fix string) string {
-	if fix == "" {
-		return ""
-	}
-	return ". Fix: " + strings.TrimSuffix(fix, ".") + "."
-}
-
-// demote turns a check's exclusion into a warning.
-func demote(chk advisor.Check) advisor.Check {
-	return func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
-		code, why, ws := chk(spec, o)
-		if code != "" {
-			ws = append([]advisor.CheckWarning{{Code: code, Text: advisor.ReasonText(code) + ": " + why}}, ws...)
-		}
-		return "", "", ws
-	}
 }

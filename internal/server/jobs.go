@@ -10,11 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
-	"github.com/gpupick/gpupick/internal/catalog"
-	"github.com/gpupick/gpupick/internal/perf"
-	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // SimulationRequest is the body of POST /api/v1/simulations.
@@ -202,11 +200,11 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *Si
 		if err != nil {
 			return JobJSON{}, err
 		}
-		o, err := s.findOffer(spec.Service.Offer)
+		o, err := app.FindOffer(s.cat, app.JSON, spec.Service.Offer)
 		if err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
-		if model, err = batchModel(spec, ws, s.cat, o); err != nil {
+		if model, err = app.BatchModel(spec, ws, s.cat, o); err != nil {
 			return JobJSON{}, err
 		}
 	} else if in.Workload != "" {
@@ -243,61 +241,4 @@ func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noB
 	}
 	j.mu.Unlock()
 	return j.view(), nil
-}
-
-// Cold-start parts of a GPU replica when the service file does not give
-// them (as in gpupick simulate).
-const (
-	defaultProvisioningS = 240.0
-	defaultImagePullS    = 60.0
-)
-
-// batchModel turns the performance model's serving curve for a workload on
-// one instance of an offer into the simulator's per-replica model (as
-// gpupick simulate does).
-func batchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
-	if ws.Kind != workload.KindLLMInference {
-		return nil, apperr.Invalidf("workload", "must be an llm-inference workload, got %s", ws.Kind)
-	}
-	a, _ := c.Accelerator(o.GPU)
-	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
-	if err != nil {
-		return nil, err
-	}
-	offline := *ws
-	inf := *ws.Inference
-	inf.RequestsPerSecond = nil
-	offline.Inference = &inf
-	curve, p, err := perf.Curve(&offline, cl)
-	if err != nil {
-		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
-	}
-	price, ok := o.YourPrices.Get(catalog.OnDemand)
-	if !ok {
-		price = spec.Pricing.PerHourUSD
-	}
-	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
-	storage := o.NVMeReadGBps
-	if storage == 0 {
-		storage = o.BlockGBps
-	}
-	if storage == 0 {
-		storage = 1
-	}
-	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
-	if prov == 0 {
-		prov = defaultProvisioningS
-	}
-	if pull == 0 {
-		pull = defaultImagePullS
-	}
-	cold := spec.Service.ColdStartS
-	if cold == 0 {
-		cold = prov + pull + weightsGB/storage
-	}
-	return &autoscale.BatchModel{
-		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
-		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
-		GPUs: curve.TensorParallel,
-	}, nil
 }

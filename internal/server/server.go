@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
@@ -77,7 +78,7 @@ type Server struct {
 	limiter   *limiter
 	jobs      *jobs
 	routes    []*route
-	compat    compatCache
+	checker   *app.Checker
 }
 
 // New checks cfg, opens the store when cfg.DB names one, and builds the
@@ -92,7 +93,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit < 0 {
 		return nil, apperr.Invalidf("rate_limit", "must be >= 0")
 	}
-	s := &Server{cfg: cfg, cat: cfg.Catalog, matrix: cfg.Compat, store: cfg.Store, log: cfg.Logger, now: cfg.Now}
+	s := &Server{cfg: cfg, cat: cfg.Catalog, matrix: cfg.Compat, checker: app.NewChecker(cfg.Compat, cfg.Catalog), store: cfg.Store, log: cfg.Logger, now: cfg.Now}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -1,0 +1,380 @@
+// Package app composes the domain packages into the operations that both
+// the command line and the HTTP service offer: judging offers (stack and
+// compliance), resolving offers and clusters, choosing what to export, and
+// building the simulator's replica model. It does no I/O; error messages
+// name the caller's fields (flags or JSON keys) through Fields.
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/compliance"
+	"github.com/gpupick/gpupick/internal/export"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// Cold-start parts of a GPU replica when the service file does not give
+// them: a GPU node takes minutes to come up, and the serving image is large.
+const (
+	defaultProvisioningS = 240.0
+	defaultImagePullS    = 60.0
+)
+
+// Fields names the inputs in error messages: command-line flags or JSON keys.
+type Fields struct {
+	GPU, GPUs, Nodes, Offer, Region string
+}
+
+// Flags and JSON are the two namings gpupick uses.
+var (
+	Flags = Fields{GPU: "--gpu", GPUs: "--gpus", Nodes: "--nodes", Offer: "--offer", Region: "--region"}
+	JSON  = Fields{GPU: "gpu", GPUs: "gpus", Nodes: "nodes", Offer: "offer", Region: "region"}
+)
+
+// Checker judges offers for a workload's stack and compliance block, the
+// checks recommend, cost and export apply. Stack verdicts depend only on the
+// stack, the accelerator and the driver, and judging them dominates the cost
+// of a recommendation, so a Checker remembers them; it is safe for
+// concurrent use and lives as long as its catalog and matrix.
+type Checker struct {
+	matrix *compat.Matrix
+	cat    *catalog.Catalog
+	mu     sync.Mutex
+	cache  map[stackKey]compat.Result
+}
+
+type stackKey struct{ stack, gpu, driver string }
+
+// maxStackCache bounds the verdict cache; it is emptied when full.
+const maxStackCache = 20000
+
+// NewChecker returns a Checker over a matrix and catalog.
+func NewChecker(m *compat.Matrix, c *catalog.Catalog) *Checker {
+	return &Checker{matrix: m, cat: c, cache: map[stackKey]compat.Result{}}
+}
+
+// Stack is the compatibility verdict of spec's stack on offer o.
+func (k *Checker) Stack(spec *workload.Spec, o *catalog.Offer) compat.Result {
+	fp, err := json.Marshal(spec.Stack)
+	key := stackKey{string(fp), o.GPU, o.Driver}
+	if err == nil {
+		k.mu.Lock()
+		r, ok := k.cache[key]
+		k.mu.Unlock()
+		if ok {
+			return r
+		}
+	}
+	a, _ := k.cat.Accelerator(o.GPU)
+	r := k.matrix.Check(spec.Stack, a, o.Driver)
+	if err == nil {
+		k.mu.Lock()
+		if len(k.cache) >= maxStackCache {
+			k.cache = map[stackKey]compat.Result{}
+		}
+		k.cache[key] = r
+		k.mu.Unlock()
+	}
+	return r
+}
+
+// Checks are the stack and compliance judgements recommend applies to every
+// offer: incompatible or non-compliant offers are excluded with the reason;
+// needs-work and preferred-but-unmet requirements become warnings.
+func (k *Checker) Checks() []advisor.Check {
+	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+		r := k.Stack(spec, o)
+		var warnings []advisor.CheckWarning
+		for _, reason := range r.Reasons {
+			switch reason.Verdict {
+			case compat.Incompatible:
+				return advisor.ReasonIncompatible, reason.Text + fixSuffix(reason.Fix), nil
+			case compat.NeedsWork:
+				warnings = append(warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
+			}
+		}
+		return "", "", warnings
+	}
+	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+		r := compliance.Check(spec.Compliance, compliance.FactsFor(k.cat, o, 0))
+		if r.Verdict != compliance.Pass {
+			var why []string
+			for _, q := range r.Requirements {
+				if q.Required && q.Verdict != compliance.Pass {
+					why = append(why, fmt.Sprintf("%s %s: %s", q.Name, q.Verdict, q.Reason))
+				}
+			}
+			return advisor.ReasonNonCompliant, strings.Join(why, " "), nil
+		}
+		var ws []advisor.CheckWarning
+		for _, w := range r.Warnings() {
+			ws = append(ws, advisor.CheckWarning{Code: advisor.WarnPreferred, Text: w})
+		}
+		return "", "", ws
+	}
+	return []advisor.Check{stack, rules}
+}
+
+func fixSuffix(fix string) string {
+	if fix == "" {
+		return ""
+	}
+	return ". Fix: " + strings.TrimSuffix(fix, ".") + "."
+}
+
+// Demote turns a check's exclusion into a warning: for an offer the user
+// named, which is priced whatever its verdict.
+func Demote(chk advisor.Check) advisor.Check {
+	return func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+		code, why, ws := chk(spec, o)
+		if code != "" {
+			ws = append([]advisor.CheckWarning{{Code: code, Text: advisor.ReasonText(code) + ": " + why}}, ws...)
+		}
+		return "", "", ws
+	}
+}
+
+// Cluster resolves an accelerator and/or an offer and a size to a
+// cluster; errors name the fields as f names them.
+func Cluster(c *catalog.Catalog, f Fields, gpu, offer string, gpus, nodes int) (perf.Cluster, error) {
+	var o *catalog.Offer
+	if offer != "" {
+		var err error
+		if o, err = FindOffer(c, f, offer); err != nil {
+			return perf.Cluster{}, err
+		}
+	}
+	var a *catalog.Accelerator
+	switch {
+	case gpu != "":
+		var ok bool
+		if a, ok = c.Accelerator(gpu); !ok {
+			return perf.Cluster{}, apperr.NotFoundf(f.GPU, "unknown accelerator %q (known: %s)", gpu, strings.Join(c.AcceleratorNames(), ", "))
+		}
+		if o != nil && o.GPU != a.ID {
+			return perf.Cluster{}, apperr.Invalidf(f.GPU, "%s has %s, not %s", o.ID(), o.GPU, a.ID)
+		}
+	case o != nil:
+		a, _ = c.Accelerator(o.GPU)
+	default:
+		return perf.Cluster{}, apperr.Invalidf(f.GPU, "give --gpu ID or --offer PROVIDER/INSTANCE")
+	}
+	if gpus < 0 || nodes < 0 {
+		return perf.Cluster{}, apperr.Invalidf(f.GPUs, "must be >= 1")
+	}
+	if gpus == 0 {
+		gpus = a.GPUsPerServer
+		if o != nil {
+			gpus = o.GPUCount
+		}
+		if nodes > 0 {
+			gpus *= nodes
+		}
+	}
+	cl, err := perf.NewCluster(a, gpus, nodes, o)
+	if err != nil {
+		return perf.Cluster{}, err
+	}
+	cl.Lookup = func(id string) *catalog.Accelerator {
+		x, _ := c.Accelerator(id)
+		return x
+	}
+	return cl, nil
+}
+
+// FindOffer resolves provider/instance-type (any region: the hardware is
+// the same).
+func FindOffer(c *catalog.Catalog, f Fields, id string) (*catalog.Offer, error) {
+	var near []string
+	for _, o := range c.Offers {
+		if strings.EqualFold(o.ID(), id) {
+			return o, nil
+		}
+		if strings.HasPrefix(strings.ToLower(o.ID()), strings.ToLower(strings.SplitN(id, "/", 2)[0])+"/") && len(near) < 8 {
+			near = append(near, o.ID())
+		}
+	}
+	hint := ""
+	if len(near) > 0 {
+		hint = " (that provider has e.g. " + strings.Join(near, ", ") + ")"
+	}
+	return nil, apperr.NotFoundf(f.Offer, "no offer %q in the catalog%s; see the offers listing", id, hint)
+}
+
+// PickRegion returns the row of offer o in region, or, without one, the
+// first region that passes the compliance block (else the first region).
+func PickRegion(c *catalog.Catalog, f Fields, o *catalog.Offer, region string, req workload.Compliance) (*catalog.Offer, error) {
+	var rows []*catalog.Offer
+	for _, x := range c.Offers {
+		if x.ID() == o.ID() {
+			rows = append(rows, x)
+		}
+	}
+	if region != "" {
+		for _, x := range rows {
+			if strings.EqualFold(x.Region, region) {
+				return x, nil
+			}
+		}
+		return nil, apperr.NotFoundf(f.Region, "%s is not offered in %q in the catalog", o.ID(), region)
+	}
+	for _, x := range rows {
+		if compliance.Check(req, compliance.FactsFor(c, x, 0)).Verdict == compliance.Pass {
+			return x, nil
+		}
+	}
+	return rows[0], nil
+}
+
+// ExportPolicy maps a SERVICE.yaml policy onto what KEDA can carry.
+func ExportPolicy(p autoscale.Policy) export.Policy {
+	metric := export.MetricInFlight
+	if p.Metric == "queue" {
+		metric = export.MetricQueueLength
+	}
+	out := export.Policy{Kind: p.Kind, MinReplicas: p.MinReplicas, MaxReplicas: p.MaxReplicas, Metric: metric, Target: p.Target,
+		PollingIntervalS: int(p.PollingIntervalS), CooldownS: int(p.CooldownS),
+		StabilizationUpS: int(p.ScaleUpStabilizationS), StabilizationDownS: int(p.ScaleDownStabilizationS)}
+	switch p.Kind {
+	case autoscale.PolicyFixed:
+		out.MinReplicas, out.MaxReplicas = p.Replicas, p.Replicas
+	case autoscale.PolicyKnative:
+		out.Target = p.TargetConcurrency * p.TargetUtilization
+		out.Metric = export.MetricInFlight
+	case autoscale.PolicyServerless:
+		out.MinReplicas, out.MaxReplicas, out.Target = p.MinWorkers, p.MaxWorkers, float64(max(1, p.RequestsPerWorker))
+		out.Metric = export.MetricInFlight
+		out.CooldownS = int(p.IdleTimeoutS)
+	case autoscale.PolicyMixed:
+		if p.OnDemand != nil {
+			out.MinReplicas = p.OnDemand.Replicas
+			out.MaxReplicas = p.OnDemand.Replicas
+		}
+		if p.Spot != nil {
+			out.MaxReplicas += p.Spot.MaxReplicas
+		}
+	}
+	return out
+}
+
+// BatchModel turns the performance model's serving curve for a workload on
+// one instance of an offer into the simulator's per-replica model.
+func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
+	if ws.Kind != workload.KindLLMInference {
+		return nil, apperr.Invalidf("service.workload", "must be an llm-inference workload, got %s", ws.Kind)
+	}
+	a, _ := c.Accelerator(o.GPU)
+	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+	if err != nil {
+		return nil, err
+	}
+	// The curve is the replica's capacity: no request rate.
+	offline := *ws
+	inf := *ws.Inference
+	inf.RequestsPerSecond = nil
+	offline.Inference = &inf
+	curve, p, err := perf.Curve(&offline, cl)
+	if err != nil {
+		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
+	}
+	price, ok := o.YourPrices.Get(catalog.OnDemand)
+	if !ok {
+		price = spec.Pricing.PerHourUSD
+	}
+	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
+	storage := o.NVMeReadGBps
+	if storage == 0 {
+		storage = o.BlockGBps
+	}
+	if storage == 0 {
+		storage = 1
+	}
+	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
+	if prov == 0 {
+		prov = defaultProvisioningS
+	}
+	if pull == 0 {
+		pull = defaultImagePullS
+	}
+	cold := spec.Service.ColdStartS
+	if cold == 0 {
+		cold = prov + pull + weightsGB/storage
+	}
+	return &autoscale.BatchModel{
+		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
+		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
+		GPUs: curve.TensorParallel,
+	}, nil
+}
+
+// ExportInput ranks the offers for the workload and picks the chosen one:
+// the named offer, or the top candidate.
+func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f Fields, offer string) (export.Input, error) {
+	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks()})
+	if err != nil {
+		return export.Input{}, err
+	}
+	var chosen *advisor.Candidate
+	if offer != "" {
+		if _, err := FindOffer(c, f, offer); err != nil {
+			return export.Input{}, err
+		}
+		for _, cand := range res.Candidates {
+			if strings.EqualFold(cand.Offer.ID(), offer) {
+				chosen = cand
+				break
+			}
+		}
+		if chosen == nil {
+			return export.Input{}, apperr.Emptyf("%s is not a candidate for this workload (its exclusion explains why)", offer)
+		}
+	} else {
+		if len(res.Candidates) == 0 {
+			return export.Input{}, apperr.Emptyf("nothing qualifies: %s", res.Summary())
+		}
+		chosen = res.Candidates[0]
+	}
+	offers := []*catalog.Offer{chosen.Offer}
+	seen := map[string]bool{chosen.Offer.Key(): true}
+	for _, cand := range res.Candidates {
+		if !seen[cand.Offer.Key()] && len(offers) < 8 {
+			seen[cand.Offer.Key()] = true
+			offers = append(offers, cand.Offer)
+		}
+	}
+	a, _ := c.Accelerator(chosen.Offer.GPU)
+	in := export.Input{Spec: spec, Offers: offers, GPU: a}
+	switch chosen.Cost.Mode {
+	case catalog.Spot:
+		in.Capacity = []catalog.Mode{catalog.Spot, catalog.OnDemand}
+	default:
+		in.Capacity = []catalog.Mode{catalog.OnDemand}
+	}
+	p := chosen.Pred
+	if spec.Kind == workload.KindLLMInference {
+		in.GPUsPerReplica = max(1, p.Parallelism.Tensor)
+		// A service scales between one replica and half again what the SLO
+		// needs at the stated load, tracking requests in flight per replica.
+		need := max(1, chosen.ReplicasNeeded)
+		target := 8.0
+		if p.Serving != nil && p.Serving.MaxBatchSLO > 0 {
+			target = math.Max(1, math.Floor(float64(p.Serving.MaxBatchSLO)*0.8))
+		}
+		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
+			Metric: export.MetricInFlight, Target: target}
+	} else {
+		in.GPUsPerReplica = chosen.GPUs
+	}
+	return in, nil
+}
