@@ -7,6 +7,7 @@ package advisor
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
@@ -60,6 +61,41 @@ type Request struct {
 	// Tune, when set, adjusts the cluster of an offer before prediction
 	// (measured figures from gpupick probe).
 	Tune func(o *catalog.Offer, c *perf.Cluster)
+	// Predictions, when set, keeps predictions across requests (a server
+	// answering the same workload again); nil keeps them for this call.
+	Predictions *PredictionCache
+}
+
+// PredictionCache remembers predictions per workload and hardware across
+// Recommend calls. Predictions are pure functions of the workload and the
+// offer's hardware, and the catalog does not change while a cache lives.
+// It is safe for concurrent use and bounded: it forgets everything when it
+// holds too many workloads.
+type PredictionCache struct {
+	mu     sync.Mutex
+	tables map[string]*sync.Map
+}
+
+// maxCachedWorkloads bounds a PredictionCache.
+const maxCachedWorkloads = 256
+
+// table returns the predictions of one workload.
+func (pc *PredictionCache) table(spec *workload.Spec) *sync.Map {
+	key, err := json.Marshal(spec)
+	if err != nil {
+		return &sync.Map{}
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.tables == nil || len(pc.tables) >= maxCachedWorkloads {
+		pc.tables = map[string]*sync.Map{}
+	}
+	t, ok := pc.tables[string(key)]
+	if !ok {
+		t = &sync.Map{}
+		pc.tables[string(key)] = t
+	}
+	return t
 }
 
 // Check judges one offer for a workload. A non-empty exclude code drops it
@@ -344,7 +380,10 @@ func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	out := make([]taskResult, len(tasks))
-	var cache sync.Map // predictKey -> *predicted
+	cache := &sync.Map{} // predictKey -> *predicted
+	if req.Predictions != nil && req.Tune == nil {
+		cache = req.Predictions.table(req.Spec)
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
@@ -352,7 +391,7 @@ func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = evalTask(req, tasks[i], modes, &cache)
+				out[i] = evalTask(req, tasks[i], modes, cache)
 			}
 		}()
 	}

@@ -142,7 +142,7 @@ func (s *Server) advise(in *RecommendRequest, detail bool) (*workload.Spec, *adv
 	if err != nil {
 		return nil, nil, err
 	}
-	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: detail, Checks: s.checker.Checks()}
+	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: detail, Checks: s.checker.Checks(), Predictions: &s.predictions}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
 		if err != nil {

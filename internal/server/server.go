@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -79,6 +80,8 @@ type Server struct {
 	jobs      *jobs
 	routes    []*route
 	checker   *app.Checker
+	// predictions outlive requests: the same workload is often asked again.
+	predictions advisor.PredictionCache
 }
 
 // New checks cfg, opens the store when cfg.DB names one, and builds the
