@@ -67,34 +67,51 @@ func NewChecker(m *compat.Matrix, c *catalog.Catalog) *Checker {
 // Stack is the compatibility verdict of spec's stack on offer o.
 func (k *Checker) Stack(spec *workload.Spec, o *catalog.Offer) compat.Result {
 	fp, err := json.Marshal(spec.Stack)
-	key := stackKey{string(fp), o.GPU, o.Driver}
-	if err == nil {
-		k.mu.Lock()
-		r, ok := k.cache[key]
-		k.mu.Unlock()
-		if ok {
-			return r
-		}
+	if err != nil {
+		a, _ := k.cat.Accelerator(o.GPU)
+		return k.matrix.Check(spec.Stack, a, o.Driver)
+	}
+	return k.stack(string(fp), spec, o)
+}
+
+// stack is Stack with the stack's fingerprint already computed.
+func (k *Checker) stack(fp string, spec *workload.Spec, o *catalog.Offer) compat.Result {
+	key := stackKey{fp, o.GPU, o.Driver}
+	k.mu.Lock()
+	r, ok := k.cache[key]
+	k.mu.Unlock()
+	if ok {
+		return r
 	}
 	a, _ := k.cat.Accelerator(o.GPU)
-	r := k.matrix.Check(spec.Stack, a, o.Driver)
-	if err == nil {
-		k.mu.Lock()
-		if len(k.cache) >= maxStackCache {
-			k.cache = map[stackKey]compat.Result{}
-		}
-		k.cache[key] = r
-		k.mu.Unlock()
+	r = k.matrix.Check(spec.Stack, a, o.Driver)
+	k.mu.Lock()
+	if len(k.cache) >= maxStackCache {
+		k.cache = map[stackKey]compat.Result{}
 	}
+	k.cache[key] = r
+	k.mu.Unlock()
 	return r
 }
 
 // Checks are the stack and compliance judgements recommend applies to every
 // offer: incompatible or non-compliant offers are excluded with the reason;
-// needs-work and preferred-but-unmet requirements become warnings.
+// needs-work and preferred-but-unmet requirements become warnings. The
+// checks of one call are for one goroutine (Recommend's filtering loop).
 func (k *Checker) Checks() []advisor.Check {
+	// A recommendation asks about one workload, offer after offer: its
+	// stack's fingerprint is computed once.
+	var lastSpec *workload.Spec
+	var lastFP string
 	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
-		r := k.Stack(spec, o)
+		if spec != lastSpec {
+			fp, err := json.Marshal(spec.Stack)
+			if err != nil {
+				fp = []byte(fmt.Sprintf("%#v", spec.Stack))
+			}
+			lastSpec, lastFP = spec, string(fp)
+		}
+		r := k.stack(lastFP, spec, o)
 		var warnings []advisor.CheckWarning
 		for _, reason := range r.Reasons {
 			switch reason.Verdict {

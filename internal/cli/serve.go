@@ -54,6 +54,7 @@ requests in flight.`,
 				return err
 			}
 			defer s.Close()
+			server.TuneRuntime()
 			return s.ListenAndServe(ctx)
 		},
 	}

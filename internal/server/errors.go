@@ -1,13 +1,13 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
-	"github.com/gpupick/gpupick/internal/report"
 )
 
 // HTTP-only error codes, next to apperr's.
@@ -174,5 +174,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_ = report.WriteJSON(w, v) // the same bytes as the CLI's -o json
+	// The same document as the CLI's -o json, without the indentation: on a
+	// recommendation it costs a fifth of the server's time.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }

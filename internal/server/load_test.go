@@ -23,6 +23,7 @@ func TestLoadRecommend(t *testing.T) {
 		t.Skip("give -load DURATION to run the load test")
 	}
 	const clients = 50
+	TuneRuntime() // as gpupick serve does
 	s := testServer(t, func(c *Config) { c.DB = "" })
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()

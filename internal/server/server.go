@@ -19,6 +19,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -371,4 +373,15 @@ func clientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// TuneRuntime sets the garbage collector for a server process: a
+// recommendation allocates a few megabytes and throws them away, and the
+// default GOGC of 100 spends a quarter of the CPU collecting them. Unless
+// GOGC is set, the collector runs at 400% heap growth instead, trading some
+// tens of megabytes of memory for throughput.
+func TuneRuntime() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
