@@ -1,0 +1,99 @@
+package app
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/export"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+func matrix(t *testing.T) *compat.Matrix {
+	t.Helper()
+	b, err := os.ReadFile("../../data/compat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := compat.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestFieldsNameTheCallersInputs(t *testing.T) {
+	c := catalogtest.Embedded(t)
+	if _, err := FindOffer(c, Flags, "aws/p9.huge"); err == nil || !strings.HasPrefix(err.Error(), "--offer: ") {
+		t.Errorf("flags: %v", err)
+	}
+	if _, err := FindOffer(c, JSON, "aws/p9.huge"); err == nil || !strings.HasPrefix(err.Error(), "offer: ") {
+		t.Errorf("json: %v", err)
+	}
+	if _, err := Cluster(c, JSON, "h999", "", 8, 0); err == nil || !strings.HasPrefix(err.Error(), "gpu: ") {
+		t.Errorf("unknown gpu: %v", err)
+	}
+	cl, err := Cluster(c, Flags, "", "aws/p5.48xlarge", 0, 0)
+	if err != nil || cl.GPUs != 8 || cl.GPU.ID != "h100-sxm" {
+		t.Errorf("an offer alone gives one instance: %+v, %v", cl, err)
+	}
+}
+
+// TestCheckerCacheAgreesWithTheMatrix: cached verdicts equal fresh ones,
+// also under concurrent use.
+func TestCheckerCacheAgreesWithTheMatrix(t *testing.T) {
+	c, m := catalogtest.Embedded(t), matrix(t)
+	k := NewChecker(m, c)
+	spec := &workload.Spec{Stack: workload.Stack{Framework: workload.FrameworkTensorRTLLM}}
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, o := range c.Offers {
+				got := k.Stack(spec, o)
+				a, _ := c.Accelerator(o.GPU)
+				if want := m.Check(spec.Stack, a, o.Driver); got.Verdict != want.Verdict {
+					t.Errorf("%s: cached %s, fresh %s", o.Key(), got.Verdict, want.Verdict)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	incompatible := 0
+	checks := k.Checks()
+	for _, o := range c.Offers {
+		if code, _, _ := checks[0](spec, o); code != "" {
+			incompatible++
+		}
+	}
+	if incompatible == 0 {
+		t.Error("TensorRT-LLM excludes no offer: the non-NVIDIA ones should be")
+	}
+	if code, _, ws := Demote(checks[0])(spec, c.Offers[0]); code != "" && len(ws) == 0 {
+		t.Error("Demote must keep the verdict as a warning")
+	}
+}
+
+func TestExportPolicy(t *testing.T) {
+	tests := []struct {
+		in   autoscale.Policy
+		want export.Policy
+	}{
+		{autoscale.Policy{Kind: autoscale.PolicyFixed, Replicas: 3}, export.Policy{Kind: "fixed", MinReplicas: 3, MaxReplicas: 3, Metric: export.MetricInFlight}},
+		{autoscale.Policy{Kind: autoscale.PolicyTarget, Metric: "queue", Target: 4, MinReplicas: 0, MaxReplicas: 9, CooldownS: 120},
+			export.Policy{Kind: "target", MaxReplicas: 9, Metric: export.MetricQueueLength, Target: 4, CooldownS: 120}},
+		{autoscale.Policy{Kind: autoscale.PolicyServerless, MinWorkers: 0, MaxWorkers: 5, RequestsPerWorker: 2, IdleTimeoutS: 30},
+			export.Policy{Kind: "serverless", MaxReplicas: 5, Metric: export.MetricInFlight, Target: 2, CooldownS: 30}},
+	}
+	for _, tt := range tests {
+		if got := ExportPolicy(tt.in); got != tt.want {
+			t.Errorf("ExportPolicy(%+v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
