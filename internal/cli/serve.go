@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/server"
 )
 
@@ -49,7 +50,8 @@ requests in flight.`,
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, RateLimit: rate,
-				Logger: slog.New(slog.NewJSONHandler(e.Stderr, nil)), Now: e.Now, Catalog: c, Compat: m})
+				Logger: slog.New(slog.NewJSONHandler(e.Stderr, nil)), Now: e.Now, Catalog: c, Compat: m,
+				Reload: func() (*catalog.Catalog, error) { e.cat = nil; return e.Catalog() }})
 			if err != nil {
 				return err
 			}

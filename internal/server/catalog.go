@@ -36,7 +36,7 @@ func (s *Server) accelerators(_ http.ResponseWriter, r *http.Request, _ *noBody)
 	}
 	var keep []*catalog.Accelerator
 	vendors := map[string]bool{}
-	for _, a := range s.cat.Accelerators {
+	for _, a := range s.st().cat.Accelerators {
 		vendors[a.Vendor] = true
 		if (vendor == "" || strings.EqualFold(a.Vendor, vendor)) && a.MemGiB >= minMem {
 			keep = append(keep, a)
@@ -53,7 +53,7 @@ func (s *Server) accelerators(_ http.ResponseWriter, r *http.Request, _ *noBody)
 }
 
 func (s *Server) providers(_ http.ResponseWriter, _ *http.Request, _ *noBody) ([]report.ProviderJSON, error) {
-	j, _ := report.Providers(s.cat, s.now())
+	j, _ := report.Providers(s.st().cat, s.now())
 	return j, nil
 }
 
@@ -87,9 +87,9 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 		if err != nil {
 			return OffersPage{}, apperr.Wrap(apperr.Invalid, "gpu", err)
 		}
-		a, ok := s.cat.Accelerator(req.Name)
+		a, ok := s.st().cat.Accelerator(req.Name)
 		if !ok {
-			return OffersPage{}, apperr.NotFoundf("gpu", "unknown accelerator %q (known: %s)", req.Name, strings.Join(s.cat.AcceleratorNames(), ", "))
+			return OffersPage{}, apperr.NotFoundf("gpu", "unknown accelerator %q (known: %s)", req.Name, strings.Join(s.st().cat.AcceleratorNames(), ", "))
 		}
 		f.GPU, f.GPUCount = a.ID, req.Count
 	}
@@ -98,7 +98,7 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 			if id = strings.TrimSpace(id); id == "" {
 				continue
 			}
-			if _, ok := s.cat.Provider(id); !ok {
+			if _, ok := s.st().cat.Provider(id); !ok {
 				return OffersPage{}, apperr.NotFoundf("provider", "unknown provider %q (see /api/v1/providers)", id)
 			}
 			f.Providers = append(f.Providers, strings.ToLower(id))
@@ -112,7 +112,7 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 	if err != nil || perPage < 1 || perPage > 500 {
 		return OffersPage{}, apperr.Invalidf("per_page", "want 1 to 500, got %q", q.Get("per_page"))
 	}
-	sel := s.cat.Select(f)
+	sel := s.st().cat.Select(f)
 	catalog.Sort(sel.Offers, key, mode)
 	out := OffersPage{Items: []report.OfferJSON{}, Total: len(sel.Offers), Page: page, PerPage: perPage}
 	lo := min((page-1)*perPage, len(sel.Offers))

@@ -125,7 +125,7 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	if err != nil {
 		return p, err
 	}
-	cl, err := app.Cluster(s.cat, app.JSON, in.GPU, in.Offer, in.GPUs, in.Nodes)
+	cl, err := app.Cluster(s.st().cat, app.JSON, in.GPU, in.Offer, in.GPUs, in.Nodes)
 	if err != nil {
 		return p, err
 	}
@@ -142,7 +142,8 @@ func (s *Server) advise(in *RecommendRequest, detail bool) (*workload.Spec, *adv
 	if err != nil {
 		return nil, nil, err
 	}
-	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: detail, Checks: s.checker.Checks(), Predictions: &s.predictions}
+	st := s.st()
+	req := advisor.Request{Spec: spec, Catalog: st.cat, Now: s.now(), Detail: detail, Checks: st.checker.Checks(), Predictions: st.predictions}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
 		if err != nil {
@@ -228,15 +229,15 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 	if err != nil {
 		return v, err
 	}
-	c := s.cat
+	c := s.st().cat
 	var a *catalog.Accelerator
 	var o *catalog.Offer
 	switch {
 	case in.Offer != "":
-		if o, err = app.FindOffer(s.cat, app.JSON, in.Offer); err != nil {
+		if o, err = app.FindOffer(s.st().cat, app.JSON, in.Offer); err != nil {
 			return v, err
 		}
-		if o, err = app.PickRegion(s.cat, app.JSON, o, in.Region, spec.Compliance); err != nil {
+		if o, err = app.PickRegion(s.st().cat, app.JSON, o, in.Region, spec.Compliance); err != nil {
 			return v, err
 		}
 		a, _ = c.Accelerator(o.GPU)
@@ -284,12 +285,12 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 	if in.Offer == "" {
 		return out, apperr.Invalidf("offer", "required: provider/instance (see /api/v1/offers)")
 	}
-	o, err := app.FindOffer(s.cat, app.JSON, in.Offer)
+	o, err := app.FindOffer(s.st().cat, app.JSON, in.Offer)
 	if err != nil {
 		return out, err
 	}
 	var pick *catalog.Offer
-	for _, x := range s.cat.Offers {
+	for _, x := range s.st().cat.Offers {
 		if x.ID() != o.ID() {
 			continue
 		}
@@ -324,10 +325,10 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 		}
 		instances = in.GPUs / o.GPUCount
 	}
-	req := advisor.Request{Spec: spec, Catalog: s.cat, Now: s.now(), Detail: true}
+	req := advisor.Request{Spec: spec, Catalog: s.st().cat, Now: s.now(), Detail: true}
 	// The user named this offer: an incompatible or non-compliant one is
 	// still priced, with the verdict as a warning.
-	for _, chk := range s.checker.Checks() {
+	for _, chk := range s.st().checker.Checks() {
 		req.Checks = append(req.Checks, app.Demote(chk))
 	}
 	cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
@@ -354,7 +355,7 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 	if err != nil {
 		return out, err
 	}
-	ein, err := app.ExportInput(spec, s.cat, s.checker, s.now(), app.JSON, in.Offer)
+	ein, err := app.ExportInput(spec, s.st().cat, s.st().checker, s.now(), app.JSON, in.Offer)
 	if err != nil {
 		return out, err
 	}

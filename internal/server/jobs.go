@@ -200,11 +200,11 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *Si
 		if err != nil {
 			return JobJSON{}, err
 		}
-		o, err := app.FindOffer(s.cat, app.JSON, spec.Service.Offer)
+		o, err := app.FindOffer(s.st().cat, app.JSON, spec.Service.Offer)
 		if err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
-		if model, err = app.BatchModel(spec, ws, s.cat, o); err != nil {
+		if model, err = app.BatchModel(spec, ws, s.st().cat, o); err != nil {
 			return JobJSON{}, err
 		}
 	} else if in.Workload != "" {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpupick/gpupick/internal/advisor"
@@ -58,8 +59,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock (tests fix it); nil means time.Now.
 	Now func() time.Time
-	// Catalog is the catalog every request judges against, loaded once.
+	// Catalog is the catalog every request judges against.
 	Catalog *catalog.Catalog
+	// Reload, when set, rebuilds the catalog after the store changed (a
+	// price import through the API); nil keeps Catalog until restart.
+	Reload func() (*catalog.Catalog, error)
 	// Compat is the software-stack compatibility matrix.
 	Compat *compat.Matrix
 	// MaxJobs bounds simulations running at once (default 4); MaxKeptJobs
@@ -70,7 +74,9 @@ type Config struct {
 // Server is the HTTP service. Build it with New.
 type Server struct {
 	cfg       Config
-	cat       *catalog.Catalog
+	state     atomic.Pointer[state] // swapped whole when prices change
+	base      atomic.Pointer[catalog.Catalog]
+	overlay   atomic.Pointer[catalog.Overlay]
 	matrix    *compat.Matrix
 	store     store.Store
 	ownsStore bool
@@ -81,9 +87,22 @@ type Server struct {
 	limiter   *limiter
 	jobs      *jobs
 	routes    []*route
-	checker   *app.Checker
-	// predictions outlive requests: the same workload is often asked again.
-	predictions advisor.PredictionCache
+}
+
+// state is what requests judge against: the catalog, and the caches that
+// are only valid for it (stack verdicts, predictions). Requests take one
+// state at their start, so a price import never mixes two catalogs.
+type state struct {
+	cat         *catalog.Catalog
+	checker     *app.Checker
+	predictions *advisor.PredictionCache
+}
+
+func (s *Server) st() *state { return s.state.Load() }
+
+// setCatalog makes c the catalog of every new request.
+func (s *Server) setCatalog(c *catalog.Catalog) {
+	s.state.Store(&state{cat: c, checker: app.NewChecker(s.matrix, c), predictions: &advisor.PredictionCache{}})
 }
 
 // New checks cfg, opens the store when cfg.DB names one, and builds the
@@ -98,7 +117,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit < 0 {
 		return nil, apperr.Invalidf("rate_limit", "must be >= 0")
 	}
-	s := &Server{cfg: cfg, cat: cfg.Catalog, matrix: cfg.Compat, checker: app.NewChecker(cfg.Compat, cfg.Catalog), store: cfg.Store, log: cfg.Logger, now: cfg.Now}
+	s := &Server{cfg: cfg, matrix: cfg.Compat, store: cfg.Store, log: cfg.Logger, now: cfg.Now}
+	s.base.Store(cfg.Catalog)
+	s.setCatalog(cfg.Catalog)
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

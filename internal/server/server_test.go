@@ -504,3 +504,40 @@ func TestCheckPublic(t *testing.T) {
 		t.Error("public without a store started")
 	}
 }
+
+// TestWrites: importing prices and setting negotiated prices need a token,
+// and change what the next request sees.
+func TestWrites(t *testing.T) {
+	s := testServer(t, nil)
+	h := s.Handler()
+	token := addToken(t, s)
+	csv := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n" +
+		"p5.48xlarge,H100,8,192,2048,77.77,30.1,us-east-1,us-east-1a\n"
+	body := jsonBody(t, ImportRequest{Format: "skypilot", Provider: "aws", Name: "vms.csv", Content: csv})
+	if r := do(t, h, "POST", "/api/v1/catalog/import", body, ""); r.status != http.StatusUnauthorized {
+		t.Fatalf("import without a token: %d", r.status)
+	}
+	r := do(t, h, "POST", "/api/v1/catalog/import", body, token)
+	if r.status != http.StatusCreated || !strings.Contains(r.body, `"offers":1`) {
+		t.Fatalf("import: %d %s", r.status, r.body)
+	}
+	overlay := jsonBody(t, PricesRequest{Overlay: "rules:\n  - {provider: aws, instance: \"p5.*\", discount_percent: 50}\n"})
+	if r := do(t, h, "PUT", "/api/v1/prices", overlay, ""); r.status != http.StatusUnauthorized {
+		t.Fatalf("prices without a token: %d", r.status)
+	}
+	r = do(t, h, "PUT", "/api/v1/prices", overlay, token)
+	if r.status != http.StatusOK || !strings.Contains(r.body, `"rules":1`) {
+		t.Fatalf("prices: %d %s", r.status, r.body)
+	}
+	r = do(t, h, "GET", "/api/v1/offers?gpu=h100-sxm:8&provider=aws&region=us-east-1", "", "")
+	if !strings.Contains(r.body, `"your_prices_usd_per_hour"`) {
+		t.Errorf("offers after setting prices lack your prices: %.400s", r.body)
+	}
+	bad := jsonBody(t, PricesRequest{Overlay: "rules:\n  - {provider: aws, discount: 5}\n"})
+	if r := do(t, h, "PUT", "/api/v1/prices", bad, token); r.status != http.StatusBadRequest || !strings.Contains(r.body, "rules[0].discount") {
+		t.Errorf("a bad overlay: %d %s", r.status, r.body)
+	}
+	if r := do(t, h, "DELETE", "/api/v1/prices", "", token); r.status != http.StatusOK {
+		t.Errorf("clear prices: %d", r.status)
+	}
+}
