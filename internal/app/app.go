@@ -395,3 +395,66 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 	}
 	return in, nil
 }
+
+// Cost prices a workload on one named offer: in region (or, without one,
+// the cheapest region with a price in mode), on gpus accelerators (0 = one
+// instance). The offer is priced whatever its stack and compliance verdicts,
+// which become warnings. Errors name the caller's fields.
+func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f Fields, offer, region string, gpus int, mode catalog.Mode) (*advisor.Candidate, error) {
+	if offer == "" {
+		return nil, apperr.Invalidf(f.Offer, "required: provider/instance-type")
+	}
+	o, err := FindOffer(c, f, offer)
+	if err != nil {
+		return nil, err
+	}
+	var pick *catalog.Offer
+	for _, x := range c.Offers {
+		if x.ID() != o.ID() {
+			continue
+		}
+		if region != "" {
+			if strings.EqualFold(x.Region, region) {
+				pick = x
+				break
+			}
+			continue
+		}
+		if p, ok := x.YourPrices.Get(mode); ok {
+			if pick == nil {
+				pick = x
+			} else if q, ok := pick.YourPrices.Get(mode); !ok || p < q {
+				pick = x
+			}
+		}
+	}
+	switch {
+	case pick != nil:
+		o = pick
+	case region != "":
+		return nil, apperr.NotFoundf(f.Region, "%s is not offered in %q in the catalog", o.ID(), region)
+	}
+	instances := 1
+	if gpus < 0 {
+		return nil, apperr.Invalidf(f.GPUs, "must be >= 0")
+	}
+	if gpus > 0 {
+		if gpus%o.GPUCount != 0 {
+			return nil, apperr.Invalidf(f.GPUs, "%s has %d GPUs per instance: the count must be a multiple of it", o.ID(), o.GPUCount)
+		}
+		instances = gpus / o.GPUCount
+	}
+	req := advisor.Request{Spec: spec, Catalog: c, Now: now, Detail: true}
+	for _, chk := range k.Checks() {
+		req.Checks = append(req.Checks, Demote(chk))
+	}
+	cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
+	if len(cands) == 0 {
+		reason := "no candidate"
+		if len(excl) > 0 {
+			reason = excl[0].Reason
+		}
+		return nil, apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
+	}
+	return cands[0], nil
+}

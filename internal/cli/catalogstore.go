@@ -659,13 +659,13 @@ snapshot; without either, the latest against the one before it.`,
 			}
 			to := snaps[len(snaps)-1].ID
 			if len(args) == 2 {
-				if to, err = resolveSnapshot(snaps, "TO", args[1]); err != nil {
+				if to, err = store.ResolveSnapshot(snaps, "TO", args[1]); err != nil {
 					return err
 				}
 			}
 			var from int64
 			if len(args) >= 1 {
-				if from, err = resolveSnapshot(snaps, "FROM", args[0]); err != nil {
+				if from, err = store.ResolveSnapshot(snaps, "FROM", args[0]); err != nil {
 					return err
 				}
 			} else {
@@ -691,29 +691,6 @@ snapshot; without either, the latest against the one before it.`,
 	}
 	outputFlag(cmd, &out, "table|json")
 	return cmd
-}
-
-// resolveSnapshot reads a snapshot number (#3 or 3) or a date.
-func resolveSnapshot(snaps []store.SnapshotInfo, field, arg string) (int64, error) {
-	if id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64); err == nil {
-		return id, nil // the store says when it does not exist
-	}
-	day, err := time.Parse(time.DateOnly, arg)
-	if err != nil {
-		return 0, apperr.Invalidf(field, "want a snapshot number or a date YYYY-MM-DD, got %q", arg)
-	}
-	end := day.Add(24 * time.Hour)
-	var id int64
-	var at time.Time
-	for _, s := range snaps {
-		if s.FetchedAt.Before(end) && !s.FetchedAt.Before(at) {
-			id, at = s.ID, s.FetchedAt
-		}
-	}
-	if id == 0 {
-		return 0, apperr.NotFoundf(field, "no snapshot fetched on or before %s", arg)
-	}
-	return id, nil
 }
 
 func snapshotLabel(i store.SnapshotInfo) string {

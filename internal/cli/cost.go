@@ -12,13 +12,6 @@ import (
 	"github.com/gpupick/gpupick/internal/report"
 )
 
-func pickPrice(o *catalog.Offer, m catalog.Mode) (float64, bool) {
-	if o == nil {
-		return 0, false
-	}
-	return o.YourPrices.Get(m)
-}
-
 func newCostCmd(e *Env) *cobra.Command {
 	var file, offer, region, pricing, out, lang string
 	var gpus int
@@ -45,63 +38,15 @@ func newCostCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if offer == "" {
-				return apperr.Invalidf("--offer", "required: PROVIDER/INSTANCE (see gpupick offers)")
-			}
-			o, err := app.FindOffer(c, app.Flags, offer)
-			if err != nil {
-				return err
-			}
-			// The region asked for, else the cheapest region with a price in the mode.
-			var pick *catalog.Offer
-			for _, x := range c.Offers {
-				if x.ID() != o.ID() {
-					continue
-				}
-				if region != "" {
-					if strings.EqualFold(x.Region, region) {
-						pick = x
-						break
-					}
-					continue
-				}
-				if p, ok := x.YourPrices.Get(mode); ok {
-					if q, ok := pickPrice(pick, mode); !ok || p < q {
-						pick = x
-					}
-				}
-			}
-			switch {
-			case pick != nil:
-				o = pick
-			case region != "":
-				return apperr.NotFoundf("--region", "%s is not offered in %q in the catalog", o.ID(), region)
-			}
-			instances := 1
-			if gpus > 0 {
-				if gpus%o.GPUCount != 0 {
-					return apperr.Invalidf("--gpus", "%s has %d GPUs per instance: --gpus must be a multiple of it", o.ID(), o.GPUCount)
-				}
-				instances = gpus / o.GPUCount
-			}
-			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Detail: true}
 			m, err := e.Compat()
 			if err != nil {
 				return err
 			}
-			// The user named this offer: an incompatible or non-compliant one
-			// is still priced, with the verdict as a warning.
-			for _, chk := range e.checker(m, c).Checks() {
-				req.Checks = append(req.Checks, app.Demote(chk))
+			cand, err := app.Cost(spec, c, e.checker(m, c), e.Now(), app.Flags, offer, region, gpus, mode)
+			if err != nil {
+				return err
 			}
-			cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
-			if len(cands) == 0 {
-				reason := "no candidate"
-				if len(excl) > 0 {
-					reason = excl[0].Reason
-				}
-				return apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
-			}
+			cands := []*advisor.Candidate{cand}
 			if format == report.JSONFmt {
 				v := report.CandidateView(cands[0])
 				return report.WriteJSON(e.Stdout, struct {

@@ -267,13 +267,13 @@ func (s *Server) diff(_ http.ResponseWriter, r *http.Request, _ *noBody) (*store
 	qs := r.URL.Query()
 	to := snaps[len(snaps)-1].ID
 	if v := qs.Get("to"); v != "" {
-		if to, err = resolveSnapshot(snaps, "to", v); err != nil {
+		if to, err = store.ResolveSnapshot(snaps, "to", v); err != nil {
 			return nil, err
 		}
 	}
 	var from int64
 	if v := qs.Get("from"); v != "" {
-		if from, err = resolveSnapshot(snaps, "from", v); err != nil {
+		if from, err = store.ResolveSnapshot(snaps, "from", v); err != nil {
 			return nil, err
 		}
 	} else {
@@ -287,28 +287,4 @@ func (s *Server) diff(_ http.ResponseWriter, r *http.Request, _ *noBody) (*store
 		}
 	}
 	return st.Diff(ctx, from, to)
-}
-
-// resolveSnapshot reads a snapshot number (#3 or 3) or a date: the last
-// snapshot fetched on or before that day.
-func resolveSnapshot(snaps []store.SnapshotInfo, field, arg string) (int64, error) {
-	if id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64); err == nil {
-		return id, nil
-	}
-	d, err := time.Parse(time.DateOnly, arg)
-	if err != nil {
-		return 0, apperr.Invalidf(field, "want a snapshot number or a date YYYY-MM-DD, got %q", arg)
-	}
-	end := d.Add(24 * time.Hour)
-	var id int64
-	var at time.Time
-	for _, sn := range snaps {
-		if sn.FetchedAt.Before(end) && !sn.FetchedAt.Before(at) {
-			id, at = sn.ID, sn.FetchedAt
-		}
-	}
-	if id == 0 {
-		return 0, apperr.NotFoundf(field, "no snapshot fetched on or before %s", arg)
-	}
-	return id, nil
 }

@@ -282,63 +282,11 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 	if err != nil {
 		return out, err
 	}
-	if in.Offer == "" {
-		return out, apperr.Invalidf("offer", "required: provider/instance (see /api/v1/offers)")
-	}
-	o, err := app.FindOffer(s.st().cat, app.JSON, in.Offer)
+	cand, err := app.Cost(spec, s.st().cat, s.st().checker, s.now(), app.JSON, in.Offer, in.Region, in.GPUs, mode)
 	if err != nil {
 		return out, err
 	}
-	var pick *catalog.Offer
-	for _, x := range s.st().cat.Offers {
-		if x.ID() != o.ID() {
-			continue
-		}
-		if in.Region != "" {
-			if strings.EqualFold(x.Region, in.Region) {
-				pick = x
-				break
-			}
-			continue
-		}
-		if p, ok := x.YourPrices.Get(mode); ok {
-			if pick == nil {
-				pick = x
-			} else if q, ok := pick.YourPrices.Get(mode); !ok || p < q {
-				pick = x
-			}
-		}
-	}
-	switch {
-	case pick != nil:
-		o = pick
-	case in.Region != "":
-		return out, apperr.NotFoundf("region", "%s is not offered in %q in the catalog", o.ID(), in.Region)
-	}
-	instances := 1
-	if in.GPUs < 0 {
-		return out, apperr.Invalidf("gpus", "must be >= 0")
-	}
-	if in.GPUs > 0 {
-		if in.GPUs%o.GPUCount != 0 {
-			return out, apperr.Invalidf("gpus", "%s has %d GPUs per instance: gpus must be a multiple of it", o.ID(), o.GPUCount)
-		}
-		instances = in.GPUs / o.GPUCount
-	}
-	req := advisor.Request{Spec: spec, Catalog: s.st().cat, Now: s.now(), Detail: true}
-	// The user named this offer: an incompatible or non-compliant one is
-	// still priced, with the verdict as a warning.
-	for _, chk := range s.st().checker.Checks() {
-		req.Checks = append(req.Checks, app.Demote(chk))
-	}
-	cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
-	if len(cands) == 0 {
-		reason := "no candidate"
-		if len(excl) > 0 {
-			reason = excl[0].Reason
-		}
-		return out, apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
-	}
+	cands := []*advisor.Candidate{cand}
 	return CostResponse{report.CandidateView(cands[0]), cands[0].Cost.Notes}, nil
 }
 
