@@ -108,7 +108,7 @@ type Candidate struct {
 	Offer     *catalog.Offer
 	Instances int
 	GPUs      int
-	Pred      perf.Prediction
+	Pred      *perf.Prediction
 	Cost      cost.Estimate
 	// DurationHours is the wall-clock time to finish (0 for a service).
 	DurationHours float64
@@ -486,11 +486,12 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 			}
 		}
 	}
+	pp := &p // shared by the candidates of every pricing mode
 	for _, m := range modes {
 		if _, ok := o.YourPrices.Get(m); !ok {
 			if o.YourPrices == (catalog.Prices{}) && m == modes[0] {
 				// No price at all: keep it visible, unranked by cost.
-				c := newCandidate(req, t, instances, replicas, p, m, service)
+				c := newCandidate(req, t, instances, replicas, pp, m, service)
 				if code, why := violates(spec, c); code != "" {
 					excl(m.String(), code, why)
 					continue
@@ -502,7 +503,7 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 			excl(m.String(), ReasonNoPrice, fmt.Sprintf("%s publishes no %s price for %s in %s", o.Provider, m, o.InstanceType, o.Region))
 			continue
 		}
-		c := newCandidate(req, t, instances, replicas, p, m, service)
+		c := newCandidate(req, t, instances, replicas, pp, m, service)
 		if code, why := violates(spec, c); code != "" {
 			excl(m.String(), code, why)
 			continue
@@ -512,7 +513,7 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 	return r
 }
 
-func newCandidate(req Request, t task, instances, replicas int, p perf.Prediction, m catalog.Mode, service bool) *Candidate {
+func newCandidate(req Request, t task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) *Candidate {
 	spec, o := req.Spec, t.offer
 	prov, _ := req.Catalog.Provider(o.Provider)
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
@@ -597,7 +598,7 @@ func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
 // workDone is the job's work for unit costs: tokens, images or items, the
 // unit label, and the scale of the unit (1e6 per million tokens).
-func workDone(spec *workload.Spec, p perf.Prediction, service bool) (float64, string, float64) {
+func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, string, float64) {
 	switch spec.Kind {
 	case workload.KindLLMTrain, workload.KindLLMFinetune:
 		return spec.Training.Tokens, "USD per million tokens trained", 1e6

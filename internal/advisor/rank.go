@@ -14,7 +14,7 @@ func timeOf(c *Candidate) float64 {
 	if c.DurationHours > 0 {
 		return c.DurationHours
 	}
-	if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
+	if c.Pred != nil && c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
 		out := 1.0
 		if c.Pred.Serving != nil && c.Pred.Throughput.Value > 0 {
 			out = math.Max(1, c.Pred.Throughput.Value/math.Max(c.Pred.Serving.RequestsPerS, 1e-9))
