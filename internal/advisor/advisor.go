@@ -414,7 +414,10 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 	o, spec := t.offer, req.Spec
 	a, _ := req.Catalog.Accelerator(o.GPU)
 	key := predictKey{o.Provider, o.InstanceType, t.shape.instances}
-	v, _ := cache.LoadOrStore(key, &predicted{})
+	v, ok := cache.Load(key)
+	if !ok {
+		v, _ = cache.LoadOrStore(key, &predicted{})
+	}
 	pr := v.(*predicted)
 	pr.once.Do(func() {
 		cl, err := perf.NewCluster(a, t.shape.gpus, t.shape.instances, o)
@@ -436,7 +439,7 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 		excl("", ReasonNoFabric, pr.err.Error())
 		return r
 	}
-	p := pr.p
+	p := &pr.p // shared, read-only: a service's fleet gets its own below
 	if !p.Fits {
 		excl("", ReasonNoFit, p.Reason)
 		return r
@@ -481,12 +484,12 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 					p2.Serving.ReplicasNeeded = need
 					p2.Throughput.Value *= float64(instances)
 					p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each serving %.3g requests/s", instances, perInstance))
-					p = p2
+					p = &p2
 				}
 			}
 		}
 	}
-	pp := &p // shared by the candidates of every pricing mode
+	pp := p // shared by the candidates of every pricing mode
 	for _, m := range modes {
 		if _, ok := o.YourPrices.Get(m); !ok {
 			if o.YourPrices == (catalog.Prices{}) && m == modes[0] {
