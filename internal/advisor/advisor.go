@@ -503,7 +503,8 @@ func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskRe
 				r.candidates = append(r.candidates, c)
 				continue
 			}
-			excl(m.String(), ReasonNoPrice, fmt.Sprintf("%s publishes no %s price for %s in %s", o.Provider, m, o.InstanceType, o.Region))
+			// Concatenated, not formatted: the catalog has many such rows.
+			excl(m.String(), ReasonNoPrice, o.Provider+" publishes no "+m.String()+" price for "+o.InstanceType+" in "+o.Region)
 			continue
 		}
 		c := newCandidate(req, t, instances, replicas, pp, m, service)

@@ -156,15 +156,19 @@ func Price(j Job) Estimate {
 			e.Cost.Egress += j.DatasetGB * InterRegionUSDPerGB
 			e.note(j.Detail, "copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours)
 		default:
-			usd, note := EgressUSD(j.DataFrom, j.DatasetGB)
+			usd := EgressUSD(j.DataFrom, j.DatasetGB)
 			e.Cost.Egress += usd
-			e.note(j.Detail, "moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, note, e.TransferHours, TransferGbps)
+			if j.Detail {
+				e.note(true, "moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, EgressBasis(j.DataFrom), e.TransferHours, TransferGbps)
+			}
 		}
 	}
 	if j.OutputsGB > 0 {
-		usd, note := offerEgress(j)
+		usd := offerEgress(j)
 		e.Cost.Egress += usd
-		e.note(j.Detail, "%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, note)
+		if j.Detail {
+			e.note(true, "%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, offerEgressBasis(j))
+		}
 	}
 
 	// Compute in the pricing mode. Billed time is productive time, setup
@@ -249,10 +253,11 @@ func granular(hours float64, p *catalog.Provider) float64 {
 }
 
 // EgressUSD prices gb of internet egress from p through its tiers (the
-// first tier when it has only one); unknown tiers use a stated default.
-func EgressUSD(p *catalog.Provider, gb float64) (float64, string) {
+// first tier when it has only one); unknown tiers use a stated default,
+// which EgressBasis says.
+func EgressUSD(p *catalog.Provider, gb float64) float64 {
 	if p == nil || len(p.EgressTiers) == 0 {
-		return gb * DefaultEgressUSDPerGB, fmt.Sprintf("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
+		return gb * DefaultEgressUSDPerGB
 	}
 	left, total, prevTB := gb, 0.0, 0.0
 	for _, t := range p.EgressTiers {
@@ -268,14 +273,31 @@ func EgressUSD(p *catalog.Provider, gb float64) (float64, string) {
 			break
 		}
 	}
-	return total, fmt.Sprintf("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
+	return total
 }
 
-func offerEgress(j Job) (float64, string) {
+// EgressBasis says which egress prices EgressUSD used for p.
+func EgressBasis(p *catalog.Provider) string {
+	if p == nil || len(p.EgressTiers) == 0 {
+		return fmt.Sprintf("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
+	}
+	return fmt.Sprintf("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
+}
+
+// offerEgress prices the job's outputs leaving the offer's provider: the
+// offer's own rate when it has one, else the provider's tiers.
+func offerEgress(j Job) float64 {
 	if j.Offer.EgressUSDPerGB > 0 {
-		return j.OutputsGB * j.Offer.EgressUSDPerGB, fmt.Sprintf("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
+		return j.OutputsGB * j.Offer.EgressUSDPerGB
 	}
 	return EgressUSD(j.Provider, j.OutputsGB)
+}
+
+func offerEgressBasis(j Job) string {
+	if j.Offer.EgressUSDPerGB > 0 {
+		return fmt.Sprintf("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
+	}
+	return EgressBasis(j.Provider)
 }
 
 // spotRisk applies Young/Daly: checkpoint every sqrt(2CM) - C hours; the

@@ -46,11 +46,11 @@ func TestHourlyBillingRoundsUp(t *testing.T) {
 
 func TestEgressTiersByHand(t *testing.T) {
 	// 60 TB: 10 TB at 0.09, 40 TB at 0.085, 10 TB at 0.07.
-	usd, _ := EgressUSD(provider(time.Second), 60000)
+	usd := EgressUSD(provider(time.Second), 60000)
 	near(t, "egress of 60 TB", usd, 10000*0.09+40000*0.085+10000*0.07, 1e-6)
-	usd, _ = EgressUSD(provider(time.Second), 200000)
+	usd = EgressUSD(provider(time.Second), 200000)
 	near(t, "egress of 200 TB", usd, 10000*0.09+40000*0.085+100000*0.07+50000*0.05, 1e-6)
-	usd, note := EgressUSD(nil, 100)
+	usd, note := EgressUSD(nil, 100), EgressBasis(nil)
 	near(t, "unknown provider", usd, 100*DefaultEgressUSDPerGB, 1e-9)
 	if !strings.Contains(note, "assumed") {
 		t.Errorf("a default egress price must say it is assumed: %q", note)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 
@@ -137,7 +138,7 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 }
 
 // advise runs recommend for a request.
-func (s *Server) advise(in *RecommendRequest, detail bool) (*workload.Spec, *advisor.Result, error) {
+func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) (*workload.Spec, *advisor.Result, error) {
 	spec, err := parseWorkload(in.Workload)
 	if err != nil {
 		return nil, nil, err
@@ -160,6 +161,11 @@ func (s *Server) advise(in *RecommendRequest, detail bool) (*workload.Spec, *adv
 			req.Modes = append(req.Modes, m)
 		}
 	}
+	release, err := s.admit(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	res, err := advisor.Recommend(req)
 	s.metrics.evaluated("recommend", err)
 	return spec, res, err
@@ -183,7 +189,7 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 	if err != nil {
 		return report.RecommendJSON{}, apperr.Wrap(apperr.Invalid, "lang", err)
 	}
-	spec, res, err := s.advise(in, false)
+	spec, res, err := s.advise(r.Context(), in, false)
 	if err != nil {
 		return report.RecommendJSON{}, err
 	}
@@ -204,11 +210,11 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 	return report.Recommendation(spec.Name, string(spec.Kind), res, top), nil
 }
 
-func (s *Server) explain(_ http.ResponseWriter, _ *http.Request, in *ExplainRequest) (ExplainResponse, error) {
+func (s *Server) explain(_ http.ResponseWriter, r *http.Request, in *ExplainRequest) (ExplainResponse, error) {
 	if in.Offer == "" {
 		return ExplainResponse{}, apperr.Invalidf("offer", "required: provider/instance")
 	}
-	_, res, err := s.advise(&RecommendRequest{Workload: in.Workload}, true)
+	_, res, err := s.advise(r.Context(), &RecommendRequest{Workload: in.Workload}, true)
 	if err != nil {
 		return ExplainResponse{}, err
 	}

@@ -8,7 +8,8 @@
 // Reads are open; writes (saving and deleting documents) need an API token
 // (Authorization: Bearer), recorded hashed in the store. Bodies are capped
 // at 1 MiB, clients are rate-limited, panics become 500 internal without a
-// trace, and CORS is off unless origins are configured.
+// trace, and CORS is off unless origins are configured. Recommendations
+// evaluate one per core; the rest wait their turn in arrival order.
 package server
 
 import (
@@ -20,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -87,6 +89,7 @@ type Server struct {
 	limiter   *limiter
 	jobs      *jobs
 	routes    []*route
+	gate      chan struct{} // a slot per recommend evaluating now
 }
 
 // state is what requests judge against: the catalog, and the caches that
@@ -139,9 +142,25 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit > 0 {
 		s.limiter = newLimiter(cfg.RateLimit, 2*cfg.RateLimit, s.now)
 	}
+	s.gate = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.jobs = newJobs(max(1, orDefault(cfg.MaxJobs, 4)), max(1, orDefault(cfg.MaxKeptJobs, 100)), s.now)
 	s.handler = s.buildHandler()
 	return s, nil
+}
+
+// admit waits for an evaluation slot, first come first served, and returns
+// the function that frees it. Recommend evaluates on every core, so a few
+// at a time finish sooner than fifty sharing the cores: under load each
+// request waits in line instead of being slowed by all the others, which
+// keeps the slowest answers close to the typical one. A client that gives
+// up while waiting frees its place.
+func (s *Server) admit(ctx context.Context) (func(), error) {
+	select {
+	case s.gate <- struct{}{}:
+		return func() { <-s.gate }, nil
+	case <-ctx.Done():
+		return nil, apperr.Wrap(apperr.Unavailable, "waiting to evaluate", ctx.Err())
+	}
 }
 
 func orDefault(v, d int) int {

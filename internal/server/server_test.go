@@ -541,3 +541,44 @@ func TestWrites(t *testing.T) {
 		t.Errorf("clear prices: %d", r.status)
 	}
 }
+
+// TestEvaluationGate checks that recommend waits in line for a slot when
+// every slot is taken, answers as soon as one frees, and gives a clear 503
+// (not a hang) to a client that gives up while waiting.
+func TestEvaluationGate(t *testing.T) {
+	s := testServer(t, func(c *Config) { c.DB = "" })
+	h := s.Handler()
+	body := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	for range cap(s.gate) {
+		s.gate <- struct{}{}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/recommend", strings.NewReader(body))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "waiting to evaluate") {
+		t.Fatalf("gate full, client gave up: want 503 naming the wait, got %d %s", w.Code, w.Body.String())
+	}
+
+	done := make(chan response, 1)
+	go func() { done <- do(t, h, "POST", "/api/v1/recommend", body, "") }()
+	select {
+	case r := <-done:
+		t.Fatalf("answered with every slot taken: %d", r.status)
+	case <-time.After(100 * time.Millisecond):
+	}
+	<-s.gate // free one slot
+	select {
+	case r := <-done:
+		if r.status != 200 {
+			t.Fatalf("after a slot freed: %d %.300s", r.status, r.body)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still waiting after a slot freed")
+	}
+	if len(s.gate) != cap(s.gate)-1 {
+		t.Errorf("the request did not give its slot back: %d of %d taken", len(s.gate), cap(s.gate))
+	}
+}
