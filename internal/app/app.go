@@ -8,6 +8,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -457,4 +458,57 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 		return nil, apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
 	}
 	return cands[0], nil
+}
+
+// ReadTrace returns a streaming Source over a trace's text in the format
+// the service's traffic.format names (azure when empty), with its time
+// scale and default token counts. name is what errors call the trace (a
+// file path, or a JSON key).
+func ReadTrace(spec *autoscale.Spec, r io.Reader, name string) (autoscale.Source, error) {
+	format := spec.Traffic.Format
+	if format == "" {
+		format = "azure"
+	}
+	src, err := autoscale.ReadTrace(format, r, autoscale.TraceOptions{
+		TimeScale: spec.Traffic.TimeScale, PromptTokens: spec.Traffic.PromptTokens, OutputTokens: spec.Traffic.OutputTokens})
+	if err != nil {
+		return nil, apperr.InFile(err, name)
+	}
+	return &traceSource{src, name}, nil
+}
+
+// traceSource names the trace in the errors found while streaming it.
+type traceSource struct {
+	autoscale.ErrSource
+	name string
+}
+
+func (t *traceSource) Err() error { return apperr.InFile(t.ErrSource.Err(), t.name) }
+
+// SearchCandidates are what a policy search tries for a model service: the
+// chosen offer, then up to n others that recommend ranks best for the
+// workload (priced, one per instance type).
+func SearchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, chosen *catalog.Offer, model *autoscale.BatchModel, n int, now time.Time) []autoscale.Candidate {
+	out := []autoscale.Candidate{{Name: chosen.ID(), Model: model}}
+	if n <= 0 {
+		return out
+	}
+	res, err := advisor.Recommend(advisor.Request{Spec: ws, Catalog: c, Now: now})
+	if err != nil {
+		return out
+	}
+	seen := map[string]bool{chosen.ID(): true}
+	for _, cand := range res.Candidates {
+		if len(out) > n {
+			break
+		}
+		if !cand.Cost.PriceKnown || seen[cand.Offer.ID()] {
+			continue
+		}
+		seen[cand.Offer.ID()] = true
+		if m, err := BatchModel(spec, ws, c, cand.Offer); err == nil {
+			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Model: m})
+		}
+	}
+	return out
 }

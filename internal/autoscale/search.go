@@ -45,6 +45,8 @@ type SearchResult struct {
 // scale-down window) and of serverless ones (idle timeout), sized from that
 // fleet, then local refinement around the best policies found. The spec's
 // own policy is evaluated too. trace nil: the spec's synthetic traffic.
+// opts.Progress, when set, is called with the candidates searched so far
+// and their number.
 func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Options) (*SearchResult, error) {
 	if len(candidates) == 0 {
 		return nil, invalidf("candidates", "none to search")
@@ -52,9 +54,16 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 	if trace == nil {
 		trace = func() Source { return nil }
 	}
-	opts.Progress = nil
+	// Progress counts candidates searched; each simulation's own calls
+	// report where the search stands, so a caller can stop it there.
+	progress := opts.Progress
 	var all []SearchEntry
-	for _, c := range candidates {
+	for i, c := range candidates {
+		opts.Progress = nil
+		if progress != nil {
+			progress(float64(i), float64(len(candidates)))
+			opts.Progress = func(_, _ float64) { progress(float64(i), float64(len(candidates))) }
+		}
 		base := *spec
 		base.Defaults = nil
 		if c.Model != nil {

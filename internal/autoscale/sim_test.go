@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -196,6 +197,29 @@ pricing: {per_hour_usd: 2}
 	}
 	if _, err := Search(spec, nil, nil, Options{}); err == nil {
 		t.Error("no candidates accepted")
+	}
+
+	// Progress counts candidates, never goes back, and is called inside
+	// each simulation, so a caller can stop a search early.
+	var seen []float64
+	calls := 0
+	again, err := Search(spec, cands, nil, Options{Progress: func(done, total float64) {
+		calls++
+		if total != 2 || (len(seen) > 0 && done < seen[len(seen)-1]) {
+			t.Fatalf("progress %v of %v after %v", done, total, seen)
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != done {
+			seen = append(seen, done)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seen, []float64{0, 1}) || calls <= res.Evaluated {
+		t.Errorf("progress went through %v in %d calls over %d simulations", seen, calls, res.Evaluated)
+	}
+	if again.Evaluated != res.Evaluated || again.Best.CostUSD != res.Best.CostUSD {
+		t.Errorf("progress changed the search: %d runs $%.2f, was %d runs $%.2f", again.Evaluated, again.Best.CostUSD, res.Evaluated, res.Best.CostUSD)
 	}
 }
 

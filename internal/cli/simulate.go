@@ -1,21 +1,18 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
-	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/report"
-	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newSimulateCmd(e *Env) *cobra.Command {
@@ -49,20 +46,12 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				if path == "" {
 					path = filepath.Join(dir, spec.Traffic.File)
 				}
-				if spec.Traffic.Format == "" {
-					spec.Traffic.Format = "azure"
-				}
 				source = func() (autoscale.Source, error) {
 					b, err := e.ReadFile(path)
 					if err != nil {
 						return nil, &apperr.Error{Code: apperr.Invalid, Field: "--trace", Msg: "cannot read", Err: err}
 					}
-					src, err := autoscale.ReadTrace(spec.Traffic.Format, strings.NewReader(string(b)), autoscale.TraceOptions{
-						TimeScale: spec.Traffic.TimeScale, PromptTokens: spec.Traffic.PromptTokens, OutputTokens: spec.Traffic.OutputTokens})
-					if err != nil {
-						return nil, apperr.InFile(err, path)
-					}
-					return &traceSource{src, path}, nil
+					return app.ReadTrace(spec, bytes.NewReader(b), path)
 				}
 			}
 			var model *autoscale.BatchModel
@@ -84,16 +73,19 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				candidates = append(candidates, autoscale.Candidate{Name: o.ID(), Model: model})
 				if search {
-					candidates = append(candidates, e.searchCandidates(spec, ws, c, o, top)...)
+					candidates = app.SearchCandidates(spec, ws, c, o, model, top, e.Now())
 				}
 			} else {
 				candidates = []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}
 			}
+			src, err := source() // read once here, so a bad trace fails before any run
+			if err != nil {
+				return err
+			}
 			if search {
 				res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
-					src, _ := source()
+					src, _ := source() // read without error above
 					return src
 				}, autoscale.Options{})
 				if err != nil {
@@ -103,10 +95,6 @@ func newSimulateCmd(e *Env) *cobra.Command {
 					return report.WriteJSON(e.Stdout, res)
 				}
 				return report.WriteSearch(e.Stdout, res)
-			}
-			src, err := source()
-			if err != nil {
-				return err
 			}
 			opts := autoscale.Options{}
 			if bar := e.progress(spec); bar != nil {
@@ -141,14 +129,6 @@ func newSimulateCmd(e *Env) *cobra.Command {
 	return cmd
 }
 
-// traceSource names the trace file in its errors.
-type traceSource struct {
-	autoscale.ErrSource
-	path string
-}
-
-func (t *traceSource) Err() error { return apperr.InFile(t.ErrSource.Err(), t.path) }
-
 func (e *Env) loadService(file string) (*autoscale.Spec, error) {
 	if file == "" {
 		return nil, apperr.Invalidf("-f", "a service file is required (see examples/service-*.yaml)")
@@ -162,30 +142,6 @@ func (e *Env) loadService(file string) (*autoscale.Spec, error) {
 		return nil, apperr.InFile(err, file)
 	}
 	return spec, nil
-}
-
-// searchCandidates are the other offers recommend ranks best for the
-// workload, one per instance type.
-func (e *Env) searchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, chosen *catalog.Offer, n int) []autoscale.Candidate {
-	res, err := advisor.Recommend(advisor.Request{Spec: ws, Catalog: c, Now: e.Now()})
-	if err != nil {
-		return nil
-	}
-	seen := map[string]bool{chosen.ID(): true}
-	var out []autoscale.Candidate
-	for _, cand := range res.Candidates {
-		if len(out) >= n || !cand.Cost.PriceKnown {
-			continue
-		}
-		if seen[cand.Offer.ID()] {
-			continue
-		}
-		seen[cand.Offer.ID()] = true
-		if m, err := app.BatchModel(spec, ws, c, cand.Offer); err == nil {
-			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Model: m})
-		}
-	}
-	return out
 }
 
 // progress returns a bar on stderr when it is a terminal, else nil.

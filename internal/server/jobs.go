@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,19 @@ type SimulationRequest struct {
 	// Workload is the workload text of a model service (service.kind:
 	// model), in place of the file its service.workload names.
 	Workload string `json:"workload,omitempty"`
+	// Trace is a trace's CSV text to replay, in the format traffic.format
+	// names (azure, burstgpt or plain), in place of the file traffic.file
+	// names; required when traffic.kind is trace. The 1 MiB body cap
+	// bounds it (some 30,000 Azure rows): replay longer traces with
+	// gpupick simulate --trace.
+	Trace string `json:"trace,omitempty"`
+	// Search looks for the cheapest policy (and, for a model service,
+	// offer) that meets the SLO, as gpupick simulate --search; the job's
+	// search field holds the answer.
+	Search bool `json:"search,omitempty"`
+	// Offers is, with search on a model service, how many of the best
+	// other offers for the workload to try too (default 4, at most 10).
+	Offers *int `json:"offers,omitempty"`
 }
 
 // Job states.
@@ -32,15 +46,23 @@ const (
 	JobCancelled = "cancelled"
 )
 
-// JobJSON is a simulation job: its state, progress from 0 to 1, and the
-// result (as `gpupick simulate -o json`) once done.
+// JobJSON is a simulation job: its state, progress from 0 to 1, and once
+// done the result (as `gpupick simulate -o json`) or, for a search, the
+// search (as `gpupick simulate --search -o json`).
 type JobJSON struct {
-	ID       string            `json:"id"`
-	Status   string            `json:"status"`
-	Progress float64           `json:"progress"`
-	Created  time.Time         `json:"created"`
-	Result   *autoscale.Result `json:"result,omitempty"`
-	Error    *ErrorBody        `json:"error,omitempty"`
+	ID       string                  `json:"id"`
+	Status   string                  `json:"status"`
+	Progress float64                 `json:"progress"`
+	Created  time.Time               `json:"created"`
+	Result   *autoscale.Result       `json:"result,omitempty"`
+	Search   *autoscale.SearchResult `json:"search,omitempty"`
+	Error    *ErrorBody              `json:"error,omitempty"`
+}
+
+// outcome is what a job's run gives: a simulation or a search.
+type outcome struct {
+	result *autoscale.Result
+	search *autoscale.SearchResult
 }
 
 type job struct {
@@ -50,14 +72,14 @@ type job struct {
 	mu       sync.Mutex
 	status   string
 	progress float64
-	result   *autoscale.Result
-	err      *ErrorBody
+	outcome
+	err *ErrorBody
 }
 
 func (j *job) view() JobJSON {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Error: j.err}
+	return JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Search: j.search, Error: j.err}
 }
 
 // jobs keeps simulation jobs in memory: at most maxRunning at once, and
@@ -86,7 +108,7 @@ var errBusy = &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLim
 var errCancelled = errors.New("cancelled")
 
 // start runs run in a new job and returns it.
-func (js *jobs) start(run func(progress func(done, total float64)) (*autoscale.Result, error)) (*job, error) {
+func (js *jobs) start(run func(progress func(done, total float64)) (outcome, error)) (*job, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	if js.running >= js.maxRunning {
@@ -115,7 +137,7 @@ func (js *jobs) start(run func(progress func(done, total float64)) (*autoscale.R
 			b := errorBody(err)
 			j.err = &b
 		default:
-			j.status, j.result, j.progress = JobDone, res, 1
+			j.status, j.outcome, j.progress = JobDone, res, 1
 		}
 		j.mu.Unlock()
 		js.mu.Lock()
@@ -126,7 +148,7 @@ func (js *jobs) start(run func(progress func(done, total float64)) (*autoscale.R
 	return j, nil
 }
 
-func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float64)) (*autoscale.Result, error)) (res *autoscale.Result, err error) {
+func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float64)) (outcome, error)) (res outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == errCancelled { //nolint:errorlint // our own sentinel, panicked as is
@@ -188,10 +210,27 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *Si
 	if err != nil {
 		return JobJSON{}, apperr.InFile(err, "service")
 	}
-	if spec.Traffic.Kind == autoscale.TrafficTrace {
-		return JobJSON{}, apperr.Invalidf("traffic.kind", "trace traffic reads a file and is not available over the API: use a generated traffic kind, or gpupick simulate --trace")
+	offers := 4
+	if in.Offers != nil {
+		if !in.Search {
+			return JobJSON{}, apperr.Invalidf("offers", "only a search (search: true) tries other offers")
+		}
+		if offers = *in.Offers; offers < 0 || offers > 10 {
+			return JobJSON{}, apperr.Invalidf("offers", "must be 0 to 10, got %d", offers)
+		}
+	}
+	source := func() (autoscale.Source, error) { return nil, nil }
+	switch {
+	case in.Trace != "":
+		source = func() (autoscale.Source, error) { return app.ReadTrace(spec, strings.NewReader(in.Trace), "trace") }
+	case spec.Traffic.Kind == autoscale.TrafficTrace:
+		return JobJSON{}, apperr.Invalidf("trace", "traffic.kind is trace: send the trace's CSV text in the request's trace field")
+	}
+	if err := checkTrace(source); err != nil { // a bad row fails now, not in the job
+		return JobJSON{}, err
 	}
 	var model *autoscale.BatchModel
+	candidates := []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}
 	if spec.Service.Kind == autoscale.ServiceModel {
 		if in.Workload == "" {
 			return JobJSON{}, apperr.Invalidf("workload", "a model service needs the workload text in the request's workload field")
@@ -200,25 +239,64 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *Si
 		if err != nil {
 			return JobJSON{}, err
 		}
-		o, err := app.FindOffer(s.st().cat, app.JSON, spec.Service.Offer)
+		c := s.st().cat
+		o, err := app.FindOffer(c, app.JSON, spec.Service.Offer)
 		if err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
-		if model, err = app.BatchModel(spec, ws, s.st().cat, o); err != nil {
+		if model, err = app.BatchModel(spec, ws, c, o); err != nil {
 			return JobJSON{}, err
+		}
+		if in.Search {
+			candidates = app.SearchCandidates(spec, ws, c, o, model, offers, s.now())
 		}
 	} else if in.Workload != "" {
 		return JobJSON{}, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
 	}
-	j, err := s.jobs.start(func(progress func(float64, float64)) (*autoscale.Result, error) {
-		res, err := autoscale.Simulate(spec, nil, model, autoscale.Options{Progress: progress})
+	j, err := s.jobs.start(func(progress func(float64, float64)) (outcome, error) {
+		opts := autoscale.Options{Progress: progress}
+		if in.Search {
+			res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
+				src, _ := source() // read without error above
+				return src
+			}, opts)
+			s.metrics.evaluated("simulate_search", err)
+			return outcome{search: res}, err
+		}
+		src, _ := source()
+		res, err := autoscale.Simulate(spec, src, model, opts)
 		s.metrics.evaluated("simulate", err)
-		return res, err
+		return outcome{result: res}, err
 	})
 	if err != nil {
 		return JobJSON{}, err
 	}
 	return j.view(), nil
+}
+
+// checkTrace reads the request's trace once, whole (the body cap bounds
+// it), so that a malformed row is a 400 naming its line rather than a
+// failed job.
+func checkTrace(source func() (autoscale.Source, error)) error {
+	src, err := source()
+	if err != nil || src == nil {
+		return err
+	}
+	for {
+		if _, ok := src.Next(); !ok {
+			break
+		}
+	}
+	es, ok := src.(autoscale.ErrSource)
+	if !ok || es.Err() == nil {
+		return nil
+	}
+	err = es.Err()
+	var e *apperr.Error
+	if errors.As(err, &e) { // the request's key, then the trace's column
+		e.Field = strings.TrimSuffix("trace."+e.Field, ".")
+	}
+	return err
 }
 
 func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpupick/gpupick/internal/app"
+	"github.com/gpupick/gpupick/internal/autoscale"
 )
 
 func poll(t *testing.T, s *Server, id string, until func(JobJSON) bool) JobJSON {
@@ -21,6 +24,24 @@ func poll(t *testing.T, s *Server, id string, until func(JobJSON) bool) JobJSON 
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("job still %s at %.2f", j.Status, j.Progress)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitStopped waits until no job runs, for at most 10 s.
+func waitStopped(t *testing.T, s *Server) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.jobs.mu.Lock()
+		running := s.jobs.running
+		s.jobs.mu.Unlock()
+		if running == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a cancelled job is still running")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -65,11 +86,20 @@ func TestSimulationJobs(t *testing.T) {
 	if r.status != 400 || r.errorOf(t).Field != "workload" {
 		t.Errorf("model service without workload: %d %s", r.status, r.body)
 	}
-	_, r = submit(t, s, SimulationRequest{Service: strings.Replace(example(t, "service-target.yaml"), "kind: diurnal", "kind: trace\n  file: x.csv", 1)})
-	if r.status != 400 {
-		t.Errorf("trace service: %d %s", r.status, r.body)
+	_, r = submit(t, s, SimulationRequest{Service: traceService})
+	if r.status != 400 || r.errorOf(t).Field != "trace" {
+		t.Errorf("trace service without its trace: %d %s", r.status, r.body)
 	}
 }
+
+// traceService replays a trace file; over the API the trace comes in the
+// request.
+const traceService = `name: replay
+traffic: {kind: trace, format: azure, file: day.csv}
+service: {kind: distribution, mean_s: 1}
+policy: {kind: fixed, replicas: 2}
+pricing: {per_hour_usd: 1}
+`
 
 // longService runs for a long simulated time, so that it can be cancelled.
 const longService = `name: long
@@ -92,20 +122,7 @@ func TestSimulationCancelAndBounds(t *testing.T) {
 	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 || !strings.Contains(r.body, `"cancelled"`) {
 		t.Fatalf("cancel: %d %s", r.status, r.body)
 	}
-	// The slot frees once the simulator stops.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s.jobs.mu.Lock()
-		running := s.jobs.running
-		s.jobs.mu.Unlock()
-		if running == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("cancelled job still running")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitStopped(t, s) // the slot frees once the simulator stops
 	if got := poll(t, s, j.ID, func(JobJSON) bool { return true }); got.Status != JobCancelled || got.Result != nil {
 		t.Errorf("after cancel: %+v", got)
 	}
@@ -124,5 +141,99 @@ func TestSimulationCancelAndBounds(t *testing.T) {
 	}
 	if r := do(t, s.Handler(), "GET", "/api/v1/simulations/"+ids[2], "", ""); r.status != 200 {
 		t.Errorf("newest job dropped: %d", r.status)
+	}
+}
+
+// TestSimulationTraceAndSearch replays a trace sent in the request and
+// runs a policy search as a job, and checks both against the simulator
+// called directly, as gpupick simulate --trace [--search] does.
+func TestSimulationTraceAndSearch(t *testing.T) {
+	s := testServer(t, nil)
+	service := example(t, "service-target.yaml")
+	trace := example(t, "traces/sample-azure-synthetic.csv")
+	spec, err := autoscale.ParseSpec([]byte(service))
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := func() autoscale.Source {
+		src, err := app.ReadTrace(spec, strings.NewReader(trace), "trace")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+
+	j, r := submit(t, s, SimulationRequest{Service: service, Trace: trace})
+	if r.status != 202 {
+		t.Fatalf("submit trace: %d %s", r.status, r.body)
+	}
+	got := poll(t, s, j.ID, func(j JobJSON) bool { return j.Status != JobRunning })
+	want, err := autoscale.Simulate(spec, source(), nil, autoscale.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != JobDone || got.Result == nil || got.Search != nil {
+		t.Fatalf("trace job: %+v", got)
+	}
+	if got.Result.Requests != want.Requests || got.Result.CostUSD != want.CostUSD || want.Requests != 400 {
+		t.Errorf("trace over the API: %d requests $%.4f; directly: %d requests $%.4f (the trace has 400)",
+			got.Result.Requests, got.Result.CostUSD, want.Requests, want.CostUSD)
+	}
+
+	j, r = submit(t, s, SimulationRequest{Service: service, Trace: trace, Search: true})
+	if r.status != 202 {
+		t.Fatalf("submit search: %d %s", r.status, r.body)
+	}
+	got = poll(t, s, j.ID, func(j JobJSON) bool { return j.Status != JobRunning })
+	ws, err := autoscale.Search(spec, []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}},
+		source, autoscale.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != JobDone || got.Search == nil || got.Result != nil || got.Progress != 1 {
+		t.Fatalf("search job: %+v", got)
+	}
+	if got.Search.Evaluated != ws.Evaluated || (got.Search.Best == nil) != (ws.Best == nil) ||
+		(ws.Best != nil && got.Search.Best.CostUSD != ws.Best.CostUSD) {
+		t.Errorf("search over the API: %+v; directly: %+v", got.Search, ws)
+	}
+
+	for _, tt := range []struct {
+		name  string
+		req   SimulationRequest
+		field string
+		line  int
+	}{
+		{"bad trace header", SimulationRequest{Service: service, Trace: "when,what\n1,2\n"}, "trace", 1},
+		{"bad trace row", SimulationRequest{Service: service, Trace: strings.Replace(trace, ",72\n", ",seventy\n", 1)}, "trace.GeneratedTokens", 3},
+		{"trace kind without trace", SimulationRequest{Service: traceService}, "trace", 0},
+		{"offers without search", SimulationRequest{Service: service, Offers: new(2)}, "offers", 0},
+		{"too many offers", SimulationRequest{Service: service, Search: true, Offers: new(11)}, "offers", 0},
+	} {
+		_, r := submit(t, s, tt.req)
+		if r.status != 400 {
+			t.Errorf("%s: %d %s", tt.name, r.status, r.body)
+			continue
+		}
+		if e := r.errorOf(t); e.Field != tt.field || (tt.line > 0 && e.Line != tt.line) {
+			t.Errorf("%s: field %q line %d, want %q line %d: %s", tt.name, e.Field, e.Line, tt.field, tt.line, r.body)
+		}
+	}
+}
+
+// TestSearchCancel checks that a running search stops when cancelled.
+func TestSearchCancel(t *testing.T) {
+	s := testServer(t, nil)
+	j, r := submit(t, s, SimulationRequest{Service: longService, Search: true})
+	if r.status != 202 {
+		t.Fatalf("submit: %d %s", r.status, r.body)
+	}
+	time.Sleep(50 * time.Millisecond) // let it start simulating
+	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 {
+		t.Fatalf("cancel: %d %s", r.status, r.body)
+	}
+	waitStopped(t, s)
+	if got := poll(t, s, j.ID, func(JobJSON) bool { return true }); got.Status != JobCancelled || got.Search != nil {
+		t.Errorf("after cancel: %+v", got)
 	}
 }
