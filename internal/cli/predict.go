@@ -42,7 +42,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 				if offer != "" {
 					o, _ = app.FindOffer(c, app.Flags, offer)
 				}
-				calibrate(r, &cl, o)
+				app.Calibrate(r, &cl, o)
 			}
 			p, err := perf.Predict(spec, cl)
 			if err != nil {

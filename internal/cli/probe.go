@@ -249,9 +249,9 @@ func (e *Env) loadProbeReport(file string) (*probe.Report, error) {
 	if err != nil {
 		return nil, &apperr.Error{Code: apperr.Invalid, File: file, Msg: "cannot read", Err: err}
 	}
-	r, err := probe.ReadReport(b)
+	r, err := app.ReadProbeReport(b, "")
 	if err != nil {
-		return nil, &apperr.Error{Code: apperr.Invalid, File: file, Msg: "", Err: err}
+		return nil, apperr.InFile(err, file)
 	}
 	return r, nil
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
-	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/workload"
 )
@@ -67,11 +67,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				req.Tune = func(o *catalog.Offer, cl *perf.Cluster) {
-					if probedShape(r, o) {
-						calibrate(r, cl, o)
-					}
-				}
+				req.Tune = app.CalibrateProbed(r)
 			}
 			res, err := advisor.Recommend(req)
 			if err != nil {

@@ -38,6 +38,9 @@ type PredictRequest struct {
 	GPUs     int    `json:"gpus,omitempty"`  // total accelerators; 0 = one server's worth
 	Nodes    int    `json:"nodes,omitempty"` // 0 = as few as the server allows
 	Offer    string `json:"offer,omitempty"` // provider/instance
+	// Calibrate is a probe report's JSON text (gpupick probe -o json):
+	// its measured efficiency, storage and network replace the catalog's.
+	Calibrate string `json:"calibrate,omitempty"`
 }
 
 // RecommendRequest is the body of POST /api/v1/recommend.
@@ -47,6 +50,9 @@ type RecommendRequest struct {
 	Pricing   []string `json:"pricing,omitempty"`   // pricing modes; default: the workload's
 	Top       *int     `json:"top,omitempty"`       // candidates shown; default 10, 0 = all
 	Lang      string   `json:"lang,omitempty"`      // en or zh (svg and html)
+	// Calibrate is a probe report's JSON text (gpupick probe -o json),
+	// applied to the offers with the hardware it measured.
+	Calibrate string `json:"calibrate,omitempty"`
 }
 
 // ExplainRequest is the body of POST /api/v1/explain.
@@ -126,9 +132,21 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	if err != nil {
 		return p, err
 	}
-	cl, err := app.Cluster(s.st().cat, app.JSON, in.GPU, in.Offer, in.GPUs, in.Nodes)
+	c := s.st().cat
+	cl, err := app.Cluster(c, app.JSON, in.GPU, in.Offer, in.GPUs, in.Nodes)
 	if err != nil {
 		return p, err
+	}
+	if in.Calibrate != "" {
+		r, err := app.ReadProbeReport([]byte(in.Calibrate), "calibrate")
+		if err != nil {
+			return p, err
+		}
+		var o *catalog.Offer
+		if in.Offer != "" {
+			o, _ = app.FindOffer(c, app.JSON, in.Offer) // found by Cluster above
+		}
+		app.Calibrate(r, &cl, o)
 	}
 	p, err = perf.Predict(spec, cl)
 	if err != nil {
@@ -145,6 +163,13 @@ func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) 
 	}
 	st := s.st()
 	req := advisor.Request{Spec: spec, Catalog: st.cat, Now: s.now(), Detail: detail, Checks: st.checker.Checks(), Predictions: st.predictions}
+	if in.Calibrate != "" {
+		r, err := app.ReadProbeReport([]byte(in.Calibrate), "calibrate")
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Tune = app.CalibrateProbed(r) // the advisor then bypasses the shared predictions
+	}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
 		if err != nil {

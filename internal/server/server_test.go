@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,8 @@ import (
 	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/store"
 )
 
@@ -580,5 +583,83 @@ func TestEvaluationGate(t *testing.T) {
 	}
 	if len(s.gate) != cap(s.gate)-1 {
 		t.Errorf("the request did not give its slot back: %d of %d taken", len(s.gate), cap(s.gate))
+	}
+}
+
+// TestCalibrateOverAPI sends a probe report that measured half the matmul
+// speed of an 8 x H100 server: predict and recommend slow those servers
+// down and say why, leave other hardware alone, and do not leak the
+// calibration into later uncalibrated answers (the shared prediction
+// cache).
+func TestCalibrateOverAPI(t *testing.T) {
+	h := testServer(t, func(c *Config) { c.DB = "" }).Handler()
+	b, err := os.ReadFile("../cli/testdata/probe-h100-slow.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	workload := example(t, "llama3-8b-lora.yaml")
+
+	predict := func(calibrate string) perf.Prediction {
+		t.Helper()
+		r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: workload, Offer: "aws/p5.48xlarge", Calibrate: calibrate}), "")
+		var p perf.Prediction
+		if r.status != 200 || json.Unmarshal([]byte(r.body), &p) != nil {
+			t.Fatalf("predict: %d %.300s", r.status, r.body)
+		}
+		return p
+	}
+	plain, cal := predict(""), predict(string(b))
+	if !(cal.Throughput.Value < 0.8*plain.Throughput.Value) || !strings.Contains(strings.Join(cal.Assumptions, "\n"), "compute efficiency x") {
+		t.Errorf("calibrated predict: %.0f vs %.0f %s, assumptions %q", cal.Throughput.Value, plain.Throughput.Value, plain.Throughput.Unit, cal.Assumptions)
+	}
+
+	recommend := func(calibrate string) map[string]float64 {
+		t.Helper()
+		all := 0
+		r := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: workload, Top: &all, Calibrate: calibrate}), "")
+		var res report.RecommendJSON
+		if r.status != 200 || json.Unmarshal([]byte(r.body), &res) != nil {
+			t.Fatalf("recommend: %d %.300s", r.status, r.body)
+		}
+		hours := map[string]float64{}
+		for _, c := range res.Candidates {
+			if c.DurationHours != nil {
+				hours[fmt.Sprintf("%s %s %s %d %d %s", c.Offer, c.Region, c.GPU, c.GPUs, c.Nodes, c.Pricing)] = *c.DurationHours
+			}
+		}
+		return hours
+	}
+	before := recommend("")
+	calibrated := recommend(string(b))
+	after := recommend("")
+	slower, same := 0, 0
+	for k, h0 := range before {
+		h1, ok := calibrated[k]
+		if !ok {
+			continue
+		}
+		probed := strings.Contains(k, " h100-sxm 8 1 ") // one server of 8, as probed
+		switch {
+		case probed && h1 > 1.2*h0:
+			slower++
+		case probed:
+			t.Errorf("%s: the probed hardware did not slow down: %.2f h -> %.2f h", k, h0, h1)
+		case h1 != h0:
+			t.Errorf("%s: other hardware changed: %.2f h -> %.2f h", k, h0, h1)
+		default:
+			same++
+		}
+		if after[k] != h0 {
+			t.Errorf("%s: a calibrated request changed a later plain one: %.2f h -> %.2f h", k, h0, after[k])
+		}
+	}
+	t.Logf("%d candidates on the probed hardware slowed down, %d others unchanged", slower, same)
+	if slower == 0 || same == 0 {
+		t.Errorf("%d probed candidates slowed, %d others compared", slower, same)
+	}
+
+	r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: workload, GPU: "h100", Calibrate: `{"gpus": []}`}), "")
+	if r.status != 400 || r.errorOf(t).Field != "calibrate" {
+		t.Errorf("a document without a version: %d %s", r.status, r.body)
 	}
 }
