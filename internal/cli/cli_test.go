@@ -231,3 +231,20 @@ func noStore(t *testing.T) func(string) string {
 		return ""
 	}
 }
+
+func TestServeTrustedProxyFlag(t *testing.T) {
+	got, err := parsePrefixes([]string{"10.0.0.0/8", " 192.0.2.7", "2001:db8::/32", "10.1.2.3/8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"10.0.0.0/8", "192.0.2.7/32", "2001:db8::/32", "10.0.0.0/8"}
+	for i, p := range got {
+		if p.String() != want[i] {
+			t.Errorf("prefix %d: %s, want %s", i, p, want[i])
+		}
+	}
+	_, errOut, code := run(t, "serve", "--trusted-proxy", "10.0.0.0/8,lb.internal")
+	if code != 2 || !strings.Contains(errOut, "--trusted-proxy") || !strings.Contains(errOut, "lb.internal") {
+		t.Errorf("a bad --trusted-proxy: exit %d, %s", code, errOut)
+	}
+}

@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/server"
 )
@@ -18,8 +21,9 @@ func newServeCmd(e *Env) *cobra.Command {
 	var public bool
 	var cors []string
 	var rate float64
+	var proxies []string
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080] [--public] [--cors ORIGIN]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--public] [--cors ORIGIN] [--trusted-proxy CIDR]",
 		Short: "Serve the JSON API, its OpenAPI document and the web page over HTTP",
 		Long: `Serve gpupick over HTTP: JSON endpoints for everything the CLI does, an OpenAPI
 document at /openapi.json with a docs page at /docs, the web page at /, and
@@ -28,9 +32,13 @@ and reports need an API token (gpupick token create). Logs are JSON lines on
 stderr. Ctrl-C or SIGTERM stops accepting connections and finishes the
 requests in flight.`,
 		Example: `  gpupick serve
-  gpupick serve --addr 0.0.0.0:8080 --public --db postgres://gpupick@db/gpupick`,
+  gpupick serve --addr 0.0.0.0:8080 --public --db postgres://gpupick@db/gpupick --trusted-proxy 10.0.0.0/8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			trusted, err := parsePrefixes(proxies)
+			if err != nil {
+				return err
+			}
 			c, err := e.Catalog()
 			if err != nil {
 				return err
@@ -49,7 +57,7 @@ requests in flight.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, RateLimit: rate,
+			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, RateLimit: rate, TrustedProxies: trusted,
 				Logger: slog.New(slog.NewJSONHandler(e.Stderr, nil)), Now: e.Now, Catalog: c, Compat: m,
 				Reload: func() (*catalog.Catalog, error) { e.cat = nil; return e.Catalog() }})
 			if err != nil {
@@ -64,5 +72,24 @@ requests in flight.`,
 	cmd.Flags().BoolVar(&public, "public", false, "allow a non-loopback address (refused unless an API token exists)")
 	cmd.Flags().StringSliceVar(&cors, "cors", nil, "allow browsers from these `ORIGINS` (comma-separated; default: CORS off)")
 	cmd.Flags().Float64Var(&rate, "rate-limit", 20, "requests per second allowed per client address, bursts of twice that (0 = no limit)")
+	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "load balancers (`CIDR` or address, comma-separated) whose X-Forwarded-For names the client")
 	return cmd
+}
+
+// parsePrefixes reads --trusted-proxy: CIDR prefixes or single addresses.
+func parsePrefixes(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range list {
+		v = strings.TrimSpace(v)
+		if p, err := netip.ParsePrefix(v); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(v)
+		if err != nil {
+			return nil, apperr.Invalidf("--trusted-proxy", "want a CIDR prefix (10.0.0.0/8) or an address, got %q", v)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }

@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -57,6 +58,12 @@ type Config struct {
 	// RateLimit is the sustained requests per second allowed per client
 	// address, with bursts of twice that; 0 means no limit.
 	RateLimit float64
+	// TrustedProxies are the load balancers in front of the service: a
+	// request from one of them is counted (rate limit, logs) against the
+	// client its X-Forwarded-For names, the nearest address there that is
+	// not itself a trusted proxy. Empty: the header is ignored, as anyone
+	// can send it.
+	TrustedProxies []netip.Prefix
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock (tests fix it); nil means time.Now.
@@ -356,7 +363,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			s.metrics.observe(route, sw.status, d)
 			s.log.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "route", route,
-				"status", sw.status, "duration_ms", float64(d.Microseconds())/1000, "client", clientIP(r))
+				"status", sw.status, "duration_ms", float64(d.Microseconds())/1000, "client", s.clientIP(r))
 		}()
 		next.ServeHTTP(sw, r)
 	})
@@ -395,7 +402,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.limiter.allow(clientIP(r)) {
+		if !s.limiter.allow(s.clientIP(r)) {
 			w.Header().Set("Retry-After", "1")
 			s.writeError(w, r, &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
 				Message: fmt.Sprintf("more than %g requests per second from this client: slow down", s.cfg.RateLimit)}})
@@ -405,14 +412,45 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 	})
 }
 
-// clientIP is the peer address without its port. Behind a load balancer
-// every client shares its address; the balancer should limit rates then.
-func clientIP(r *http.Request) string {
+// clientIP is the address a request is counted against: the peer without
+// its port, or, when the peer is a trusted proxy, the client X-Forwarded-For
+// names. Proxies append the peer they saw, so the header is read from the
+// right, skipping trusted proxies: entries further left were written by
+// the client and could be forged.
+func (s *Server) clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	if len(s.cfg.TrustedProxies) == 0 || !s.trusted(host) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop := strings.TrimSpace(hops[i])
+		if hop == "" {
+			continue
+		}
+		if !s.trusted(hop) {
+			return hop
+		}
+		host = hop
+	}
+	return host // every hop a trusted proxy: the farthest one
+}
+
+func (s *Server) trusted(ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // TuneRuntime sets the garbage collector for a server process: a

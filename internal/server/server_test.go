@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -661,5 +662,63 @@ func TestCalibrateOverAPI(t *testing.T) {
 	r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: workload, GPU: "h100", Calibrate: `{"gpus": []}`}), "")
 	if r.status != 400 || r.errorOf(t).Field != "calibrate" {
 		t.Errorf("a document without a version: %d %s", r.status, r.body)
+	}
+}
+
+// TestTrustedProxies checks whom a request is counted against: the peer,
+// unless the peer is a trusted proxy; then the nearest untrusted address of
+// X-Forwarded-For, so a client cannot forge its way past the rate limit.
+func TestTrustedProxies(t *testing.T) {
+	s := testServer(t, func(c *Config) {
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
+	})
+	for _, tt := range []struct {
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"192.0.2.1:5000", nil, "192.0.2.1"},
+		{"192.0.2.1:5000", []string{"203.0.113.9"}, "192.0.2.1"},                          // not from a proxy: header ignored
+		{"10.1.2.3:5000", []string{"203.0.113.9"}, "203.0.113.9"},                         // one proxy
+		{"10.1.2.3:5000", []string{"198.51.100.1, 203.0.113.9, 10.9.9.9"}, "203.0.113.9"}, // forged left entry, two proxies
+		{"10.1.2.3:5000", []string{"198.51.100.1", "203.0.113.9"}, "203.0.113.9"},         // several header lines
+		{"10.1.2.3:5000", []string{"10.4.4.4"}, "10.4.4.4"},                               // all proxies: the farthest
+		{"10.1.2.3:5000", nil, "10.1.2.3"},                                                // proxy without the header
+		{"[fd00::1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},                        // IPv6
+		{"10.1.2.3:5000", []string{"not-an-ip"}, "not-an-ip"},                             // junk counts as its own client
+	} {
+		req := httptest.NewRequest("GET", "/healthz", nil)
+		req.RemoteAddr = tt.remote
+		for _, v := range tt.xff {
+			req.Header.Add("X-Forwarded-For", v)
+		}
+		if got := s.clientIP(req); got != tt.want {
+			t.Errorf("%s with X-Forwarded-For %q: counted as %q, want %q", tt.remote, tt.xff, got, tt.want)
+		}
+	}
+
+	// Through the rate limit: clients behind one proxy have budgets of
+	// their own; a forged header from outside does not buy a new one.
+	now := fixedNow
+	h := testServer(t, func(c *Config) {
+		c.RateLimit, c.Now = 1, func() time.Time { return now }
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	}).Handler()
+	get := func(remote, xff string) int {
+		req := httptest.NewRequest("GET", "/healthz", nil)
+		req.RemoteAddr, req.Header["X-Forwarded-For"] = remote, []string{xff}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w.Code
+	}
+	for i := range 3 {
+		if code := get("192.0.2.1:1", fmt.Sprintf("203.0.113.%d", i)); (i < 2) != (code == 200) {
+			t.Errorf("forged header, request %d: %d", i, code)
+		}
+	}
+	for i := range 3 {
+		if code := get("10.0.0.1:1", fmt.Sprintf("203.0.113.%d", i)); code != 200 {
+			t.Errorf("client %d behind the proxy: %d", i, code)
+		}
 	}
 }
