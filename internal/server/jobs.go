@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/store"
 )
 
 // SimulationRequest is the body of POST /api/v1/simulations.
@@ -83,8 +86,11 @@ func (j *job) view() JobJSON {
 }
 
 // jobs keeps simulation jobs in memory: at most maxRunning at once, and
-// the newest maxKept of them. A job lives in the replica that ran it; behind
-// a load balancer, poll with sticky sessions.
+// the newest maxKept of them. A job runs in the replica that took it; with a
+// store (shared by the replicas behind a load balancer) it also writes its
+// state there, at most every syncEvery while it runs and once at its end,
+// so any replica can report it, and it heeds a cancel asked through any
+// replica.
 type jobs struct {
 	mu         sync.Mutex
 	byID       map[string]*job
@@ -94,10 +100,60 @@ type jobs struct {
 	maxKept    int
 	now        func() time.Time
 	wg         sync.WaitGroup
+	shared     store.Jobs // nil without a store
+	log        *slog.Logger
 }
 
-func newJobs(maxRunning, maxKept int, now func() time.Time) *jobs {
-	return &jobs{byID: map[string]*job{}, maxRunning: maxRunning, maxKept: maxKept, now: now}
+// syncEvery is how often a running job writes its state to the store, and
+// so how stale another replica's answer can be; jobKeep is how long
+// finished jobs stay there.
+const (
+	syncEvery = time.Second
+	jobKeep   = 24 * time.Hour
+)
+
+func newJobs(maxRunning, maxKept int, now func() time.Time, shared store.Jobs, log *slog.Logger) *jobs {
+	return &jobs{byID: map[string]*job{}, maxRunning: maxRunning, maxKept: maxKept, now: now, shared: shared, log: log}
+}
+
+// sync writes j's state to the store and reports whether a client asked,
+// through any replica, to cancel it. Failures are logged: the job goes on,
+// and this replica still answers for it.
+func (js *jobs) sync(j *job) (cancelRequested bool) {
+	if js.shared == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b, err := json.Marshal(j.view())
+	if err == nil {
+		err = js.shared.PutJob(ctx, j.id, b)
+	}
+	if err == nil {
+		_, cancelRequested, err = js.shared.GetJob(ctx, j.id)
+	}
+	if err != nil {
+		js.log.Warn("simulation state not shared", "id", j.id, "error", err.Error())
+	}
+	return cancelRequested
+}
+
+// stored returns the state of a job another replica runs.
+func (js *jobs) stored(id string) (JobJSON, error) {
+	if js.shared == nil {
+		return JobJSON{}, apperr.NotFoundf("id", "no simulation %q (finished ones are kept for a while, then dropped)", id)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b, _, err := js.shared.GetJob(ctx, id)
+	if err != nil {
+		return JobJSON{}, err
+	}
+	var v JobJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return JobJSON{}, apperr.Wrap(apperr.Internal, "read simulation "+id, err)
+	}
+	return v, nil
 }
 
 var errBusy = &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
@@ -122,6 +178,7 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 	js.order = append(js.order, j.id)
 	js.running++
 	js.evict()
+	js.sync(j) // before the answer, so every replica knows the id at once
 	js.wg.Add(1)
 	go func() {
 		defer js.wg.Done()
@@ -140,6 +197,12 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 			j.status, j.outcome, j.progress = JobDone, res, 1
 		}
 		j.mu.Unlock()
+		js.sync(j)
+		if js.shared != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, _ = js.shared.PruneJobs(ctx, js.now().Add(-jobKeep))
+			cancel()
+		}
 		js.mu.Lock()
 		js.running--
 		js.evict()
@@ -158,6 +221,7 @@ func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float
 			err = apperr.Wrap(apperr.Internal, "simulation", fmt.Errorf("panic: %v", v))
 		}
 	}()
+	synced := time.Now()
 	return run(func(done, total float64) {
 		if ctx.Err() != nil {
 			panic(errCancelled)
@@ -166,6 +230,12 @@ func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float
 			j.mu.Lock()
 			j.progress = min(1, done/total)
 			j.mu.Unlock()
+		}
+		if js.shared != nil && time.Since(synced) >= syncEvery {
+			synced = time.Now()
+			if js.sync(j) {
+				panic(errCancelled)
+			}
 		}
 	})
 }
@@ -301,6 +371,9 @@ func checkTrace(source func() (autoscale.Source, error)) error {
 
 func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
 	j, err := s.jobs.get(r.PathValue("id"))
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return s.jobs.stored(r.PathValue("id")) // another replica's
+	}
 	if err != nil {
 		return JobJSON{}, err
 	}
@@ -308,7 +381,17 @@ func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody
 }
 
 func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
-	j, err := s.jobs.get(r.PathValue("id"))
+	id := r.PathValue("id")
+	j, err := s.jobs.get(id)
+	if apperr.CodeOf(err) == apperr.NotFound && s.jobs.shared != nil {
+		// Another replica runs it: it stops at its next sync.
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		if err := s.jobs.shared.RequestCancel(ctx, id); err != nil {
+			return JobJSON{}, err
+		}
+		return s.jobs.stored(id)
+	}
 	if err != nil {
 		return JobJSON{}, err
 	}

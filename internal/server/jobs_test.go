@@ -110,7 +110,9 @@ pricing: {per_hour_usd: 1}
 `
 
 func TestSimulationCancelAndBounds(t *testing.T) {
-	s := testServer(t, func(c *Config) { c.MaxJobs = 1; c.MaxKeptJobs = 2 })
+	// Without a store, so that only memory keeps jobs (a store keeps them
+	// for a day: TestSharedDatabase).
+	s := testServer(t, func(c *Config) { c.MaxJobs = 1; c.MaxKeptJobs = 2; c.DB = "" })
 	j, r := submit(t, s, SimulationRequest{Service: longService})
 	if r.status != 202 {
 		t.Fatalf("submit: %d %s", r.status, r.body)

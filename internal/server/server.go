@@ -150,7 +150,8 @@ func New(cfg Config) (*Server, error) {
 		s.limiter = newLimiter(cfg.RateLimit, 2*cfg.RateLimit, s.now)
 	}
 	s.gate = make(chan struct{}, runtime.GOMAXPROCS(0))
-	s.jobs = newJobs(max(1, orDefault(cfg.MaxJobs, 4)), max(1, orDefault(cfg.MaxKeptJobs, 100)), s.now)
+	shared, _ := s.store.(store.Jobs)
+	s.jobs = newJobs(max(1, orDefault(cfg.MaxJobs, 4)), max(1, orDefault(cfg.MaxKeptJobs, 100)), s.now, shared, s.log)
 	s.handler = s.buildHandler()
 	return s, nil
 }

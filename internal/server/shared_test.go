@@ -46,6 +46,32 @@ func TestSharedDatabase(t *testing.T) {
 			if r := do(t, a.Handler(), "GET", "/api/v1/workloads/"+itoa(doc.ID), "", ""); r.status != 404 {
 				t.Errorf("a still sees it: %d", r.status)
 			}
+
+			// A simulation submitted to a is polled through b, and a
+			// long one submitted to a is cancelled through b.
+			j, r2 := submit(t, a, SimulationRequest{Service: example(t, "service-target.yaml")})
+			if r2.status != 202 {
+				t.Fatalf("submit on a: %d %s", r2.status, r2.body)
+			}
+			done := poll(t, b, j.ID, func(j JobJSON) bool { return j.Status != JobRunning })
+			if done.Status != JobDone || done.Result == nil || done.Result.Requests == 0 {
+				t.Fatalf("polled on b: %+v", done)
+			}
+			long, r2 := submit(t, a, SimulationRequest{Service: longService})
+			if r2.status != 202 {
+				t.Fatalf("submit long on a: %d %s", r2.status, r2.body)
+			}
+			poll(t, b, long.ID, func(j JobJSON) bool { return j.Progress > 0 }) // b sees it run
+			if r := do(t, b.Handler(), "DELETE", "/api/v1/simulations/"+long.ID, "", ""); r.status != 200 {
+				t.Fatalf("cancel on b: %d %s", r.status, r.body)
+			}
+			waitStopped(t, a)
+			if got := poll(t, b, long.ID, func(j JobJSON) bool { return j.Status != JobRunning }); got.Status != JobCancelled {
+				t.Errorf("after cancel through b: %+v", got)
+			}
+			if r := do(t, b.Handler(), "GET", "/api/v1/simulations/nope", "", ""); r.status != 404 {
+				t.Errorf("unknown job on b: %d %s", r.status, r.body)
+			}
 		})
 	}
 }

@@ -60,6 +60,7 @@ func RunConformance(t *testing.T, open func(t *testing.T) store.Store) {
 			testDocuments(t, s.SaveReport, s.GetReport, s.ListReports, s.DeleteReport)
 		}},
 		{"WorkloadsAndReportsApart", testDocumentsApart},
+		{"Jobs", testJobs},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
@@ -343,5 +344,46 @@ func testDocumentsApart(t *testing.T, s store.Store) {
 	wantCode(t, s.DeleteReport(ctx, w.ID), apperr.NotFound)
 	if l := must(s.ListReports(ctx)).of(t); len(l) != 0 {
 		t.Errorf("reports = %+v", l)
+	}
+}
+
+func testJobs(t *testing.T, s store.Store) {
+	js, ok := s.(store.Jobs)
+	if !ok {
+		t.Skip("this store keeps no jobs")
+	}
+	ctx := context.Background()
+	if _, _, err := js.GetJob(ctx, "nope"); apperr.CodeOf(err) != apperr.NotFound {
+		t.Errorf("missing job: %v", err)
+	}
+	wantCode(t, js.RequestCancel(ctx, "nope"), apperr.NotFound)
+	wantCode(t, js.PutJob(ctx, " ", []byte("{}")), apperr.Invalid)
+	if err := js.PutJob(ctx, "a1", []byte(`{"status":"running"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := js.RequestCancel(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := js.PutJob(ctx, "a1", []byte(`{"status":"cancelled"}`)); err != nil {
+		t.Fatal(err)
+	}
+	state, cancel, err := js.GetJob(ctx, "a1")
+	if err != nil || string(state) != `{"status":"cancelled"}` || !cancel {
+		t.Errorf("after cancel and update: %s %v %v", state, cancel, err)
+	}
+	if err := js.PutJob(ctx, "b2", []byte(`{"status":"done"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, cancel, _ := js.GetJob(ctx, "b2"); cancel {
+		t.Error("a cancel request leaked to another job")
+	}
+	if n, err := js.PruneJobs(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Errorf("prune of nothing old: %d %v", n, err)
+	}
+	if n, err := js.PruneJobs(ctx, time.Now().Add(time.Hour)); err != nil || n != 2 {
+		t.Errorf("prune of everything: %d %v", n, err)
+	}
+	if _, _, err := js.GetJob(ctx, "a1"); apperr.CodeOf(err) != apperr.NotFound {
+		t.Errorf("pruned job still there: %v", err)
 	}
 }
