@@ -107,8 +107,10 @@ type jobs struct {
 // syncEvery is how often a running job writes its state to the store, and
 // so how stale another replica's answer can be; jobKeep is how long
 // finished jobs stay there.
+// A running job not written for lostAfter has lost its replica.
 const (
 	syncEvery = time.Second
+	lostAfter = 30 * syncEvery
 	jobKeep   = 24 * time.Hour
 )
 
@@ -119,7 +121,7 @@ func newJobs(maxRunning, maxKept int, now func() time.Time, shared store.Jobs, l
 // sync writes j's state to the store and reports whether a client asked,
 // through any replica, to cancel it. Failures are logged: the job goes on,
 // and this replica still answers for it.
-func (js *jobs) sync(j *job) (cancelRequested bool) {
+func (js *jobs) sync(j *job) bool {
 	if js.shared == nil {
 		return false
 	}
@@ -129,13 +131,14 @@ func (js *jobs) sync(j *job) (cancelRequested bool) {
 	if err == nil {
 		err = js.shared.PutJob(ctx, j.id, b)
 	}
+	var st store.JobState
 	if err == nil {
-		_, cancelRequested, err = js.shared.GetJob(ctx, j.id)
+		st, err = js.shared.GetJob(ctx, j.id)
 	}
 	if err != nil {
 		js.log.Warn("simulation state not shared", "id", j.id, "error", err.Error())
 	}
-	return cancelRequested
+	return st.CancelRequested
 }
 
 // stored returns the state of a job another replica runs.
@@ -145,13 +148,19 @@ func (js *jobs) stored(id string) (JobJSON, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	b, _, err := js.shared.GetJob(ctx, id)
+	st, err := js.shared.GetJob(ctx, id)
 	if err != nil {
 		return JobJSON{}, err
 	}
 	var v JobJSON
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := json.Unmarshal(st.State, &v); err != nil {
 		return JobJSON{}, apperr.Wrap(apperr.Internal, "read simulation "+id, err)
+	}
+	if v.Status == JobRunning && js.now().Sub(st.Updated) > lostAfter {
+		// The replica running it stopped writing: it went away.
+		v.Status = JobFailed
+		v.Error = &ErrorBody{Code: string(apperr.Unavailable), Message: fmt.Sprintf(
+			"the replica running this simulation stopped reporting at %s: submit it again", st.Updated.Format(time.RFC3339))}
 	}
 	return v, nil
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/store"
 )
 
 func poll(t *testing.T, s *Server, id string, until func(JobJSON) bool) JobJSON {
@@ -237,5 +239,28 @@ func TestSearchCancel(t *testing.T) {
 	waitStopped(t, s)
 	if got := poll(t, s, j.ID, func(JobJSON) bool { return true }); got.Status != JobCancelled || got.Search != nil {
 		t.Errorf("after cancel: %+v", got)
+	}
+}
+
+// TestLostJob: a job whose replica stopped writing its state (it crashed)
+// is reported failed once lostAfter has passed, not running forever.
+func TestLostJob(t *testing.T) {
+	now := fixedNow
+	s := testServer(t, func(c *Config) { c.Now = func() time.Time { return now } })
+	js := s.store.(store.Jobs)
+	state := jsonBody(t, JobJSON{ID: "ghost", Status: JobRunning, Progress: 0.4, Created: now})
+	if err := js.PutJob(context.Background(), "ghost", []byte(state)); err != nil {
+		t.Fatal(err)
+	}
+	get := func() JobJSON {
+		t.Helper()
+		return poll(t, s, "ghost", func(JobJSON) bool { return true })
+	}
+	if j := get(); j.Status != JobRunning || j.Progress != 0.4 {
+		t.Errorf("fresh: %+v", j)
+	}
+	now = now.Add(lostAfter + time.Second)
+	if j := get(); j.Status != JobFailed || j.Error == nil || !strings.Contains(j.Error.Message, "stopped reporting") {
+		t.Errorf("after its replica went silent: %+v", j)
 	}
 }

@@ -19,15 +19,22 @@ type Jobs interface {
 	// PutJob records a job's state (opaque JSON), creating the job or
 	// replacing its state; a cancel request stays recorded.
 	PutJob(ctx context.Context, id string, state []byte) error
-	// GetJob returns a job's last state and whether a cancel was
-	// requested. NotFound when there is no such job.
-	GetJob(ctx context.Context, id string) (state []byte, cancelRequested bool, err error)
+	// GetJob returns a job's last state, whether a cancel was requested
+	// and when the state was written. NotFound when there is no such job.
+	GetJob(ctx context.Context, id string) (JobState, error)
 	// RequestCancel records that a client asked to cancel the job; the
 	// replica running it sees it at its next PutJob or GetJob. NotFound
 	// when there is no such job.
 	RequestCancel(ctx context.Context, id string) error
 	// PruneJobs removes jobs not updated since before and returns how many.
 	PruneJobs(ctx context.Context, before time.Time) (int, error)
+}
+
+// JobState is a job as the store holds it.
+type JobState struct {
+	State           []byte // opaque JSON
+	CancelRequested bool
+	Updated         time.Time
 }
 
 var _ Jobs = (*SQL)(nil)
@@ -46,17 +53,19 @@ func (s *SQL) PutJob(ctx context.Context, id string, state []byte) error {
 }
 
 // GetJob returns a job's state; see Jobs.
-func (s *SQL) GetJob(ctx context.Context, id string) ([]byte, bool, error) {
-	var state []byte
+func (s *SQL) GetJob(ctx context.Context, id string) (JobState, error) {
+	var j JobState
 	var cancel int
-	err := s.db.QueryRowContext(ctx, `SELECT state, cancel_requested FROM jobs WHERE id = $1`, id).Scan(&state, &cancel)
+	var updated int64
+	err := s.db.QueryRowContext(ctx, `SELECT state, cancel_requested, updated_at FROM jobs WHERE id = $1`, id).Scan(&j.State, &cancel, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, apperr.NotFoundf("id", "no simulation %q", id)
+		return JobState{}, apperr.NotFoundf("id", "no simulation %q", id)
 	}
 	if err != nil {
-		return nil, false, internal("read job", err)
+		return JobState{}, internal("read job", err)
 	}
-	return state, cancel != 0, nil
+	j.CancelRequested, j.Updated = cancel != 0, fromMS(updated)
+	return j, nil
 }
 
 // RequestCancel records a cancel request; see Jobs.

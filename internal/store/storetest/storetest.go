@@ -353,7 +353,7 @@ func testJobs(t *testing.T, s store.Store) {
 		t.Skip("this store keeps no jobs")
 	}
 	ctx := context.Background()
-	if _, _, err := js.GetJob(ctx, "nope"); apperr.CodeOf(err) != apperr.NotFound {
+	if _, err := js.GetJob(ctx, "nope"); apperr.CodeOf(err) != apperr.NotFound {
 		t.Errorf("missing job: %v", err)
 	}
 	wantCode(t, js.RequestCancel(ctx, "nope"), apperr.NotFound)
@@ -367,14 +367,14 @@ func testJobs(t *testing.T, s store.Store) {
 	if err := js.PutJob(ctx, "a1", []byte(`{"status":"cancelled"}`)); err != nil {
 		t.Fatal(err)
 	}
-	state, cancel, err := js.GetJob(ctx, "a1")
-	if err != nil || string(state) != `{"status":"cancelled"}` || !cancel {
-		t.Errorf("after cancel and update: %s %v %v", state, cancel, err)
+	got, err := js.GetJob(ctx, "a1")
+	if err != nil || string(got.State) != `{"status":"cancelled"}` || !got.CancelRequested || got.Updated.IsZero() {
+		t.Errorf("after cancel and update: %+v %v", got, err)
 	}
 	if err := js.PutJob(ctx, "b2", []byte(`{"status":"done"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, cancel, _ := js.GetJob(ctx, "b2"); cancel {
+	if got, _ := js.GetJob(ctx, "b2"); got.CancelRequested {
 		t.Error("a cancel request leaked to another job")
 	}
 	if n, err := js.PruneJobs(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
@@ -383,7 +383,7 @@ func testJobs(t *testing.T, s store.Store) {
 	if n, err := js.PruneJobs(ctx, time.Now().Add(time.Hour)); err != nil || n != 2 {
 		t.Errorf("prune of everything: %d %v", n, err)
 	}
-	if _, _, err := js.GetJob(ctx, "a1"); apperr.CodeOf(err) != apperr.NotFound {
+	if _, err := js.GetJob(ctx, "a1"); apperr.CodeOf(err) != apperr.NotFound {
 		t.Errorf("pruned job still there: %v", err)
 	}
 }
