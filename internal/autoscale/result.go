@@ -42,8 +42,9 @@ type Options struct {
 	// and, when Simulate builds the source itself, the traffic. 0 = the
 	// spec's traffic.seed.
 	Seed uint64
-	// Progress, when set, is called now and then with the simulated time
-	// done and the horizon (seconds; totalS is 0 when unknown, as for a
+	// Progress, when set, is called now and then (every 1/200 of the
+	// horizon and every 65,536 events) with the simulated time done and
+	// the horizon (seconds; totalS is 0 when unknown, as for a
 	// trace without duration_s).
 	Progress func(doneS, totalS float64)
 	// SeriesStepS is the width of a time-series bucket in seconds; 0 = 60.

@@ -289,7 +289,14 @@ func (s *sim) run(progress func(doneS, totalS float64)) {
 	if more {
 		nextA = req.ArrivalS
 	}
+	events := 0
 	for {
+		// Besides the marks in simulated time, report every 2^16 events
+		// (some 15 calls a second): a dense run may take long between
+		// marks, and the caller may want to stop it.
+		if events++; progress != nil && events&0xFFFF == 0 {
+			progress(s.now, s.horizonS)
+		}
 		tC := inf
 		if len(s.heap) > 0 {
 			tC = s.heap[0].nextDone

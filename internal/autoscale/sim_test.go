@@ -237,4 +237,20 @@ func TestProgress(t *testing.T) {
 	if calls < 100 || last != 7200 {
 		t.Errorf("%d progress calls, last %v", calls, last)
 	}
+
+	// A dense run also reports every 65,536 events, beyond its marks (one
+	// per 60 s series step here, so 4): 400,000 requests make some 800,000
+	// events, a dozen more calls.
+	dense := mustSpec(t, `{traffic: {kind: poisson, rate_per_s: 2000, duration_s: 200}, service: {kind: distribution, mean_s: 0.01}, policy: {kind: fixed, replicas: 40}, pricing: {per_hour_usd: 1}}`)
+	calls, last = 0, -1
+	mustRun(t, dense, Options{Progress: func(done, total float64) {
+		calls++
+		if done < last || total != 200 {
+			t.Errorf("progress %v/%v after %v", done, total, last)
+		}
+		last = done
+	}})
+	if calls < 4+10 {
+		t.Errorf("%d progress calls on a dense run: the event count does not report", calls)
+	}
 }

@@ -88,9 +88,9 @@ func (j *job) view() JobJSON {
 // jobs keeps simulation jobs in memory: at most maxRunning at once, and
 // the newest maxKept of them. A job runs in the replica that took it; with a
 // store (shared by the replicas behind a load balancer) it also writes its
-// state there, at most every syncEvery while it runs and once at its end,
-// so any replica can report it, and it heeds a cancel asked through any
-// replica.
+// state there when it starts, every syncEvery while it runs, when it is
+// cancelled and when it ends, so any replica can report it, and it heeds a
+// cancel asked through any replica.
 type jobs struct {
 	mu         sync.Mutex
 	byID       map[string]*job
@@ -175,8 +175,8 @@ var errCancelled = errors.New("cancelled")
 // start runs run in a new job and returns it.
 func (js *jobs) start(run func(progress func(done, total float64)) (outcome, error)) (*job, error) {
 	js.mu.Lock()
-	defer js.mu.Unlock()
 	if js.running >= js.maxRunning {
+		js.mu.Unlock()
 		return nil, errBusy
 	}
 	b := make([]byte, 8)
@@ -187,16 +187,20 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 	js.order = append(js.order, j.id)
 	js.running++
 	js.evict()
-	js.sync(j) // before the answer, so every replica knows the id at once
 	js.wg.Add(1)
+	js.mu.Unlock()
+	js.sync(j) // before the answer, so every replica knows the id at once
 	go func() {
 		defer js.wg.Done()
+		stopBeat := js.heartbeat(ctx, j)
 		res, err := js.runJob(ctx, j, run)
+		stopBeat()
+		stopped := ctx.Err() != nil // asked to stop, here or through another replica
 		cancel()
 		j.mu.Lock()
 		switch {
 		case j.status == JobCancelled: // cancelled while finishing
-		case errors.Is(err, errCancelled) || (err != nil && ctx.Err() != nil):
+		case errors.Is(err, errCancelled) || (err != nil && stopped):
 			j.status = JobCancelled
 		case err != nil:
 			j.status = JobFailed
@@ -220,6 +224,35 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 	return j, nil
 }
 
+// heartbeat writes j's state to the store every syncEvery while it runs,
+// whatever the simulator is doing, and cancels it when a client asked to
+// through another replica. The returned function stops it.
+func (js *jobs) heartbeat(ctx context.Context, j *job) func() {
+	if js.shared == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(syncEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if js.sync(j) {
+					j.cancel()
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
 func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float64)) (outcome, error)) (res outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -230,7 +263,6 @@ func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float
 			err = apperr.Wrap(apperr.Internal, "simulation", fmt.Errorf("panic: %v", v))
 		}
 	}()
-	synced := time.Now()
 	return run(func(done, total float64) {
 		if ctx.Err() != nil {
 			panic(errCancelled)
@@ -239,12 +271,6 @@ func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float
 			j.mu.Lock()
 			j.progress = min(1, done/total)
 			j.mu.Unlock()
-		}
-		if js.shared != nil && time.Since(synced) >= syncEvery {
-			synced = time.Now()
-			if js.sync(j) {
-				panic(errCancelled)
-			}
 		}
 	})
 }
@@ -284,7 +310,7 @@ func (js *jobs) cancelAll() {
 	js.wg.Wait()
 }
 
-func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *SimulationRequest) (JobJSON, error) {
+func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *SimulationRequest) (JobJSON, error) {
 	spec, err := autoscale.ParseSpec([]byte(in.Service))
 	if err != nil {
 		return JobJSON{}, apperr.InFile(err, "service")
@@ -327,7 +353,12 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, _ *http.Request, in *Si
 			return JobJSON{}, err
 		}
 		if in.Search {
+			release, err := s.admit(r.Context()) // it runs a recommendation
+			if err != nil {
+				return JobJSON{}, err
+			}
 			candidates = app.SearchCandidates(spec, ws, c, o, model, offers, s.now())
+			release()
 		}
 	} else if in.Workload != "" {
 		return JobJSON{}, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
@@ -410,5 +441,6 @@ func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noB
 		j.status = JobCancelled // the simulator stops at its next progress call
 	}
 	j.mu.Unlock()
+	s.jobs.sync(j) // the other replicas see it at once
 	return j.view(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/app"
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/store"
 )
@@ -262,5 +263,26 @@ func TestLostJob(t *testing.T) {
 	now = now.Add(lostAfter + time.Second)
 	if j := get(); j.Status != JobFailed || j.Error == nil || !strings.Contains(j.Error.Message, "stopped reporting") {
 		t.Errorf("after its replica went silent: %+v", j)
+	}
+}
+
+// TestJobFailures: a run that fails or panics ends failed with its error,
+// not cancelled.
+func TestJobFailures(t *testing.T) {
+	s := testServer(t, nil)
+	for name, run := range map[string]func(func(float64, float64)) (outcome, error){
+		"error": func(func(float64, float64)) (outcome, error) {
+			return outcome{}, apperr.Invalidf("service.mean_s", "boom")
+		},
+		"panic": func(func(float64, float64)) (outcome, error) { panic("boom") },
+	} {
+		j, err := s.jobs.start(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := poll(t, s, j.id, func(j JobJSON) bool { return j.Status != JobRunning })
+		if got.Status != JobFailed || got.Error == nil || !strings.Contains(got.Error.Message, "boom") && got.Error.Code != "internal" {
+			t.Errorf("%s: %+v", name, got)
+		}
 	}
 }

@@ -417,35 +417,46 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 // its port, or, when the peer is a trusted proxy, the client X-Forwarded-For
 // names. Proxies append the peer they saw, so the header is read from the
 // right, skipping trusted proxies: entries further left were written by
-// the client and could be forged.
+// the client and could be forged. A hop that is not an address (with or
+// without a port) ends the walk, and the request counts against the last
+// proxy that wrote a good one.
 func (s *Server) clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
+	peer, ok := parseHop(r.RemoteAddr)
+	if !ok {
+		return r.RemoteAddr
 	}
-	if len(s.cfg.TrustedProxies) == 0 || !s.trusted(host) {
-		return host
+	if !s.trusted(peer) {
+		return peer.String()
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
-		hop := strings.TrimSpace(hops[i])
-		if hop == "" {
+		if strings.TrimSpace(hops[i]) == "" {
 			continue
 		}
-		if !s.trusted(hop) {
-			return hop
+		hop, ok := parseHop(hops[i])
+		if !ok {
+			break
 		}
-		host = hop
+		peer = hop
+		if !s.trusted(hop) {
+			break
+		}
 	}
-	return host // every hop a trusted proxy: the farthest one
+	return peer.String()
 }
 
-func (s *Server) trusted(ip string) bool {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return false
+// parseHop reads an address, with or without a port (1.2.3.4, 1.2.3.4:80,
+// 2001:db8::1, [2001:db8::1]:80).
+func parseHop(v string) (netip.Addr, bool) {
+	v = strings.TrimSpace(v)
+	if ap, err := netip.ParseAddrPort(v); err == nil {
+		return ap.Addr().Unmap(), true
 	}
-	a = a.Unmap()
+	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]"))
+	return a.Unmap(), err == nil
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
 	for _, p := range s.cfg.TrustedProxies {
 		if p.Contains(a) {
 			return true

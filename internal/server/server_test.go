@@ -685,7 +685,11 @@ func TestTrustedProxies(t *testing.T) {
 		{"10.1.2.3:5000", []string{"10.4.4.4"}, "10.4.4.4"},                               // all proxies: the farthest
 		{"10.1.2.3:5000", nil, "10.1.2.3"},                                                // proxy without the header
 		{"[fd00::1]:5000", []string{"2001:db8::7"}, "2001:db8::7"},                        // IPv6
-		{"10.1.2.3:5000", []string{"not-an-ip"}, "not-an-ip"},                             // junk counts as its own client
+		{"10.1.2.3:5000", []string{"not-an-ip"}, "10.1.2.3"},                              // junk: the proxy that passed it
+		{"10.1.2.3:5000", []string{"203.0.113.9, junk, 10.9.9.9"}, "10.9.9.9"},            // junk behind a proxy: that proxy
+		{"10.1.2.3:5000", []string{"203.0.113.9:41000"}, "203.0.113.9"},                   // a port is not a new client
+		{"10.1.2.3:5000", []string{"[2001:db8::7]:41000, 10.9.9.9:80"}, "2001:db8::7"},    // ports on every hop
+		{"[::ffff:10.1.2.3]:5000", []string{"203.0.113.9"}, "203.0.113.9"},                // IPv4-mapped peer
 	} {
 		req := httptest.NewRequest("GET", "/healthz", nil)
 		req.RemoteAddr = tt.remote
