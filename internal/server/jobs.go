@@ -105,9 +105,9 @@ type jobs struct {
 }
 
 // syncEvery is how often a running job writes its state to the store, and
-// so how stale another replica's answer can be; jobKeep is how long
-// finished jobs stay there.
-// A running job not written for lostAfter has lost its replica.
+// so how stale another replica's answer can be; a running job not written
+// for lostAfter has lost its replica (the margin also covers clock skew
+// between replicas); jobKeep is how long finished jobs stay in the store.
 const (
 	syncEvery = time.Second
 	lostAfter = 30 * syncEvery
