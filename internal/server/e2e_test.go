@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpupick/gpupick/internal/server/web/browsertest"
 
 	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compat"
@@ -23,33 +22,12 @@ import (
 // e2eChromium returns the Chromium binary the end-to-end test drives:
 // $GPUPICK_CHROMIUM, /usr/bin/chromium (Debian's, installed by .ci/run), or
 // a chromium on PATH; "" when there is none.
-func e2eChromium() string {
-	if p := os.Getenv("GPUPICK_CHROMIUM"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // TestE2EWebPage drives the embedded web page in headless Chromium against
 // the real API: filter offers, rank the preloaded workload, see the table
 // and the Pareto chart, open a candidate, switch to Chinese. On failure it
 // saves a screenshot under $GPUPICK_ARTIFACTS (or a kept temporary folder).
 func TestE2EWebPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped under -short")
-	}
-	bin := e2eChromium()
-	if bin == "" {
-		t.Skip("no Chromium (set GPUPICK_CHROMIUM or install Debian's chromium)")
-	}
+	bin := browsertest.Require(t)
 	b, err := os.ReadFile("../../data/compat.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -70,40 +48,7 @@ func TestE2EWebPage(t *testing.T) {
 	// share one 60 s budget and a screenshot on failure its own few seconds.
 	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancelSession()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(sessionCtx,
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("lang", "en-US"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	var (
-		mu       sync.Mutex
-		jsErrors []string
-	)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
-			msg := e.ExceptionDetails.Text
-			if x := e.ExceptionDetails.Exception; x != nil && x.Description != "" {
-				msg += " " + x.Description
-			}
-			mu.Lock()
-			jsErrors = append(jsErrors, msg)
-			mu.Unlock()
-		}
-	}))
-	defer cancelTab()
-	errs := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), jsErrors...) }
+	tabCtx, errs := browsertest.Start(t, sessionCtx)
 	// Start the browser outside the step budget: a cold start can be slow.
 	// The first action on tabCtx starts it, and a deadline on that action's
 	// context would end the browser with it, so the bound is the parent's.

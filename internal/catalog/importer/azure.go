@@ -83,22 +83,7 @@ func jsonErr(err error) error {
 
 // parseAzureStream reads one page or several pages, one after another.
 func parseAzureStream(b *builder, r io.Reader) error {
-	dec := json.NewDecoder(r)
-	pages := 0
-	for {
-		p, err := decodeAzurePage(dec)
-		if errors.Is(err, io.EOF) && pages > 0 {
-			return nil
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return errors.New("empty file: want a Retail Prices API response")
-			}
-			return fmt.Errorf("page %d: %w", pages+1, err)
-		}
-		pages++
-		azureItems(b, *p.Items)
-	}
+	return eachPage(r, decodeAzurePage, "a Retail Prices API response", func(p *azurePage) { azureItems(b, *p.Items) })
 }
 
 // azureItems turns price records into offer prices: on-demand and spot

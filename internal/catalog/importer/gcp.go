@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -267,24 +266,11 @@ func decodeGCPPage(dec *json.Decoder) (*gcpPage, error) {
 
 // decodeGCPStream reads one page or several pages, one after another.
 func decodeGCPStream(r io.Reader, g *gcpCollector) error {
-	dec := json.NewDecoder(r)
-	pages := 0
-	for {
-		p, err := decodeGCPPage(dec)
-		if errors.Is(err, io.EOF) && pages > 0 {
-			return nil
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return errors.New("empty file: want a Cloud Billing skus response")
-			}
-			return fmt.Errorf("page %d: %w", pages+1, err)
-		}
-		pages++
+	return eachPage(r, decodeGCPPage, "a Cloud Billing skus response", func(p *gcpPage) {
 		for i := range *p.Skus {
 			g.add(&(*p.Skus)[i])
 		}
-	}
+	})
 }
 
 // fetchGCP lists the Compute Engine SKUs page by page (nextPageToken).

@@ -19,6 +19,8 @@ package importer
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -383,4 +385,24 @@ func (b *builder) finish() error {
 		b.res.Provider = out[0].Provider
 	}
 	return nil
+}
+
+// eachPage decodes the JSON pages of a saved paged response, one after
+// another (a file may hold one page or several), and hands each to use.
+// want names the document in the error for an empty file.
+func eachPage[P any](r io.Reader, decode func(*json.Decoder) (*P, error), want string, use func(*P)) error {
+	dec := json.NewDecoder(r)
+	for pages := 0; ; pages++ {
+		p, err := decode(dec)
+		if errors.Is(err, io.EOF) && pages > 0 {
+			return nil
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return errors.New("empty file: want " + want)
+			}
+			return fmt.Errorf("page %d: %w", pages+1, err)
+		}
+		use(p)
+	}
 }

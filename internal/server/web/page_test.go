@@ -6,17 +6,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpupick/gpupick/internal/server/web/browsertest"
 )
 
 // fakeAPI answers the page's API calls with canned documents from testdata/
@@ -82,59 +81,15 @@ func fakeAPI(t *testing.T) http.Handler {
 	return mux
 }
 
-func chromium() string {
-	if p := os.Getenv("GPUPICK_CHROMIUM"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	return ""
-}
-
 // TestPageWithFakeAPI drives every part of the page in headless Chromium
 // against fakeAPI: offers and paging, validation errors at their line, the
 // ranked table, the Pareto chart, a candidate's detail with verdicts, the
 // side-by-side comparison, a simulation's charts, and Chinese. A phone-sized
 // screenshot of each tab is left in $GPUPICK_ARTIFACTS when that is set.
 func TestPageWithFakeAPI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped under -short")
-	}
-	bin := chromium()
-	if bin == "" {
-		t.Skip("no Chromium (set GPUPICK_CHROMIUM or install Debian's chromium)")
-	}
+	tabCtx, errs := browsertest.Start(t, context.Background())
 	ts := httptest.NewServer(fakeAPI(t))
 	defer ts.Close()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("lang", "en-US"),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
-	var (
-		mu       sync.Mutex
-		jsErrors []string
-	)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
-			msg := e.ExceptionDetails.Text
-			if x := e.ExceptionDetails.Exception; x != nil && x.Description != "" {
-				msg += " " + x.Description
-			}
-			mu.Lock()
-			jsErrors = append(jsErrors, msg)
-			mu.Unlock()
-		}
-	}))
-	defer cancelTab()
-	errs := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), jsErrors...) }
 	ctx, cancel := context.WithTimeout(tabCtx, 90*time.Second)
 	defer cancel()
 	artifacts := os.Getenv("GPUPICK_ARTIFACTS")
