@@ -119,6 +119,11 @@ type Accelerator struct {
 	NVLinkDomain  int     `json:"nvlink_domain"` // accelerators on the fast link without a NIC
 	PCIeGen       int     `json:"pcie_gen,omitempty"`
 	TDPWatts      float64 `json:"tdp_w,omitempty"`
+	// PowerCapWatts is a board power limit below TDPWatts that the part
+	// runs at (a capped variant); 0 = none. The datasheet peaks are the
+	// uncapped part's; the performance model lowers sustained tensor
+	// throughput for the cap.
+	PowerCapWatts float64 `json:"power_cap_w,omitempty"`
 	MIG           bool    `json:"mig"`
 	Confidential  Tri     `json:"confidential_computing"`
 	ReleaseYear   int     `json:"release_year,omitempty"`

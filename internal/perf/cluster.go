@@ -51,11 +51,11 @@ type Cluster struct {
 
 // factors are the efficiency factors of the cluster's accelerator, scaled
 // by a measurement when there is one.
-func (c Cluster) factors() archFactors {
-	f := factorsFor(c.GPU)
+func (c Cluster) factors(m *Params) archFactors {
+	f := m.archFor(c.GPU.Architecture)
 	if c.EffScale > 0 {
-		f.MatmulEff *= c.EffScale
-		f.AttnEff *= c.EffScale
+		f.Matmul *= c.EffScale
+		f.Attn *= c.EffScale
 	}
 	return f
 }

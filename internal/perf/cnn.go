@@ -4,41 +4,57 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // predictCNN models image-model training: FLOPs per image from the preset
-// (3 forward passes), memory traffic for the bandwidth-bound layers, data
+// (3 forward passes) on the convolution engines, memory traffic from the
+// network's activations (batch norm, activations and their gradients, which
+// fused frameworks such as XLA or NVIDIA's MXNet move less of), data
 // parallelism with an overlapped gradient all-reduce, and the data pipeline
-// (JPEG reads and CPU decoding) that often limits it.
-func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
-	m, tr := spec.Model, spec.Training
-	if m == nil || tr == nil || m.ForwardGMACsPerSample <= 0 {
+// (JPEG reads and CPU decoding) that often limits it. The framework changes
+// the traffic, not the convolutions: they are cuDNN's in every framework.
+func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {
+	md, tr := spec.Model, spec.Training
+	if md == nil || tr == nil || md.ForwardGMACsPerSample <= 0 {
 		return fmt.Errorf("perf: cnn-train needs an image model with forward_gmacs_per_sample (a preset such as resnet-50)")
 	}
 	a := c.GPU
-	f := c.factors()
+	f := c.factors(m)
 	dt, fell := dataTypeFor(a, tr.Precision)
 	if fell {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, tr.Precision, dt))
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, dt))
 	}
-	stack := stackFactor(spec.Stack.Framework, true)
+	stack, fused := trainStackFor(spec.Stack)
 	G := float64(c.GPUs)
 	perGPU := math.Max(1, float64(tr.GlobalBatch)/G)
 	sizeEff := perGPU / (perGPU + 8) // small per-GPU batches leave the GPU idle between kernels
-	flops := m.TrainFLOPsPerSample()
-	bytesPerGMAC := cnnBytesPerGMAC
-	if m.Arch == workload.ArchViT {
-		bytesPerGMAC /= 4 // a vision transformer is mostly matrix multiplies
+	flops := md.TrainFLOPsPerSample()
+	conv := m.CNNConv // tensor-core convolutions with few channels quantise poorly
+	if dt == catalog.FP32 {
+		conv = 1 // CUDA-core convolutions keep the FP32 units busy
 	}
-	tCompute := flops / (peakFLOPS(a, dt) * f.MatmulEff * sizeEff)
-	// Memory traffic: bytesPerGMAC·GMACs bytes at GB/s: (bytes) / (1e9 bytes/s).
-	tMem := bytesPerGMAC * m.ForwardGMACsPerSample / (a.MemBandwidthGBps * 1e9 * f.BWEff)
-	tImg := (tCompute + tMem) / stack
+	tCompute := flops / (m.matmulFLOPS(a, f, dt) * conv * sizeEff)
+	elem := 2.0 // bytes per activation value in mixed precision
+	if dt == catalog.FP32 || dt == catalog.TF32 {
+		elem = 4
+	}
+	acts := md.ForwardActivationsM * 1e6
+	if acts == 0 {
+		acts = md.ForwardGMACsPerSample * 2.765e6
+	}
+	fuse := 1.0
+	if fused {
+		fuse = m.CNNFused
+	}
+	traffic := acts * m.CNNBytesPerAct * elem / 2 * fuse
+	tMem := traffic / (a.MemBandwidthGBps * 1e9 * f.BW)
+	tImg := tCompute + tMem
 	batchS := tImg * perGPU
 	// Gradient all-reduce once per step, overlapped with the backward pass.
 	var comm, exposed float64
-	params := m.ParamsB * 1e9
+	params := md.ParamsB * 1e9
 	if c.GPUs > 1 {
 		B := c.intraGBps() * 1e9
 		link := "intra-node " + c.LinkKind
@@ -46,13 +62,13 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 			B, link = c.interGBps()*1e9, "inter-node "+c.FabricKind
 		}
 		comm = 2 * (G - 1) / G * params * 2 / B
-		exposed = math.Max(0, comm-overlapDP*batchS*2/3)
+		exposed = math.Max(0, comm-m.OverlapDP*batchS*2/3)
 		p.Breakdown.CommLink = link
 	}
 	step := batchS + exposed
 	imgS := perGPU * G / step
 	p.Fits = true
-	actGB := perGPU * cnnActivationGB(m)
+	actGB := perGPU * cnnActivationGB(md)
 	p.Memory = roundMemory(Memory{WeightsGB: params * 16 / 1e9, ActivationsGB: actGB, OverheadGB: runtimeGB,
 		TotalGB: params*16/1e9 + actGB + runtimeGB, CapacityGB: a.MemGiB * 1.073741824})
 	p.MemoryPerGPUGB = p.Memory.TotalGB
@@ -64,7 +80,7 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 		p.Fix = "a smaller global batch per GPU (more GPUs or gradient accumulation) would fit"
 		return nil
 	}
-	p.Parallelism = Parallelism{Data: c.GPUs, Tensor: 1, Pipeline: 1, MicroBatch: int(perGPU), GradAccumulation: 1, Sharding: shardNone, Recompute: string(RecomputeNone)}
+	p.Parallelism = Parallelism{Data: c.GPUs, Tensor: 1, Pipeline: 1, MicroBatch: int(perGPU), GradAccumulation: 1, Sharding: shardNone, Recompute: string(workload.CheckpointNone)}
 	bytesPerImg := spec.Data.BytesPerSample
 	if bytesPerImg == 0 {
 		bytesPerImg = 110e3
@@ -80,25 +96,32 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 	}
 	pipe := balance(pspec, c, imgS, imgS*bytesPerImg)
 	imgS *= pipe.utilization
-	p.Throughput = Quantity{Value: round(imgS, 1), Unit: "images/s"}
+	p.Throughput = Quantity{Value: imgS, Unit: "images/s"}
 	p.StepTimeS = round(step, 4)
 	p.Utilization = round(pipe.utilization, 3)
-	p.Efficiency = round(f.MatmulEff*sizeEff*stack, 3)
+	p.Efficiency = round(f.Matmul*sizeEff, 3)
 	p.MFU = round(flops*imgS/(G*peakNominal(a, dt)), 3)
-	p.Breakdown.ComputeS = round(batchS, 4)
+	p.Breakdown.ComputeS = round(perGPU*tCompute, 4)
+	p.Breakdown.MemoryS = round(perGPU*tMem, 4)
 	p.Breakdown.CommTotalS = round(comm, 4)
 	p.Breakdown.CommExposedS = round(exposed, 4)
 	p.Breakdown.DataStallS = round(step*(1/pipe.utilization-1), 4)
 	if tr.Samples > 0 {
-		p.DurationHours = ptr(round(tr.Samples/imgS/3600, 2))
+		p.DurationHours = ptr(tr.Samples / imgS / 3600)
+	}
+	fusion := "eager"
+	if fused {
+		fusion = "fused"
 	}
 	p.Assumptions = append(p.Assumptions,
-		fmt.Sprintf("%.1f GFLOP per training image (3 x %.2f GMAC forward x 2 FLOP/MAC); %.0f MB of memory traffic per forward GMAC", flops/1e9, m.ForwardGMACsPerSample, bytesPerGMAC/1e6),
+		fmt.Sprintf("%.1f GFLOP per training image (3 x %.2f GMAC forward x 2 FLOP/MAC); %.1f million forward activation values, %.0f MB of memory traffic per image (%s elementwise kernels, %s)",
+			flops/1e9, md.ForwardGMACsPerSample, acts/1e6, traffic/1e6, fusion, stack.Note),
 		fmt.Sprintf("data parallel over %d GPUs, %.0f images per GPU per step; reading from %s", c.GPUs, perGPU, pipe.storage))
+	// The verdict names the largest term of the step.
 	switch {
 	case pipe.utilization < 0.97:
 		p.Bottleneck, p.Verdict, p.Fix = pipe.stage, pipe.verdict, pipe.fix
-	case exposed > 0.25*step:
+	case exposed > perGPU*math.Max(tCompute, tMem):
 		p.Bottleneck = Interconnect
 		if c.Nodes > 1 {
 			p.Bottleneck = Network
@@ -108,10 +131,10 @@ func predictCNN(spec *workload.Spec, c Cluster, p *Prediction) error {
 	case tMem > tCompute:
 		p.Bottleneck = MemoryBandwidth
 		p.Verdict = fmt.Sprintf("memory-bound layers (batch norm, activations) take %.0f%% of the GPU time.", 100*tMem/(tMem+tCompute))
-		p.Fix = "fused kernels (channels-last, torch.compile, DALI) or a GPU with more memory bandwidth would help"
+		p.Fix = "fused kernels (channels-last, torch.compile, XLA, DALI) or a GPU with more memory bandwidth would help"
 	default:
 		p.Bottleneck = Compute
-		p.Verdict = "compute-bound: convolutions keep the tensor cores busy."
+		p.Verdict = fmt.Sprintf("compute-bound: convolutions take %.0f%% of the GPU time.", 100*tCompute/(tMem+tCompute))
 	}
 	return nil
 }

@@ -1,128 +1,309 @@
 package perf
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// The calibrated factors of the model. Each is a physical quantity, not a
-// per-benchmark correction: how close real kernels get to the datasheet.
-// docs/accuracy.md shows how they score against published measurements.
-
-// archFactors says how close well-tuned kernels come to an architecture's
-// datasheet peaks.
-type archFactors struct {
-	// MatmulEff is the share of dense peak FLOPS that large matrix
-	// multiplications sustain (clocks under power limits, tile quantisation).
-	MatmulEff float64
-	// BWEff is the share of peak memory bandwidth that streaming kernels reach.
-	BWEff float64
-	// AttnEff is the share of dense peak that fused attention kernels
-	// (FlashAttention-2 class) reach: lower than plain GEMMs, and much lower
-	// on Hopper until FlashAttention-3 kernels are used.
-	AttnEff float64
-	// Confidence is how well published results pin the factors down.
-	Confidence string
-}
-
-// arch holds the factors per architecture (accelerators.csv names). NVIDIA
-// Ampere and Hopper are calibrated on published MFU and latency figures;
-// the others carry vendor GEMM benchmarks and a lower stated confidence.
-var arch = map[string]archFactors{
-	"volta":     {0.80, 0.80, 0.55, "medium"},
-	"turing":    {0.70, 0.75, 0.50, "low"},
-	"ampere":    {0.85, 0.80, 0.70, "high"},
-	"ada":       {0.70, 0.80, 0.55, "medium"}, // power-limited PCIe cards rarely hold boost clocks
-	"hopper":    {0.75, 0.80, 0.40, "high"},   // 700 W parts throttle under dense GEMM; FA2 reaches ~35-40% of peak
-	"blackwell": {0.70, 0.80, 0.45, "medium"},
-	"cdna2":     {0.50, 0.70, 0.35, "low"},
-	"cdna3":     {0.55, 0.70, 0.35, "medium"}, // hipBLASLt bf16 GEMMs reach about half of MI300X's dense peak
-	"cdna4":     {0.55, 0.70, 0.35, "low"},
-	"gaudi2":    {0.70, 0.75, 0.50, "low"},
-	"gaudi3":    {0.60, 0.75, 0.45, "low"},
-	"tpu-v5e":   {0.80, 0.80, 0.60, "medium"},
-	"tpu-v5p":   {0.80, 0.80, 0.60, "medium"},
-	"tpu-v6e":   {0.75, 0.80, 0.55, "medium"},
-	"neuron-v2": {0.55, 0.70, 0.40, "low"},
-	"neuron-v3": {0.55, 0.70, 0.40, "low"},
-	"davinci":   {0.50, 0.65, 0.35, "low"},
-}
-
 // MatmulShare is the share of a's dense datasheet peak that the model
-// expects large matrix multiplies to reach (its MatmulEff factor): a
-// measured matmul at this share leaves predictions unchanged.
-func MatmulShare(a *catalog.Accelerator) float64 { return factorsFor(a).MatmulEff }
+// expects large matrix multiplies to reach (its fitted matmul factor, less
+// any power cap): a measured matmul at this share leaves predictions
+// unchanged.
+func MatmulShare(a *catalog.Accelerator) float64 {
+	return defaultParams.archFor(a.Architecture).Matmul * powerDerate(a)
+}
 
-func factorsFor(a *catalog.Accelerator) archFactors {
-	if f, ok := arch[a.Architecture]; ok {
-		return f
+// powerDerate is the share of its datasheet tensor rate that a power-capped
+// variant sustains. Dynamic power grows about as the cube of the clock in
+// the voltage-scaling range (P ∝ f·V², V ∝ f), and about 15% of board power
+// is static, so the clock scales as the cube root of the dynamic power left.
+func powerDerate(a *catalog.Accelerator) float64 {
+	if a.PowerCapWatts <= 0 || a.TDPWatts <= 0 || a.PowerCapWatts >= a.TDPWatts {
+		return 1
 	}
-	return archFactors{0.55, 0.70, 0.35, "low"}
+	static := 0.15 * a.TDPWatts
+	return math.Cbrt((a.PowerCapWatts - static) / (a.TDPWatts - static))
 }
 
-// Memory-bound work of a transformer layer that is not a matrix multiply
-// (norms, activations, rotary, residuals, softmax, optimizer-free parts of
-// the backward pass), in bytes of device-memory traffic per token, per layer
-// and per unit of hidden width. It is why a small model or a GPU with a high
-// FLOPS-to-bandwidth ratio runs at a lower MFU. Calibrated once on the
-// published MFU of 7B and 70B models on A100 and H100.
-const (
-	ewBytesTrain   = 600.0 // forward + backward
-	ewBytesForward = 200.0 // forward only (prefill)
-)
-
-// cnnBytesPerGMAC is the device-memory traffic of a convolutional network's
-// training step (forward + backward) per forward GMAC, in bytes (110 MB):
-// batch norm, activations and residual adds dominate on tensor-core GPUs.
-// Calibrated on ResNet-50 training on V100 and A100.
-const cnnBytesPerGMAC = 110e6
-
-// Lower-precision maths reaches a smaller share of its (higher) peak:
-// scaling, casts and less mature kernels.
-var precisionEff = map[catalog.DataType]float64{
-	catalog.FP8:  0.80,
-	catalog.FP4:  0.70,
-	catalog.INT8: 0.80,
+// trainStack is what a training framework does to a step on the same
+// parallel layout: the rest of its scheduling quality (Speed, relative to a
+// tuned Megatron-Core), whether its elementwise kernels are fused by
+// default, and whether it uses the architecture's best attention kernel
+// (cuDNN / FlashAttention-3 on Hopper) or a FlashAttention-2-class one.
+type trainStack struct {
+	Speed      float64
+	Fused      bool
+	NativeAttn bool
+	Note       string
 }
 
-// trainStack is the speed of a training framework relative to a tuned
-// Megatron-Core on the same parallel layout: the sum of kernel fusion,
-// overlap and scheduling quality.
-var trainStack = map[workload.Framework]float64{
-	workload.FrameworkMegatron:   1.00,
-	workload.FrameworkLLMFoundry: 1.00,
-	workload.FrameworkTorchTitan: 0.92,
-	workload.FrameworkJAX:        1.00,
-	workload.FrameworkPyTorch:    0.85, // FSDP from a generic training loop (Hugging Face Trainer and the like)
-	workload.FrameworkDeepSpeed:  0.85,
-	workload.FrameworkTensorFlow: 0.80,
-	workload.FrameworkOther:      0.80,
+var trainStacks = map[workload.Framework]trainStack{
+	workload.FrameworkMegatron:   {1.00, true, true, "Transformer Engine fused kernels, cuDNN attention"},
+	workload.FrameworkJAX:        {1.00, true, true, "XLA fusion, cuDNN / Pallas attention"},
+	workload.FrameworkLLMFoundry: {0.97, false, false, "FlashAttention-2, eager PyTorch around it"},
+	workload.FrameworkTorchTitan: {0.97, false, false, "PyTorch SDPA (FlashAttention-2 class); torch.compile when compile is set"},
+	workload.FrameworkPyTorch:    {0.90, false, false, "FSDP from a generic training loop (Hugging Face Trainer, torchtune and the like)"},
+	workload.FrameworkDeepSpeed:  {0.90, false, false, "ZeRO with eager PyTorch kernels"},
+	workload.FrameworkTensorFlow: {0.90, false, false, "eager TensorFlow; XLA when compile is set"},
+	workload.FrameworkOther:      {0.90, false, false, "an unlisted framework, assumed eager"},
 }
 
-// serveStack is the speed of a serving engine relative to TensorRT-LLM.
-var serveStack = map[workload.Framework]float64{
-	workload.FrameworkTensorRTLLM: 1.00,
-	workload.FrameworkSGLang:      0.92,
-	workload.FrameworkVLLM:        0.85,
-	workload.FrameworkTGI:         0.75,
-	workload.FrameworkPyTorch:     0.40, // generate() without continuous batching
-	workload.FrameworkOther:       0.70,
-}
-
-func stackFactor(f workload.Framework, training bool) float64 {
-	table := serveStack
-	if training {
-		table = trainStack
+func trainStackFor(s workload.Stack) (trainStack, bool) {
+	t, ok := trainStacks[s.Framework]
+	if !ok {
+		t = trainStacks[workload.FrameworkOther]
 	}
-	if v, ok := table[f]; ok {
-		return v
+	fused := t.Fused
+	if s.Compile != nil {
+		fused = *s.Compile
 	}
-	return 0.8
+	return t, fused
+}
+
+// engineRelease is one range of a serving engine's releases and how it
+// behaves: its kernels (Kernel, the share of the best engine's GEMM and
+// attention efficiency), what each decode step costs beyond the GPU work,
+// how it sizes the KV cache and how many sequences it runs at once.
+type engineRelease struct {
+	From string // first release of the range
+	// Kernel multiplies the architecture's matmul and bandwidth shares.
+	Kernel float64
+	// StepS is the fixed host cost of one scheduler step (scheduling,
+	// sampling, detokenising), s; PerSeqS is its cost per sequence, s.
+	StepS, PerSeqS float64
+	// LaunchPerLayerS is the kernel-launch time per layer of an eager engine
+	// (0 when decode steps replay CUDA graphs), s.
+	LaunchPerLayerS float64
+	// MaxBatch is the default cap on sequences in flight per replica.
+	MaxBatch int
+	// MemShare is the share of device memory the engine claims for weights
+	// and KV cache.
+	MemShare float64
+	// ReserveFull means the engine reserves prompt + output at admission
+	// (no eviction); otherwise the cache holds what sequences have written
+	// (paged), about prompt + half the output on average.
+	ReserveFull bool
+	// Static means the engine batches statically by default.
+	Static bool
+	Note   string
+}
+
+// engine is a serving engine's release history, newest last, and its speed
+// on non-NVIDIA backends (upstream and the vendor's tuned build).
+type engine struct {
+	Releases []engineRelease
+	Latest   string // the newest release the table knows
+	// Backend maps a compat backend (rocm, gaudi, cann, tpu, neuron) to the
+	// kernel share of the upstream build and of the vendor's build there.
+	Backend map[string][2]float64
+	Source  string
+}
+
+// engines are the serving engines by framework id. The figures are priors
+// from the engines' own release notes and published comparisons (Source);
+// only TensorRT-LLM is scored by the validation set, so the others carry the
+// confidence their sources give.
+var engines = map[workload.Framework]engine{
+	workload.FrameworkTensorRTLLM: {
+		Releases: []engineRelease{
+			{From: "0.1", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, Note: "FasterTransformer and early TensorRT-LLM: fused kernels, static sessions"},
+			{From: "0.9", Kernel: 1.00, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "C++ executor with in-flight batching, paged KV, FP8 kernels; KV reserved for prompt + output (guaranteed no eviction); benchmarks tune max_batch_size to about 1024 [unverified]"},
+			{From: "1.0", Kernel: 1.00, StepS: 5e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "PyTorch backend (trtllm-bench): the same kernels with a Python executor; max_batch_size about 1024 [unverified]"},
+		},
+		Latest:  "1.2",
+		Backend: map[string][2]float64{},
+		Source:  "github.com/NVIDIA/TensorRT-LLM docs/source/performance (perf-overview.md, performance.md); trtllm-bench defaults",
+	},
+	workload.FrameworkVLLM: {
+		Releases: []engineRelease{
+			{From: "0.1", Kernel: 0.75, StepS: 3e-3, PerSeqS: 2e-5, MaxBatch: 256, MemShare: 0.90, Note: "scheduler on the critical path between steps (before multi-step scheduling)"},
+			{From: "0.6", Kernel: 0.85, StepS: 1e-3, PerSeqS: 1e-5, MaxBatch: 256, MemShare: 0.90, Note: "multi-step scheduling and asynchronous output processing (vLLM v0.6 release notes: 2.7x the throughput of v0.5.3 on Llama 3 8B)"},
+			{From: "0.8", Kernel: 0.92, StepS: 5e-4, PerSeqS: 3e-6, MaxBatch: 1024, MemShare: 0.90, Note: "V1 engine: persistent batch, FlashAttention-3 / FlashInfer, CUDA graphs; max_num_seqs 1024 on 70 GB-class GPUs [unverified]"},
+		},
+		Latest:  "0.31",
+		Backend: map[string][2]float64{"rocm": {0.80, 0.92}, "gaudi": {0.75, 0.85}, "cann": {0.70, 0.80}, "tpu": {0.75, 0.85}, "neuron": {0.70, 0.80}},
+		Source:  "vLLM release notes (v0.6.0 performance update, V1 engine blog); AMD ROCm vLLM docker notes; vllm-gaudi and vllm-ascend plugin docs",
+	},
+	workload.FrameworkSGLang: {
+		Releases: []engineRelease{
+			{From: "0.1", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 1024, MemShare: 0.88, Note: "RadixAttention, FlashInfer kernels"},
+			{From: "0.4", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, Note: "zero-overhead batch scheduler (v0.4 release blog), FA3/FlashInfer"},
+		},
+		Latest:  "0.5",
+		Backend: map[string][2]float64{"rocm": {0.85, 0.92}, "gaudi": {0.70, 0.80}, "cann": {0.70, 0.80}, "tpu": {0.70, 0.80}},
+		Source:  "SGLang v0.4 release blog (zero-overhead scheduler); mem_fraction_static 0.88 default; AMD's SGLang MI300X guides",
+	},
+	workload.FrameworkTGI: {
+		Releases: []engineRelease{
+			{From: "1.0", Kernel: 0.80, StepS: 2e-3, PerSeqS: 1e-5, MaxBatch: 128, MemShare: 0.90, Note: "router max_concurrent_requests 128 by default; FlashAttention-2 and paged attention"},
+			{From: "3.0", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 128, MemShare: 0.90, Note: "TGI v3: FlashInfer, prefix caching, chunked prefill"},
+		},
+		Latest:  "3.3",
+		Backend: map[string][2]float64{"rocm": {0.80, 0.85}, "gaudi": {0.80, 0.85}, "tpu": {0.75, 0.80}, "neuron": {0.75, 0.80}},
+		Source:  "huggingface/text-generation-inference launcher defaults (max_concurrent_requests 128); TGI v3 release notes",
+	},
+	workload.FrameworkLMDeploy: {
+		Releases: []engineRelease{
+			{From: "0.1", Kernel: 0.95, StepS: 5e-4, PerSeqS: 2e-6, MaxBatch: 256, MemShare: 0.90, Note: "TurboMind C++ engine with persistent batching; cache_max_entry_count 0.8 of free memory"},
+		},
+		Latest:  "0.10",
+		Backend: map[string][2]float64{"cann": {0.75, 0.80}},
+		Source:  "InternLM/lmdeploy README (TurboMind, persistent batch) and TurbomindEngineConfig defaults",
+	},
+	workload.FrameworkMindIE: {
+		Releases: []engineRelease{
+			{From: "1.0", Kernel: 0.90, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 200, MemShare: 0.90, Note: "Huawei's Ascend serving engine with continuous batching and ATB kernels; maxBatchSize 200 by default [unverified]"},
+		},
+		Latest:  "2.1",
+		Backend: map[string][2]float64{"cann": {0.90, 0.90}},
+		Source:  "Huawei MindIE-LLM documentation (config.json maxBatchSize, npuMemSize)",
+	},
+	workload.FrameworkOptimumHabana: {
+		Releases: []engineRelease{
+			{From: "1.0", Kernel: 0.92, StepS: 1e-3, PerSeqS: 2e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, Static: true, Note: "Hugging Face Optimum Habana text generation: static batches replayed as HPU graphs, KV for prompt + output"},
+		},
+		Latest:  "1.19",
+		Backend: map[string][2]float64{"gaudi": {1.0, 1.0}},
+		Source:  "huggingface/optimum-habana examples/text-generation README (static shapes, HPU graphs, bucketing)",
+	},
+	workload.FrameworkPyTorch: {
+		Releases: []engineRelease{
+			{From: "1.0", Kernel: 0.65, StepS: 2e-3, PerSeqS: 1e-5, LaunchPerLayerS: 6e-5, MaxBatch: 64, MemShare: 0.90, ReserveFull: true, Static: true, Note: "Hugging Face generate(): eager kernels, static batches padded to the longest request"},
+		},
+		Latest:  "2.9",
+		Backend: map[string][2]float64{"rocm": {0.85, 0.9}, "gaudi": {0.8, 0.9}, "cann": {0.7, 0.8}, "tpu": {0.5, 0.6}, "neuron": {0.5, 0.6}},
+		Source:  "transformers generate(); kernel launch latency ~5-10 µs per kernel, 8-10 kernels per layer",
+	},
+	workload.FrameworkOther: {
+		Releases: []engineRelease{
+			{From: "0.0", Kernel: 0.80, StepS: 1e-3, PerSeqS: 1e-5, MaxBatch: 256, MemShare: 0.90, Note: "an unlisted engine: assumed continuous batching with mid-range kernels"},
+		},
+		Latest:  "99",
+		Backend: map[string][2]float64{"rocm": {0.85, 0.9}, "gaudi": {0.8, 0.9}, "cann": {0.8, 0.9}, "tpu": {0.8, 0.9}, "neuron": {0.8, 0.9}},
+		Source:  "gpupick default for unlisted engines",
+	},
+}
+
+// servingEngine is the release of an engine a workload runs and what that
+// choice rests on.
+type servingEngine struct {
+	engineRelease
+	Framework workload.Framework
+	Version   string // the series the prediction assumes
+	// Outside is set when stack.version lies outside the table: the
+	// nearest known release is used and confidence drops.
+	Outside string
+	Note    string
+}
+
+// backendOf names the software backend an accelerator's vendor uses.
+func backendOf(a *catalog.Accelerator) string {
+	switch a.Vendor {
+	case "amd":
+		return "rocm"
+	case "intel":
+		return "gaudi"
+	case "huawei":
+		return "cann"
+	case "google":
+		return "tpu"
+	case "aws":
+		return "neuron"
+	}
+	return "cuda"
+}
+
+// resolveEngine picks the release of s.Framework that s.Version allows:
+// the newest allowed release the table knows; the nearest one, with a note,
+// when the constraint lies outside the table. On a non-NVIDIA accelerator
+// the kernel share is the backend's, upstream or vendor build.
+func resolveEngine(s workload.Stack, a *catalog.Accelerator) servingEngine {
+	fw := s.Framework
+	e, ok := engines[fw]
+	if !ok {
+		fw = workload.FrameworkOther
+		e = engines[fw]
+	}
+	rel, version, outside := pickRelease(e, s.Version)
+	out := servingEngine{engineRelease: rel, Framework: fw, Version: version, Outside: outside}
+	build := "upstream"
+	if s.Build == workload.BuildVendor {
+		build = "vendor"
+	}
+	if b := backendOf(a); b != "cuda" {
+		k, ok := e.Backend[b]
+		if !ok {
+			k = [2]float64{0.6, 0.7}
+		}
+		share := k[0]
+		if s.Build == workload.BuildVendor {
+			share = k[1]
+		}
+		out.Kernel *= share
+		out.Note = fmt.Sprintf("%s %s (%s build) on %s: %.2fx the kernel efficiency of its CUDA release", fw, version, build, b, share)
+	} else {
+		out.Note = fmt.Sprintf("%s %s: %s", fw, version, rel.Note)
+	}
+	return out
+}
+
+// pickRelease returns the release whose range holds the newest version the
+// constraint allows, that version, and a note when the constraint allows no
+// version the table covers.
+func pickRelease(e engine, constraint string) (engineRelease, string, string) {
+	latest, _ := compat.ParseVersion(e.Latest)
+	first, _ := compat.ParseVersion(e.Releases[0].From)
+	cons, err := compat.ParseConstraint(constraint)
+	if err != nil || cons.Any() {
+		return releaseAt(e, latest), e.Latest, ""
+	}
+	// Candidate series: every minor release from the first to two majors
+	// past the latest known.
+	var best compat.Version
+	for major := 0; major <= part(latest, 0)+2; major++ {
+		for minor := 0; minor <= 60; minor++ {
+			v := compat.Version{major, minor}
+			if cons.AllowsSeries(v) {
+				best = v
+			}
+		}
+	}
+	switch {
+	case best == nil:
+		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q allows no release the tables know; assumed %s", constraint, e.Latest)
+	case best.Compare(latest) > 0:
+		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q is newer than the tables (%s is the latest known); assumed %s", constraint, e.Latest, e.Latest)
+	case best.Compare(first) < 0:
+		return e.Releases[0], first.String(), fmt.Sprintf("stack.version %q is older than the tables (from %s); assumed %s", constraint, e.Releases[0].From, first)
+	}
+	return releaseAt(e, best), best.String(), ""
+}
+
+func part(v compat.Version, i int) int {
+	if i < len(v) {
+		return v[i]
+	}
+	return 0
+}
+
+func releaseAt(e engine, v compat.Version) engineRelease {
+	r := e.Releases[0]
+	for _, rel := range e.Releases {
+		from, _ := compat.ParseVersion(rel.From)
+		if from.Compare(v) <= 0 {
+			r = rel
+		}
+	}
+	return r
 }
 
 // dataTypeFor maps a workload precision to the hardware path that runs it,
-// falling back to a wider type the hardware has; the bool says whether it
-// fell back.
+// falling back to the nearest wider type the hardware has; the bool says
+// whether it fell back.
 func dataTypeFor(a *catalog.Accelerator, p workload.Precision) (catalog.DataType, bool) {
 	want := map[workload.Precision]catalog.DataType{
 		workload.FP32: catalog.FP32, workload.TF32: catalog.TF32, workload.BF16: catalog.BF16,
@@ -132,7 +313,11 @@ func dataTypeFor(a *catalog.Accelerator, p workload.Precision) (catalog.DataType
 	if _, ok := a.TFLOPS(want); ok {
 		return want, false
 	}
-	for _, d := range []catalog.DataType{catalog.BF16, catalog.FP16, catalog.TF32, catalog.FP32} {
+	order := []catalog.DataType{catalog.BF16, catalog.FP16, catalog.TF32, catalog.FP32}
+	if want == catalog.FP4 {
+		order = append([]catalog.DataType{catalog.FP8}, order...)
+	}
+	for _, d := range order {
 		if _, ok := a.TFLOPS(d); ok {
 			return d, true
 		}
@@ -140,13 +325,37 @@ func dataTypeFor(a *catalog.Accelerator, p workload.Precision) (catalog.DataType
 	return catalog.FP32, true
 }
 
-// peakFLOPS is the dense peak of d in FLOP/s, times the precision's
-// efficiency share.
-func peakFLOPS(a *catalog.Accelerator, d catalog.DataType) float64 {
+// matmulFLOPS is the rate large GEMMs of type d sustain on a, FLOP/s: the
+// dense peak times the architecture's matmul share, the low-precision ratio
+// and any power cap.
+func (m *Params) matmulFLOPS(a *catalog.Accelerator, f archFactors, d catalog.DataType) float64 {
 	v, _ := a.TFLOPS(d)
-	e := 1.0
-	if pe, ok := precisionEff[d]; ok {
-		e = pe
+	e := f.Matmul * powerDerate(a)
+	switch d {
+	case catalog.FP8, catalog.INT8:
+		e *= m.FP8Ratio
+	case catalog.FP4:
+		e *= m.FP4Ratio
 	}
 	return v * 1e12 * e
+}
+
+// sizeEff is the efficiency of a GEMM with rows tokens and width columns
+// relative to a large one (Calculon-style size curve).
+func (m *Params) sizeEff(rows, width float64) float64 {
+	return rows / (rows + m.GemmHalfM) * width / (width + m.GemmHalfN)
+}
+
+// peakNominal is the datasheet dense peak, for MFU.
+func peakNominal(a *catalog.Accelerator, d catalog.DataType) float64 {
+	v, _ := a.TFLOPS(d)
+	return v * 1e12
+}
+
+// PeakTFLOPS is the datasheet dense peak a workload precision runs at on a,
+// TFLOPS (after any fallback to a wider type): the basis of MFU.
+func PeakTFLOPS(a *catalog.Accelerator, p workload.Precision) float64 {
+	d, _ := dataTypeFor(a, p)
+	v, _ := a.TFLOPS(d)
+	return v
 }

@@ -10,52 +10,52 @@ import (
 
 // predictGeneric transfers a job described by FLOPs and bytes per item (or a
 // measured throughput) across accelerators with a roofline.
-func predictGeneric(spec *workload.Spec, c Cluster, p *Prediction) error {
+func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {
 	g := spec.Generic
 	if g == nil {
 		return fmt.Errorf("perf: generic needs a generic block")
 	}
 	a := c.GPU
-	f := c.factors()
+	f := c.factors(m)
 	dt, fell := dataTypeFor(a, g.Precision)
 	if fell {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, g.Precision, dt))
 	}
 	roof := func(acc *catalog.Accelerator) (t, tc, tm float64) {
-		ff := factorsFor(acc)
+		ff := m.archFor(acc.Architecture)
 		if acc == a {
 			ff = f
 		}
 		d, _ := dataTypeFor(acc, g.Precision)
 		if g.FLOPsPerItem > 0 {
-			tc = g.FLOPsPerItem / (peakFLOPS(acc, d) * ff.MatmulEff)
+			tc = g.FLOPsPerItem / m.matmulFLOPS(acc, ff, d)
 		}
 		if g.BytesPerItem > 0 {
-			tm = g.BytesPerItem / (acc.MemBandwidthGBps * 1e9 * ff.BWEff)
+			tm = g.BytesPerItem / (acc.MemBandwidthGBps * 1e9 * ff.BW)
 		}
 		return math.Max(tc, tm), tc, tm
 	}
 	t, tc, tm := roof(a)
-	if m := g.Measured; m != nil && m.ItemsPerS > 0 {
+	if ms := g.Measured; ms != nil && ms.ItemsPerS > 0 {
 		var ref *catalog.Accelerator
 		if c.Lookup != nil {
-			ref = c.Lookup(m.GPU)
+			ref = c.Lookup(ms.GPU)
 		}
 		if ref == nil {
-			return fmt.Errorf("perf: generic.measured.gpu %q is not in the catalog", m.GPU)
+			return fmt.Errorf("perf: generic.measured.gpu %q is not in the catalog", ms.GPU)
 		}
 		tRef, _, _ := roof(ref)
 		if t > 0 && tRef > 0 {
-			t = t / tRef / m.ItemsPerS
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("scaled from %.3g items/s measured on %s by the roofline ratio", m.ItemsPerS, ref.ID))
+			t = t / tRef / ms.ItemsPerS
+			p.Assumptions = append(p.Assumptions, fmt.Sprintf("scaled from %.3g items/s measured on %s by the roofline ratio", ms.ItemsPerS, ref.ID))
 		} else {
 			// No FLOPs or bytes: scale by the geometric mean of the compute and bandwidth ratios.
 			d1, _ := dataTypeFor(ref, g.Precision)
-			rc := peakFLOPS(ref, d1) * factorsFor(ref).MatmulEff / (peakFLOPS(a, dt) * f.MatmulEff)
-			rb := ref.MemBandwidthGBps * factorsFor(ref).BWEff / (a.MemBandwidthGBps * f.BWEff)
-			t = math.Sqrt(rc*rb) / m.ItemsPerS
+			rc := m.matmulFLOPS(ref, m.archFor(ref.Architecture), d1) / m.matmulFLOPS(a, f, dt)
+			rb := ref.MemBandwidthGBps * m.archFor(ref.Architecture).BW / (a.MemBandwidthGBps * f.BW)
+			t = math.Sqrt(rc*rb) / ms.ItemsPerS
 			tc, tm = t, t
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("no flops_per_item or bytes_per_item: %.3g items/s on %s scaled by the geometric mean of the compute and bandwidth ratios", m.ItemsPerS, ref.ID))
+			p.Assumptions = append(p.Assumptions, fmt.Sprintf("no flops_per_item or bytes_per_item: %.3g items/s on %s scaled by the geometric mean of the compute and bandwidth ratios", ms.ItemsPerS, ref.ID))
 			p.Confidence = "low"
 		}
 	}
@@ -81,7 +81,7 @@ func predictGeneric(spec *workload.Spec, c Cluster, p *Prediction) error {
 	p.Throughput = Quantity{Value: round(itemsS, 3), Unit: "items/s"}
 	p.StepTimeS = round(t, 6)
 	p.Utilization = round(pipe.utilization, 3)
-	p.Efficiency = round(f.MatmulEff, 3)
+	p.Efficiency = round(f.Matmul, 3)
 	if g.FLOPsPerItem > 0 {
 		p.MFU = round(g.FLOPsPerItem*itemsS/(float64(c.GPUs)*peakNominal(a, dt)), 3)
 	}
@@ -95,7 +95,7 @@ func predictGeneric(spec *workload.Spec, c Cluster, p *Prediction) error {
 	case tm > tc:
 		p.Bottleneck = MemoryBandwidth
 		p.Verdict = fmt.Sprintf("bandwidth-bound: %.2g bytes per item against %.2g FLOP (arithmetic intensity %.1f FLOP/byte, below this GPU's ridge point of %.0f).",
-			g.BytesPerItem, g.FLOPsPerItem, g.FLOPsPerItem/math.Max(g.BytesPerItem, 1), peakFLOPS(a, dt)/(a.MemBandwidthGBps*1e9))
+			g.BytesPerItem, g.FLOPsPerItem, g.FLOPsPerItem/math.Max(g.BytesPerItem, 1), m.matmulFLOPS(a, f, dt)/(a.MemBandwidthGBps*1e9*f.BW))
 		p.Fix = "a GPU with more memory bandwidth, not more FLOPS, would speed it up"
 	default:
 		p.Bottleneck = Compute

@@ -8,52 +8,37 @@ import (
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// Serving constants. Each is a property of today's engines, stated in the
-// assumptions of every inference prediction.
-const (
-	engineMemShare = 0.90   // share of GPU memory an engine takes (vLLM gpu_memory_utilization)
-	engineMaxBatch = 1024   // sequences in flight per replica when memory and max_batch allow more
-	allReduceLatS  = 8e-6   // latency of one small all-reduce on NVLink
-	layerOverheadS = 2.5e-5 // per layer and decode step: kernel launches, sampling, scheduling
-	decodeOverlap  = 0.25   // share of the shorter of compute and memory time that does not overlap
-	workspaceGB    = 1.0    // activations of a prefill chunk and the sampler
-)
+// workspaceGB is the activation memory of a prefill chunk and the sampler.
+const workspaceGB = 1.0
 
+// inferJob is an inference workload reduced to the numbers the model needs.
+// Parameter counts cover all layers.
 type inferJob struct {
-	n, nAct               float64
-	layers, hidden, heads int
-	kvHeads, headDim      int
-	kvPerTokenBytes       float64 // all layers, before tensor-parallel splitting
-	mla                   bool
-	experts, active       int
-	expertShare           float64 // share of parameters in routed experts
-	prompt, output        float64
-	wBytes                float64
-	dt                    catalog.DataType
-	stack                 float64
-	maxBatch              int
-	rps                   *float64
-	requests              float64
-	slo                   workload.SLO
-}
-
-type inferEval struct {
-	tp, replicas       int
-	fits               bool
-	weightsGB, capGB   float64
-	kvGBPerSeq         float64
-	bMem, bMax         int
-	bOp, bSLO          int
-	tStep, tMem, tComp float64
-	tTP, tPrefill      float64
-	perReplicaTokS     float64 // at bOp
-	maxTokS            float64 // per replica at bMax
-	load               float64
-	sustainable        bool
-	ttft, tpot         float64
-	matmulEff          float64
-	step1, stepMax     float64 // decode step at batch 1 and at bMax
-	prefillPerToken    float64 // batched prefill work per prompt token
+	n               float64 // every parameter (memory)
+	denseParams     float64 // attention, dense MLPs, shared experts, routers
+	expertParams    float64 // every routed expert
+	activeExpert    float64 // routed expert parameters one token passes through
+	head            float64 // the output projection, V×h
+	layers, hidden  int
+	heads, kvHeads  int
+	qWidth          float64
+	kvPerTokenBytes float64 // all layers, before tensor-parallel splitting
+	mla             bool
+	experts, active int
+	moeLayers       float64
+	expertFFN       float64
+	prompt, output  float64
+	outputCV        float64
+	wBytes          float64
+	dt              catalog.DataType
+	eng             servingEngine
+	maxBatch        int
+	batching        workload.Batching
+	rps             *float64
+	requests        float64
+	slo             workload.SLO
+	attnDP          bool // experts split over the replica's GPUs, attention replicated per GPU
+	ctxLimit        float64
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (inferJob, error) {
@@ -62,122 +47,342 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 		return inferJob{}, fmt.Errorf("perf: llm-inference needs a transformer model and an inference block")
 	}
 	j := inferJob{
-		n: m.ParamsB * 1e9, nAct: m.ActiveParamsB() * 1e9, layers: m.Layers, hidden: m.Hidden, heads: m.Heads,
-		kvHeads: m.KVHeads, headDim: m.EffectiveHeadDim(), mla: m.KVLoRARank > 0, experts: m.Experts, active: m.ActiveExperts,
-		prompt: float64(inf.PromptTokens), output: float64(inf.OutputTokens), wBytes: inf.WeightPrecision.Bytes(),
-		maxBatch: inf.MaxBatch, rps: inf.RequestsPerSecond, requests: inf.Requests, slo: inf.SLO,
-		stack: stackFactor(spec.Stack.Framework, false),
+		n: m.ParamsB * 1e9, layers: m.Layers, hidden: m.Hidden, heads: m.Heads,
+		kvHeads: m.KVHeads, mla: m.KVLoRARank > 0, experts: m.Experts, active: m.ActiveExperts,
+		prompt: float64(inf.PromptTokens), output: float64(inf.OutputTokens), outputCV: inf.OutputTokensCV,
+		wBytes: weightBytes(inf.WeightPrecision), maxBatch: inf.MaxBatch, rps: inf.RequestsPerSecond, requests: inf.Requests,
+		slo: inf.SLO, batching: inf.Batching, ctxLimit: float64(m.ContextLen),
+	}
+	if j.batching == "" {
+		j.batching = workload.BatchingContinuous
 	}
 	if j.kvHeads == 0 {
 		j.kvHeads = j.heads
 	}
+	hd := float64(m.EffectiveHeadDim())
+	j.qWidth = float64(j.heads) * hd
+	h := float64(m.Hidden)
+	j.head = float64(m.Vocab) * h
+	emb := j.head
+	if m.TiedEmbeddings == nil || !*m.TiedEmbeddings {
+		emb *= 2
+	}
 	j.kvPerTokenBytes = float64(m.KVElemsPerToken()) * inf.KVPrecision.Bytes()
 	if m.IsMoE() {
-		j.expertShare = (j.n - j.nAct) / j.n * float64(m.Experts) / float64(max(1, m.Experts-m.ActiveExperts))
+		active := m.ActiveParamsB() * 1e9
+		j.expertParams = (j.n - active) * float64(m.Experts) / float64(max(1, m.Experts-m.ActiveExperts))
+		j.activeExpert = j.expertParams * float64(m.ActiveExperts) / float64(m.Experts)
+		j.attnDP = spec.Parallelism.Expert > 1
+		j.moeLayers = float64(m.Layers - min(m.DenseLayers, m.Layers))
+		j.expertFFN = float64(m.FFNHidden)
 	}
+	j.denseParams = math.Max(0, j.n-emb-j.expertParams)
 	var fell bool
 	j.dt, fell = dataTypeFor(a, inf.WeightPrecision)
 	if fell && inf.WeightPrecision != workload.INT4 {
-		*notes = append(*notes, fmt.Sprintf("%s has no %s maths: weights are dequantised and multiplied in %s", a.ID, inf.WeightPrecision, j.dt))
+		*notes = append(*notes, fmt.Sprintf("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
 	}
-	*notes = append(*notes,
-		fmt.Sprintf("serving engine %s: %.2fx the speed of TensorRT-LLM on the same GPUs", spec.Stack.Framework, j.stack),
-		fmt.Sprintf("continuous batching: the engine takes %.0f%% of GPU memory, holds at most %d sequences per replica, and keeps each sequence's KV cache at its mean length (prompt + half the output)", engineMemShare*100, engineMaxBatch))
+	j.eng = resolveEngine(spec.Stack, a)
+	if j.eng.Static && j.rps == nil && !specGave(spec, "batching") {
+		j.batching = workload.BatchingStatic
+	}
+	kv := "its mean length (prompt + half the output, paged)"
+	if j.eng.ReserveFull || j.batching == workload.BatchingStatic {
+		kv = "prompt + output, reserved at admission"
+	}
+	*notes = append(*notes, "serving engine "+j.eng.Note,
+		fmt.Sprintf("%s batching: the engine takes %.0f%% of GPU memory, holds at most %d sequences per replica, and sizes each sequence's KV cache at %s",
+			j.batching, j.eng.MemShare*100, j.eng.MaxBatch, kv))
+	if j.eng.Outside != "" {
+		*notes = append(*notes, j.eng.Outside)
+	}
 	return j, nil
 }
 
-func evalInference(j inferJob, c Cluster, f archFactors, tp int) inferEval {
-	e := inferEval{tp: tp, replicas: c.GPUs / tp}
+// weightBytes is the stored size of one weight in p, scale factors
+// included: NVFP4 keeps an 8-bit scale per 16 values, int4 schemes a
+// 16-bit scale per group of 128.
+func weightBytes(p workload.Precision) float64 {
+	switch p {
+	case workload.FP4:
+		return 0.5 + 1.0/16
+	case workload.INT4:
+		return 0.5 + 2.0/128
+	}
+	return p.Bytes()
+}
+
+// specGave reports whether the workload file set inference.batching (Parse
+// records a default otherwise).
+func specGave(spec *workload.Spec, field string) bool {
+	for _, d := range spec.Defaults {
+		if d.Field == "inference."+field {
+			return false
+		}
+	}
+	return true
+}
+
+// replica is one model copy on tp GPUs and what a step on it costs.
+type replica struct {
+	j                 *inferJob
+	m                 *Params
+	c                 Cluster
+	tp                int
+	rate, bw          float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
+	attnRate          float64
+	intra             float64
+	arLat             float64 // latency of one small all-reduce on the replica's link
+	weightsGB, capGB  float64
+	kvPerTok          float64 // KV bytes per token on one GPU
+	kvGBPerSeq        float64 // what admission reserves per sequence
+	bMem, bMax        int
+	fits              bool
+	usableGB          float64
+	reserveCtx, ctx   float64
+	expertShareOfRead float64
+}
+
+func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replica {
+	r := replica{j: j, m: m, c: c, tp: tp}
 	a := c.GPU
-	bw := a.MemBandwidthGBps * 1e9 * f.BWEff * j.stack
-	e.capGB = a.MemGiB * 1.073741824
-	e.weightsGB = j.n * j.wBytes / float64(tp) / 1e9
-	usable := e.capGB*engineMemShare - e.weightsGB - runtimeGB - workspaceGB
+	k := j.eng.Kernel
+	r.rate = m.matmulFLOPS(a, f, j.dt) * k
+	r.bw = a.MemBandwidthGBps * 1e9 * f.BW * k
+	r.attnRate = peakNominal(a, mustDT(a)) * f.Attn * powerDerate(a) * k
+	r.intra = c.intraGBps() * 1e9
+	r.arLat = allReduceLatency(c, tp)
+	r.capGB = a.MemGiB * 1.073741824
+	tpF := float64(tp)
+	if j.attnDP {
+		r.weightsGB = ((j.n-j.expertParams)*j.wBytes + j.expertParams*j.wBytes/tpF) / 1e9
+	} else {
+		r.weightsGB = j.n * j.wBytes / tpF / 1e9
+	}
+	r.usableGB = r.capGB*j.eng.MemShare - r.weightsGB - runtimeGB - workspaceGB
 	kvSplit := float64(min(tp, j.kvHeads))
-	if j.mla {
-		kvSplit = 1 // the latent is shared by all heads
+	if j.mla || j.attnDP {
+		kvSplit = 1 // the MLA latent is shared by all heads; attention-DP keeps whole sequences per GPU
 	}
-	kvPerTok := j.kvPerTokenBytes / kvSplit
-	ctx := j.prompt + j.output/2
-	e.kvGBPerSeq = kvPerTok * ctx / 1e9
-	if usable <= 0 || e.kvGBPerSeq <= 0 {
-		return e
+	r.kvPerTok = j.kvPerTokenBytes / kvSplit
+	r.ctx = j.prompt + j.output/2
+	r.reserveCtx = r.ctx
+	if j.eng.ReserveFull || j.batching == workload.BatchingStatic {
+		r.reserveCtx = j.prompt + j.output
 	}
-	e.bMem = int(usable / e.kvGBPerSeq)
-	if e.bMem < 1 {
+	r.kvGBPerSeq = r.kvPerTok * r.reserveCtx / 1e9
+	if r.usableGB <= 0 || r.kvGBPerSeq <= 0 {
+		return r
+	}
+	per := r.usableGB / r.kvGBPerSeq
+	if j.attnDP {
+		per *= tpF // each GPU holds its own sequences
+	}
+	r.bMem = int(math.Min(per, 1e7))
+	if r.bMem < 1 {
+		return r
+	}
+	r.fits = true
+	engineCap := j.eng.MaxBatch
+	if j.attnDP {
+		engineCap *= tp // attention data-parallel ranks each schedule their own batch
+	}
+	r.bMax = min(r.bMem, engineCap)
+	if j.maxBatch > 0 {
+		r.bMax = min(r.bMem, j.maxBatch)
+	}
+	return r
+}
+
+func mustDT(a *catalog.Accelerator) catalog.DataType {
+	d, _ := dataTypeFor(a, workload.BF16)
+	return d
+}
+
+// allReduceLatency is the time of one small all-reduce over n GPUs on the
+// cluster's GPU link: a fixed launch and synchronisation cost plus a hop
+// per extra GPU (one-shot kernels on NVSwitch, rings on PCIe).
+func allReduceLatency(c Cluster, n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	base, hop := 5e-6, 0.5e-6
+	switch c.LinkKind {
+	case "nvlink":
+		base, hop = 6e-6, 1e-6
+	case "pcie", "":
+		base, hop = 15e-6, 4e-6
+	case "infinity-fabric", "hccs", "roce":
+		base, hop = 10e-6, 2e-6
+	}
+	if n > c.fastDomain() {
+		base, hop = 25e-6, 5e-6
+	}
+	return base + hop*float64(n-1)
+}
+
+// step is one decode step of batch b at mean context ctx: memory traffic
+// (weights, the experts b tokens touch, the KV cache), GEMM work, the
+// tensor-parallel all-reduces or expert all-to-all, and the engine's host
+// overhead.
+func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost float64) {
+	j, m := r.j, r.m
+	B := float64(b)
+	tpF := float64(r.tp)
+	L := float64(j.layers)
+	h := float64(j.hidden)
+	touched := 0.0
+	if j.experts > 0 {
+		tokens := B
+		touched = 1 - math.Pow(1-float64(j.active)/float64(j.experts), tokens)
+	}
+	var dense, experts, kv, flops float64
+	if j.attnDP {
+		bg := math.Ceil(B / tpF)
+		dense = (j.denseParams + j.head) * j.wBytes
+		experts = j.expertParams * touched * j.wBytes / tpF
+		kv = bg * ctx * r.kvPerTok
+		flops = 2*(j.denseParams+j.head)*bg + 4*L*j.qWidth*ctx*bg
+		// Dispatch and combine all-to-all per MoE layer.
+		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2/r.intra)
+	} else {
+		dense = (j.denseParams + j.head) * j.wBytes / tpF
+		experts = j.expertParams * touched * j.wBytes / tpF
+		kv = B * ctx * r.kvPerTok
+		flops = (2*(j.denseParams+j.head)*B + 4*L*j.qWidth*ctx*B) / tpF
+		if r.tp > 1 {
+			tComm = 2 * L * (r.arLat + 2*(tpF-1)/tpF*B*h*2/r.intra)
+		}
+	}
+	tMem = (dense+kv)/r.bw + experts/(r.bw*m.MoEDecodeBW)
+	tComp = flops / (r.rate * m.sizeEff(math.Max(B, 16), h/tpF))
+	if j.experts > 0 {
+		// Grouped expert GEMMs see only the tokens routed to each expert.
+		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
+		width := j.expertFFN
+		if !j.attnDP {
+			width /= tpF
+		}
+		tComp += 2 * j.activeExpert * B / tpF / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
+	}
+	tHost = j.eng.StepS + j.eng.PerSeqS*B + j.eng.LaunchPerLayerS*L
+	if j.experts > 0 {
+		tHost += m.MoELayerS * j.moeLayers
+	}
+	tStep = math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + tComm + tHost
+	return
+}
+
+// prefillWork is the GPU time of prefilling prompts of tokens each when
+// many are batched (weights are read once for the whole batch): GEMMs,
+// causal attention and the tensor-parallel traffic, with the elementwise
+// traffic overlapped with the GEMMs.
+func (r replica) prefillWork(tokens float64) float64 {
+	j, m := r.j, r.m
+	tpF := float64(r.tp)
+	L := float64(j.layers)
+	h := float64(j.hidden)
+	chunk := math.Max(tokens, 2048) // engines batch prefill tokens into large chunks
+	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(chunk, h/tpF))
+	attn := 2 * L * j.qWidth * tokens * tokens / tpF / (r.attnRate * tokens / (tokens + 512))
+	ew := m.EWPrefill * L * h * tokens / tpF / r.bw
+	t := math.Max(gemm+attn, ew)
+	if r.tp > 1 {
+		t += 2 * L * 2 * (tpF - 1) / tpF * tokens * h * 2 / r.intra
+	}
+	return t
+}
+
+// prefill is the latency of one prompt on its own: its work, at least one
+// read of the weights, the all-reduce latencies and the engine's step.
+func (r replica) prefill(tokens float64) float64 {
+	j, m := r.j, r.m
+	tpF := float64(r.tp)
+	L := float64(j.layers)
+	h := float64(j.hidden)
+	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(tokens, h/tpF))
+	attn := 2 * L * j.qWidth * tokens * tokens / tpF / (r.attnRate * tokens / (tokens + 512))
+	ew := m.EWPrefill * L * h * tokens / tpF / r.bw
+	t := math.Max(gemm+attn, ew)
+	if r.tp > 1 {
+		t += 2 * L * (r.arLat + 2*(tpF-1)/tpF*tokens*h*2/r.intra)
+	}
+	weights := r.weightsGB * 1e9 / r.bw
+	return math.Max(t, weights) + j.eng.StepS + j.eng.LaunchPerLayerS*L
+}
+
+// steadyTokS is a replica's output tokens per second holding b sequences
+// in continuous batching: each sequence costs its prefill once and then
+// one decode step per token.
+func (r replica) steadyTokS(b int) float64 {
+	j := r.j
+	work := r.prefillWork(j.prompt)
+	if j.output == 0 {
+		return j.prompt / work // prompt tokens per second, prefills batched
+	}
+	ts, _, _, _, _ := r.step(b, r.ctx)
+	return float64(b) * j.output / (j.output*ts + float64(b)*work)
+}
+
+// latency is the time to first token and per output token at batch b.
+func (r replica) latency(b int) (ttft, tpot float64) {
+	j := r.j
+	ts, _, _, _, _ := r.step(b, r.ctx)
+	ttft = r.prefill(j.prompt)
+	tpot = ts
+	if b > 1 && j.output > 0 {
+		ttft += ts                                              // a new request waits for the step in flight
+		tpot += float64(b) / j.output * r.prefillWork(j.prompt) // other sequences' prefills interleave
+	}
+	return
+}
+
+// staticTokS is the throughput of static batches of b requests: one
+// batched prefill, then output decode steps with the context growing.
+func (r replica) staticTokS(b int) (tokS, batchS float64) {
+	j := r.j
+	B := float64(b)
+	prefill := math.Max(B*r.prefillWork(j.prompt), r.weightsGB*1e9/r.bw) + j.eng.StepS
+	// Decode time is linear in the context: the mean step is the step at the mean context.
+	ts, _, _, _, _ := r.step(b, j.prompt+j.output/2)
+	batchS = prefill + j.output*ts
+	if j.output == 0 {
+		return B * j.prompt / prefill, prefill
+	}
+	return B * j.output / batchS, batchS
+}
+
+// inferEval is the outcome for one layout.
+type inferEval struct {
+	r                  replica
+	tp, replicas       int
+	fits               bool
+	bOp, bSLO          int
+	tStep, tMem, tComp float64
+	tComm, tHost       float64
+	tPrefill           float64
+	perReplicaTokS     float64 // at the operating point
+	maxTokS            float64 // per replica, as fast as it goes
+	load               float64
+	sustainable        bool
+	ttft, tpot         float64
+	step1, stepMax     float64
+	prefillPerToken    float64
+	makespanS          float64 // a burst's or static batch's wall time
+}
+
+func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, tp int) inferEval {
+	r := newReplica(m, j, c, f, tp)
+	e := inferEval{r: r, tp: tp, replicas: c.GPUs / tp}
+	if !r.fits {
 		return e
 	}
 	e.fits = true
-	e.bMax = min(e.bMem, engineMaxBatch)
-	if j.maxBatch > 0 {
-		e.bMax = min(e.bMax, j.maxBatch)
-	}
-	e.matmulEff = f.MatmulEff
-	peak := peakFLOPS(a, j.dt) * f.MatmulEff * j.stack
-	intra := c.intraGBps() * 1e9
-	L, h := float64(j.layers), float64(j.hidden)
-	qWidth := float64(j.heads * j.headDim)
-	tpF := float64(tp)
-
-	step := func(b int) (tStep, tMem, tComp, tTP float64) {
-		B := float64(b)
-		weights := j.n * j.wBytes / tpF
-		if j.experts > 0 {
-			touched := 1 - math.Pow(1-float64(j.active)/float64(j.experts), B)
-			weights *= 1 - j.expertShare + j.expertShare*touched
-		}
-		tMem = (weights + B*ctx*kvPerTok) / bw
-		tComp = (2*j.nAct*B + 4*L*qWidth*ctx*B) / tpF / peak
-		if tp > 1 {
-			tTP = 2 * L * (allReduceLatS + 2*(tpF-1)/tpF*B*h*2/intra)
-		}
-		tStep = math.Max(tMem, tComp) + decodeOverlap*math.Min(tMem, tComp) + tTP + L*layerOverheadS
-		return
-	}
-	// prefillWork is the time of one prompt's prefill when many are batched
-	// (weights are read once for the whole batch); prefill adds the weight
-	// read and launch overheads of a prompt on its own, for its latency.
-	prefillWork := func(tokens float64) float64 {
-		flops := 2*j.nAct*tokens + 2*L*qWidth*tokens*tokens
-		t := flops/tpF/peak + ewBytesForward*L*h*tokens/tpF/bw
-		if tp > 1 {
-			t += 2 * L * 2 * (tpF - 1) / tpF * tokens * h * 2 / intra
-		}
-		return t
-	}
-	prefill := func(tokens float64) float64 {
-		t := prefillWork(tokens)
-		if tp > 1 {
-			t += 2 * L * allReduceLatS
-		}
-		return math.Max(t, j.n*j.wBytes/tpF/bw) + L*layerOverheadS
-	}
-	e.tPrefill = prefill(j.prompt)
-	work := prefillWork(j.prompt)
-	// Output tokens per second of one replica holding b sequences: each
-	// sequence costs its prefill once and then one decode step per token.
-	tokS := func(b int) float64 {
-		ts, _, _, _ := step(b)
-		if j.output == 0 {
-			return j.prompt / work // prompt tokens per second, prefills batched
-		}
-		return float64(b) * j.output / (j.output*ts + float64(b)*work)
-	}
-	latency := func(b int) (ttft, tpot float64) {
-		ts, _, _, _ := step(b)
-		ttft = e.tPrefill
-		tpot = ts
-		if b > 1 && j.output > 0 {
-			ttft += ts                                   // a new request waits for the step in flight
-			tpot += float64(b-1) * e.tPrefill / j.output // prefills of other sequences interleave
-		}
-		return
-	}
 	meets := func(b int) bool {
-		ttft, tpot := latency(b)
+		ttft, tpot := r.latency(b)
 		return (j.slo.TTFTMs == 0 || ttft*1000 <= j.slo.TTFTMs) && (j.slo.TPOTMs == 0 || tpot*1000 <= j.slo.TPOTMs)
 	}
-	for b := e.bMax; b >= 1; b = b * 7 / 8 {
+	for b := r.bMax; b >= 1; b = b * 7 / 8 {
 		if meets(b) {
 			e.bSLO = b
 			break
@@ -186,56 +391,84 @@ func evalInference(j inferJob, c Cluster, f archFactors, tp int) inferEval {
 			break
 		}
 	}
-	e.maxTokS = tokS(e.bMax)
-	e.bOp = e.bMax
+	e.bOp = r.bMax
 	e.sustainable = true
-	if j.rps != nil {
-		need := *j.rps / float64(e.replicas) * math.Max(j.output, 1)
+	switch {
+	case j.rps != nil:
+		e.maxTokS = r.steadyTokS(r.bMax)
+		lambda := *j.rps / float64(e.replicas)
+		out := math.Max(j.output, 1)
+		need := lambda * out
 		if j.output == 0 {
-			need = *j.rps / float64(e.replicas) * j.prompt
+			need = lambda * j.prompt
 		}
 		e.load = need / e.maxTokS
 		e.sustainable = e.load <= 1
-		// The smallest batch that keeps up with the load (Little's law).
-		e.bOp = e.bMax
-		for b := 1; b <= e.bMax; b = max(b+1, b*9/8) {
-			if tokS(b) >= need {
-				e.bOp = b
-				break
-			}
+		// Little's law: the batch in flight is the arrival rate times the
+		// time a request spends in the engine, which grows with the batch.
+		inflight := func(b int) float64 {
+			ttft, tpot := r.latency(b)
+			return lambda * (ttft + out*tpot)
 		}
+		if e.sustainable {
+			lo, hi := 1, r.bMax
+			if inflight(lo) <= float64(lo) {
+				hi = lo
+			}
+			for lo < hi {
+				mid := (lo + hi) / 2
+				if inflight(mid) <= float64(mid) {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
+			}
+			e.bOp = hi
+		}
+		e.perReplicaTokS = math.Min(need, e.maxTokS)
+	case j.batching == workload.BatchingStatic:
+		e.maxTokS, e.makespanS = r.staticTokS(r.bMax)
+		e.perReplicaTokS = e.maxTokS
+	case j.batching == workload.BatchingBurst:
+		n := int(math.Ceil(j.requests / float64(e.replicas)))
+		e.makespanS, e.maxTokS = r.burst(n)
+		e.perReplicaTokS = e.maxTokS
+	default:
+		e.maxTokS = r.steadyTokS(r.bMax)
+		e.perReplicaTokS = e.maxTokS
 	}
-	e.step1, _, _, _ = step(1)
-	e.stepMax, _, _, _ = step(e.bMax)
+	e.step1, _, _, _, _ = r.step(1, r.ctx)
+	e.stepMax, _, _, _, _ = r.step(r.bMax, r.ctx)
 	if j.prompt > 0 {
-		e.prefillPerToken = work / j.prompt
+		e.prefillPerToken = r.prefillWork(j.prompt) / j.prompt
 	}
-	e.tStep, e.tMem, e.tComp, e.tTP = step(e.bOp)
-	e.perReplicaTokS = tokS(e.bOp)
-	if j.rps != nil && e.sustainable {
-		e.perReplicaTokS = *j.rps / float64(e.replicas) * math.Max(j.output, 1)
+	e.tStep, e.tMem, e.tComp, e.tComm, e.tHost = r.step(e.bOp, r.ctx)
+	e.tPrefill = r.prefill(j.prompt)
+	e.ttft, e.tpot = r.latency(e.bOp)
+	if j.maxBatch == 1 {
+		e.ttft, e.tpot = e.tPrefill, e.step1
 	}
-	e.ttft, e.tpot = latency(e.bOp)
 	return e
 }
 
-func predictInference(spec *workload.Spec, c Cluster, p *Prediction) error {
+func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {
 	j, err := newInferJob(spec, c.GPU, &p.Assumptions)
 	if err != nil {
 		return err
 	}
-	f := c.factors()
-	var best inferEval
+	f := c.factors(m)
+	var best, leanest inferEval
 	found := false
-	var leanest inferEval
-	tps := []int{}
+	var tps []int
 	for tp := 1; tp <= min(c.GPUs, max(c.GPUsPerNode, 1)); tp *= 2 {
 		if c.GPUs%tp == 0 && (j.heads == 0 || j.heads%tp == 0) {
 			tps = append(tps, tp)
 		}
 	}
-	if spec.Parallelism.Tensor > 0 {
-		tps = []int{spec.Parallelism.Tensor}
+	if t := spec.Parallelism.Tensor; t > 0 {
+		tps = []int{t}
+	} else if x := spec.Parallelism.Expert; x > 0 {
+		tps = []int{x}
 	}
 	better := func(a, b inferEval) bool { // is a better than b?
 		aOK, bOK := a.sustainable && (a.bSLO > 0 || noSLO(j.slo)), b.sustainable && (b.bSLO > 0 || noSLO(j.slo))
@@ -248,9 +481,12 @@ func predictInference(spec *workload.Spec, c Cluster, p *Prediction) error {
 		return a.maxTokS*float64(a.replicas) > b.maxTokS*float64(b.replicas)
 	}
 	for _, tp := range tps {
-		e := evalInference(j, c, f, tp)
+		if c.GPUs%tp != 0 {
+			continue
+		}
+		e := evalInference(m, &j, c, f, tp)
 		if !e.fits {
-			if leanest.tp == 0 || e.weightsGB < leanest.weightsGB {
+			if leanest.tp == 0 || e.r.weightsGB < leanest.r.weightsGB {
 				leanest = e
 			}
 			continue
@@ -261,88 +497,116 @@ func predictInference(spec *workload.Spec, c Cluster, p *Prediction) error {
 	}
 	if !found {
 		if leanest.tp == 0 {
-			leanest = evalInference(j, c, f, 1)
+			leanest = evalInference(m, &j, c, f, tps[0])
 		}
-		p.Fits = false
-		p.Bottleneck = MemoryCapacity
-		need := leanest.weightsGB + runtimeGB + workspaceGB + leanest.kvGBPerSeq
-		p.MemoryPerGPUGB = round(need, 1)
-		p.Reason = fmt.Sprintf("the weights alone take %.0f GB per GPU at tensor parallelism %d, with room for no sequence in %.0f GB (%.0f%% usable)",
-			leanest.weightsGB, leanest.tp, leanest.capGB, engineMemShare*100)
-		p.Verdict = p.Reason + "."
-		hints := []string{}
-		if need2 := j.n * j.wBytes / 1e9 / (leanest.capGB * 0.7); need2 > float64(c.GPUs) {
-			hints = append(hints, fmt.Sprintf("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
-		}
-		if j.wBytes > 1 {
-			hints = append(hints, "fp8 or int4 weights halve or quarter the weight memory")
-		}
-		hints = append(hints, "a GPU with more memory")
-		p.Fix = joinHints(hints)
-		p.TTFTMs, p.TPOTMs = nil, nil
+		notFitting(&j, leanest, c, p)
 		return nil
 	}
-	e := best
+	fillInference(&j, best, c, p)
+	return nil
+}
+
+func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
+	r := e.r
+	p.Fits = false
+	p.Bottleneck = MemoryCapacity
+	need := r.weightsGB + runtimeGB + workspaceGB + r.kvGBPerSeq
+	p.MemoryPerGPUGB = round(need, 1)
+	if e.tp > c.GPUs || c.GPUs%max(1, e.tp) != 0 {
+		p.Reason = fmt.Sprintf("the parallelism block asks for %d GPUs per replica, but the cluster has %d", e.tp, c.GPUs)
+		p.Verdict = p.Reason + "."
+		p.Fix = "use a multiple of that many GPUs, or change parallelism.tensor"
+		p.TTFTMs, p.TPOTMs = nil, nil
+		return
+	}
+	p.Reason = fmt.Sprintf("the weights alone take %.0f GB per GPU at tensor parallelism %d, with room for no sequence in %.0f GB (%.0f%% usable)",
+		r.weightsGB, e.tp, r.capGB, j.eng.MemShare*100)
+	p.Verdict = p.Reason + "."
+	var hints []string
+	if need2 := j.n * j.wBytes / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
+		hints = append(hints, fmt.Sprintf("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
+	}
+	if j.wBytes > 1 {
+		hints = append(hints, "fp8 or int4 weights halve or quarter the weight memory")
+	}
+	hints = append(hints, "a GPU with more memory")
+	p.Fix = joinHints(hints)
+	p.TTFTMs, p.TPOTMs = nil, nil
+}
+
+func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
+	r := e.r
 	p.Fits = true
 	p.Parallelism = Parallelism{Data: e.replicas, Tensor: e.tp, Pipeline: 1, Replicas: e.replicas}
+	if j.attnDP {
+		p.Parallelism.Expert = e.tp
+	}
 	unit := "tokens/s"
 	if j.output == 0 {
 		unit = "prompt tokens/s"
 	}
 	total := e.perReplicaTokS * float64(e.replicas)
-	p.Throughput = Quantity{Value: round(total, 1), Unit: unit}
+	p.Throughput = Quantity{Value: total, Unit: unit}
 	p.StepTimeS = round(e.tStep, 5)
 	p.TTFTMs = ptr(round(e.ttft*1000, 1))
 	p.TPOTMs = ptr(round(e.tpot*1000, 2))
-	kvGB := e.kvGBPerSeq * float64(e.bOp)
-	p.Memory = roundMemory(Memory{WeightsGB: e.weightsGB, KVCacheGB: kvGB, OverheadGB: runtimeGB + workspaceGB,
-		TotalGB: e.weightsGB + kvGB + runtimeGB + workspaceGB, CapacityGB: e.capGB})
+	kvGB := r.kvGBPerSeq * float64(e.bOp)
+	if j.attnDP {
+		kvGB /= float64(e.tp)
+	}
+	p.Memory = roundMemory(Memory{WeightsGB: r.weightsGB, KVCacheGB: kvGB, OverheadGB: runtimeGB + workspaceGB,
+		TotalGB: r.weightsGB + kvGB + runtimeGB + workspaceGB, CapacityGB: r.capGB})
 	p.MemoryPerGPUGB = p.Memory.TotalGB
-	p.Efficiency = round(e.matmulEff*j.stack, 3)
-	flopsPerTok := 2 * j.nAct
-	p.MFU = round(flopsPerTok*(j.prompt+j.output)/math.Max(j.output, 1)*total/(float64(c.GPUs)*peakNominal(c.GPU, j.dt)), 3)
-	p.Breakdown = Breakdown{ComputeS: round(e.tComp, 5), MemoryS: round(e.tMem, 5), CommExposedS: round(e.tTP, 5),
-		CommTotalS: round(e.tTP, 5), OverheadS: round(float64(j.layers)*layerOverheadS, 5)}
+	p.Efficiency = round(c.factors(r.m).Matmul*j.eng.Kernel, 3)
+	flopsPerTok := 2 * (j.denseParams + j.head + j.activeExpert)
+	p.MFU = round(math.Min(1, flopsPerTok*(j.prompt+j.output)/math.Max(j.output, 1)*total/(float64(c.GPUs)*peakNominal(c.GPU, j.dt))), 3)
+	p.Breakdown = Breakdown{ComputeS: round(e.tComp, 5), MemoryS: round(e.tMem, 5), CommExposedS: round(e.tComm, 5),
+		CommTotalS: round(e.tComm, 5), OverheadS: round(e.tHost, 5)}
 	if e.tp > 1 {
 		p.Breakdown.CommLink = "intra-node " + c.LinkKind
 	}
-	s := &Serving{Batch: e.bOp, MaxBatchMemory: e.bMem, MaxBatchSLO: e.bSLO, PrefillMs: round(e.tPrefill*1000, 1),
-		OfflineTokensS: round(e.maxTokS*float64(e.replicas), 1)}
+	s := &Serving{Batch: e.bOp, MaxBatchMemory: r.bMem, MaxBatchSLO: e.bSLO, PrefillMs: round(e.tPrefill*1000, 1),
+		OfflineTokensS: round(e.maxTokS*float64(e.replicas), 1), Batching: string(j.batching), Engine: string(j.eng.Framework) + " " + j.eng.Version}
 	if j.output > 0 {
 		s.RequestsPerS = round(e.maxTokS*float64(e.replicas)/j.output, 2)
 	}
 	p.Utilization = 1
-	if j.rps != nil {
+	switch {
+	case j.rps != nil:
 		s.Load = round(e.load, 3)
 		s.Sustainable = &e.sustainable
 		p.Utilization = round(math.Min(1, e.load), 3)
 		perReplica := e.maxTokS
 		if e.bSLO > 0 {
-			perReplica = evalAtBatch(j, c, f, e.tp, e.bSLO)
+			perReplica = r.steadyTokS(e.bSLO)
 		}
 		if perReplica > 0 {
 			s.ReplicasNeeded = int(math.Ceil(*j.rps * math.Max(j.output, 1) / perReplica))
 		}
-	} else if j.requests > 0 {
-		p.DurationHours = ptr(round(j.requests*math.Max(j.output, 1)/total/3600, 3))
+	case j.batching == workload.BatchingBurst:
+		p.DurationHours = ptr(e.makespanS / 3600)
+		s.MakespanS = round(e.makespanS, 2)
+	case j.requests > 0:
+		p.DurationHours = ptr(j.requests * math.Max(j.output, 1) / total / 3600)
 	}
 	p.Serving = s
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, e.bMem))
-	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e, c)
-	return nil
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
+	if j.attnDP {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
+	}
+	if j.rps != nil {
+		p.Assumptions = append(p.Assumptions, "under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)")
+	}
+	if j.batching == workload.BatchingBurst {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))
+	}
+	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e)
 }
 
 func noSLO(s workload.SLO) bool { return s.TTFTMs == 0 && s.TPOTMs == 0 }
 
-// evalAtBatch is one replica's output tokens per second capped at batch b.
-func evalAtBatch(j inferJob, c Cluster, f archFactors, tp, b int) float64 {
-	j2 := j
-	j2.maxBatch = b
-	j2.rps = nil
-	return evalInference(j2, c, f, tp).maxTokS
-}
-
-func inferVerdict(j inferJob, e inferEval, c Cluster) (string, string, string) {
+// inferVerdict names the largest term of the operating point's decode step.
+func inferVerdict(j *inferJob, e inferEval) (string, string, string) {
 	if j.rps != nil && !e.sustainable {
 		need := int(math.Ceil(e.load * float64(e.replicas)))
 		return Compute, fmt.Sprintf("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
@@ -356,15 +620,26 @@ func inferVerdict(j inferJob, e inferEval, c Cluster) (string, string, string) {
 		return Compute, fmt.Sprintf("no batch size meets the SLO: a single request already takes %.0f ms to its first token and %.1f ms per token.", e.ttft*1000, e.tpot*1000),
 			"more tensor parallelism, faster GPUs, or lower-precision weights would shorten each step"
 	}
-	if e.tTP > 0.3*e.tStep {
-		return Interconnect, fmt.Sprintf("tensor-parallel all-reduces take %.0f%% of each decode step.", 100*e.tTP/e.tStep),
+	r := e.r
+	terms := map[string]float64{MemoryBandwidth: e.tMem, Compute: e.tComp, Interconnect: e.tComm, CPU: e.tHost}
+	top := Compute
+	for _, k := range []string{MemoryBandwidth, Interconnect, CPU} {
+		if terms[k] > terms[top] {
+			top = k
+		}
+	}
+	switch top {
+	case Interconnect:
+		return Interconnect, fmt.Sprintf("GPU-to-GPU collectives take %.0f%% of each decode step.", 100*e.tComm/e.tStep),
 			"fewer GPUs per replica (more replicas) or a faster GPU link would help"
-	}
-	if e.bOp == e.bMem && e.bMem < engineMaxBatch && (j.maxBatch == 0 || e.bMem < j.maxBatch) && e.tMem > e.tComp {
-		return MemoryCapacity, fmt.Sprintf("the KV cache limits the batch to %d sequences, so decode stays bound by memory bandwidth.", e.bMem),
-			"more GPU memory per replica, an fp8 KV cache, or quantised weights would allow larger batches and more throughput"
-	}
-	if e.tMem > e.tComp {
+	case CPU:
+		return CPU, fmt.Sprintf("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000),
+			"an engine with a lighter scheduler (CUDA graphs, asynchronous scheduling) or larger batches would amortise it"
+	case MemoryBandwidth:
+		if e.bOp == r.bMem && r.bMem < j.eng.MaxBatch && (j.maxBatch == 0 || r.bMem < j.maxBatch) {
+			return MemoryCapacity, fmt.Sprintf("the KV cache limits the batch to %d sequences, so decode stays bound by memory bandwidth.", r.bMem),
+				"more GPU memory per replica, an fp8 KV cache, or quantised weights would allow larger batches and more throughput"
+		}
 		return MemoryBandwidth, fmt.Sprintf("decode reads weights and KV cache at each step: %.1f ms of memory traffic against %.1f ms of maths.", e.tMem*1000, e.tComp*1000),
 			"larger batches (when the SLO allows), quantised weights or a GPU with more memory bandwidth would raise throughput"
 	}
@@ -394,15 +669,17 @@ func Curve(spec *workload.Spec, c Cluster) (ServingCurve, Prediction, error) {
 		return ServingCurve{}, p, fmt.Errorf("perf: no serving curve: %s", p.Reason)
 	}
 	var notes []string
+	m := defaultParams
 	j, err := newInferJob(spec, c.GPU, &notes)
 	if err != nil {
 		return ServingCurve{}, p, err
 	}
 	j.rps = nil
-	e := evalInference(j, c, c.factors(), p.Parallelism.Tensor)
-	sc := ServingCurve{TensorParallel: e.tp, ReplicasPerNode: e.replicas, MaxBatch: e.bMax, PrefillSPerToken: e.prefillPerToken}
-	if e.bMax > 1 {
-		sc.StepPerSeqS = (e.stepMax - e.step1) / float64(e.bMax-1)
+	j.batching = workload.BatchingContinuous
+	e := evalInference(m, &j, c, c.factors(m), p.Parallelism.Tensor)
+	sc := ServingCurve{TensorParallel: e.tp, ReplicasPerNode: e.replicas, MaxBatch: e.r.bMax, PrefillSPerToken: e.prefillPerToken}
+	if e.r.bMax > 1 {
+		sc.StepPerSeqS = (e.stepMax - e.step1) / float64(e.r.bMax-1)
 	}
 	sc.StepBaseS = e.step1 - sc.StepPerSeqS
 	return sc, p, nil

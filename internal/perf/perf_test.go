@@ -1,13 +1,22 @@
 package perf
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/workload"
 )
+
+func embedded(t testing.TB) *catalog.Catalog { return catalogtest.Embedded(t) }
+
+func describe(p Prediction) string {
+	pl := p.Parallelism
+	return fmt.Sprintf("dp%d tp%d pp%d mb%d %s %s, mfu %.2f, %s", pl.Data, pl.Tensor, pl.Pipeline, pl.MicroBatch, pl.Sharding, pl.Recompute, p.MFU, p.Bottleneck)
+}
 
 func mustSpec(t testing.TB, y string) *workload.Spec {
 	t.Helper()
@@ -35,9 +44,15 @@ func mustPredict(t testing.TB, cat *catalog.Catalog, y, gpu string, gpus, nodes 
 	return p
 }
 
-// TestPublishedMemory compares memory predictions with the published memory
-// rows, within 15%.
-func TestPublishedMemory(t *testing.T) {
+// TestMemoryMatchesMegatron checks the memory model against Korthikanti et
+// al. 2022, Fig. 1 (GPT 22B, TP 8, micro-batch 4, seq 2048): with sequence
+// parallelism and selective recompute Megatron keeps 9.5625 GiB of
+// activations and 45.5625 GiB of weights, gradients and optimizer state per
+// GPU. With fused attention, the model's "no recompute" keeps what
+// Megatron's selective recompute keeps. (The published row itself, MG-05,
+// is the no-recompute figure with unfused attention, which the model does
+// not represent; see docs/accuracy.md.)
+func TestMemoryMatchesMegatron(t *testing.T) {
 	cat := embedded(t)
 	const gib = 1.073741824 // GB per GiB
 	check := func(name string, gotGB, wantGiB float64) {
@@ -48,38 +63,19 @@ func TestPublishedMemory(t *testing.T) {
 			t.Errorf("%s: predicted %.1f GiB, published %.2f GiB: more than 15%% off", name, gotGB/gib, wantGiB)
 		}
 	}
-	pub := readPublished(t)
-
-	// TT-03: Llama 3.1 8B, seq 8192, local batch 2, selective AC, FSDP over 8 (96 GiB H100).
-	h100, _ := cat.Accelerator("h100-sxm")
-	a := *h100
-	a.MemGiB = 96
-	c, _ := NewCluster(&a, 8, 1, nil)
-	spec := mustSpec(t, "kind: llm-train\nmodel: {preset: llama-3.1-8b}\ntraining: {seq_len: 8192, global_batch: 16, tokens: 1e9}\nstack: {framework: torchtitan}\n")
-	var notes []string
-	j, err := newTrainJob(spec, &a, &notes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := evalTraining(j, c, factorsFor(&a), trainConfig{tp: 1, pp: 1, dp: 8, cp: 1, ep: 1, micro: 2, accum: 1, shard: shardFSDP, rc: RecomputeSelective})
-	check("TT-03 peak memory", e.mem.TotalGB, pub["TT-03"].value)
-
-	// MG-05 (Korthikanti et al. 2022, Fig. 1): GPT 22B, TP 8, micro-batch 4,
-	// seq 2048. Published with sequence parallelism and selective recompute:
-	// 9.5625 GiB of activations and 45.5625 GiB of weights, gradients and
-	// optimizer state per GPU (the row's notes). With fused attention the
-	// model's "no recompute" keeps exactly what Megatron's selective keeps.
 	a100, _ := cat.Accelerator("a100-80gb")
-	c, _ = NewCluster(a100, 8, 1, nil)
-	spec = mustSpec(t, "kind: llm-train\nmodel: {layers: 48, hidden: 6144, heads: 64, ffn_hidden: 24576, gated_mlp: false, vocab: 51200}\ntraining: {seq_len: 2048, global_batch: 4, tokens: 1e9, precision: fp16}\nstack: {framework: megatron}\n")
-	j, err = newTrainJob(spec, a100, &notes)
+	c, _ := NewCluster(a100, 8, 1, nil)
+	spec := mustSpec(t, "kind: llm-train\nmodel: {layers: 48, hidden: 6144, heads: 64, ffn_hidden: 24576, gated_mlp: false, vocab: 51200, tied_embeddings: true}\ntraining: {seq_len: 2048, global_batch: 4, tokens: 1e9, precision: fp16}\nstack: {framework: megatron}\n")
+	var notes []string
+	j, err := newTrainJob(spec, a100, &notes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e = evalTraining(j, c, factorsFor(a100), trainConfig{tp: 8, pp: 1, dp: 1, cp: 1, ep: 1, micro: 4, accum: 1, shard: shardNone, rc: RecomputeNone})
+	m := DefaultParams()
+	e := j.evaluate(m, c, c.factors(m), trainConfig{tp: 8, pp: 1, vp: 1, dp: 1, cp: 1, ep: 1, micro: 4, accum: 1, shard: shardNone, rc: workload.CheckpointNone})
 	logits := 4 * 2048 / 8.0 * 51200 * 6 / 1e9
-	check("MG-05 activations (SP + selective)", e.mem.ActivationsGB*1e9/1e9-logits, 9.5625)
-	check("MG-05 weights+grads+optimizer", e.mem.WeightsGB+e.mem.GradientsGB+e.mem.OptimizerGB, 45.5625)
+	check("activations (SP + selective)", e.mem.ActivationsGB-logits, 9.5625)
+	check("weights+grads+optimizer", e.mem.WeightsGB+e.mem.GradientsGB+e.mem.OptimizerGB, 45.5625)
 }
 
 func TestScalingIsSublinearAcrossNodes(t *testing.T) {
@@ -258,8 +254,10 @@ func TestGenericRoofline(t *testing.T) {
 	}
 	ha, _ := cat.Accelerator("h100-sxm")
 	aa, _ := cat.Accelerator("a100-80gb")
-	if r := h.Throughput.Value / a.Throughput.Value; math.Abs(r-ha.MemBandwidthGBps/aa.MemBandwidthGBps) > 0.01 {
-		t.Errorf("bandwidth-bound speed-up %.2f, want the bandwidth ratio %.2f", r, ha.MemBandwidthGBps/aa.MemBandwidthGBps)
+	m := DefaultParams()
+	want := ha.MemBandwidthGBps * m.archFor(ha.Architecture).BW / (aa.MemBandwidthGBps * m.archFor(aa.Architecture).BW)
+	if r := h.Throughput.Value / a.Throughput.Value; math.Abs(r-want) > 0.01 {
+		t.Errorf("bandwidth-bound speed-up %.2f, want the ratio of sustained bandwidths %.2f", r, want)
 	}
 	measured := "kind: generic\ngeneric: {items: 1e6, flops_per_item: 1e12, bytes_per_item: 1e6, precision: fp32, measured: {gpu: a100-80gb, items_per_s: 10}}\n"
 	if p := mk("a100-80gb", measured); math.Abs(p.Throughput.Value-10) > 0.01 {

@@ -39,6 +39,7 @@ type Parallelism struct {
 	GradAccumulation int    `json:"grad_accumulation,omitempty"`
 	Recompute        string `json:"activation_checkpointing,omitempty"` // none, selective, full
 	Replicas         int    `json:"replicas,omitempty"`                 // inference
+	VirtualPipeline  int    `json:"virtual_pipeline,omitempty"`         // model chunks per pipeline stage (interleaved)
 }
 
 // Breakdown splits one training step (or one decode step) into its parts,
@@ -77,6 +78,9 @@ type Serving struct {
 	ReplicasNeeded int     `json:"replicas_needed,omitempty"` // to serve the load within the SLO, with this layout
 	PrefillMs      float64 `json:"prefill_ms"`
 	RequestsPerS   float64 `json:"max_requests_per_s"` // the cluster's sustainable request rate
+	Batching       string  `json:"batching"`           // continuous, static or burst
+	Engine         string  `json:"engine"`             // the serving engine and release the prediction assumes
+	MakespanS      float64 `json:"makespan_s,omitempty"`
 }
 
 // Prediction is the result of Predict. Its JSON form is the output of
@@ -115,12 +119,19 @@ type Prediction struct {
 	Assumptions []string `json:"assumptions"`
 }
 
-// Predict runs the model for spec on cluster. A workload that does not fit
-// is a Prediction with Fits false and a Reason, not an error; errors are
-// reserved for requests the model cannot evaluate at all.
+// Predict runs the model, with the embedded fitted parameters, for spec on
+// cluster. A workload that does not fit is a Prediction with Fits false and
+// a Reason, not an error; errors are reserved for requests the model cannot
+// evaluate at all.
 func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
+	return PredictWith(defaultParams, spec, c)
+}
+
+// PredictWith is Predict with the given parameters (the fit program
+// evaluates candidate parameters this way). m is not modified.
+func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) {
 	p := Prediction{Kind: string(spec.Kind), GPU: c.GPU.ID, GPUs: c.GPUs, Nodes: c.Nodes, Offer: c.Offer,
-		Confidence: factorsFor(c.GPU).Confidence}
+		Confidence: m.archFor(c.GPU.Architecture).Confidence}
 	p.Assumptions = append(p.Assumptions, c.Assumed...)
 	for _, d := range spec.Defaults {
 		if performanceField(d.Field) {
@@ -139,13 +150,13 @@ func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
 	var err error
 	switch spec.Kind {
 	case workload.KindLLMTrain, workload.KindLLMFinetune:
-		err = predictTraining(spec, c, &p)
+		err = predictTraining(m, spec, c, &p)
 	case workload.KindLLMInference:
-		err = predictInference(spec, c, &p)
+		err = predictInference(m, spec, c, &p)
 	case workload.KindCNNTrain:
-		err = predictCNN(spec, c, &p)
+		err = predictCNN(m, spec, c, &p)
 	case workload.KindGeneric:
-		err = predictGeneric(spec, c, &p)
+		err = predictGeneric(m, spec, c, &p)
 	default:
 		return p, fmt.Errorf("perf: kind %q has no model", spec.Kind)
 	}
@@ -166,4 +177,46 @@ func performanceField(field string) bool {
 		}
 	}
 	return false
+}
+
+// RegimeOf names the class of prediction a workload falls in: predictions
+// of one regime share their structure and so their errors, and each regime
+// has its own prediction interval.
+func RegimeOf(spec *workload.Spec) string {
+	moe := spec.Model != nil && spec.Model.IsMoE()
+	switch spec.Kind {
+	case workload.KindLLMTrain, workload.KindLLMFinetune:
+		switch {
+		case spec.Training != nil && spec.Training.Method != workload.MethodFull:
+			return "finetune-adapter"
+		case moe:
+			return "train-moe"
+		}
+		return "train-dense"
+	case workload.KindLLMInference:
+		in := spec.Inference
+		switch {
+		case in == nil:
+		case in.MaxBatch == 1:
+			return "infer-latency"
+		case in.RequestsPerSecond != nil:
+			return "infer-service"
+		case in.Batching == workload.BatchingStatic:
+			return "infer-static"
+		case in.Batching == workload.BatchingBurst:
+			return "infer-burst"
+		case moe:
+			return "infer-moe"
+		}
+		return "infer-offline"
+	case workload.KindCNNTrain:
+		return "cnn-train"
+	}
+	return "generic"
+}
+
+// Regimes lists every regime RegimeOf returns.
+func Regimes() []string {
+	return []string{"train-dense", "train-moe", "finetune-adapter", "cnn-train", "infer-offline", "infer-moe",
+		"infer-static", "infer-burst", "infer-latency", "infer-service", "generic"}
 }

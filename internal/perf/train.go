@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -20,21 +21,14 @@ const (
 	bytesQLoRA      = 0.5625 // 4-bit NF4 weights plus one fp32 scale per 64 (with double quantisation)
 	runtimeGB       = 1.5    // CUDA context, NCCL buffers, allocator slack
 	fragmentation   = 0.05   // share of the rest lost to fragmentation
-	overlapDP       = 0.85   // share of compute that can hide data-parallel traffic
-	overlapTP       = 0.2    // tensor-parallel collectives sit on the critical path
-	microBatchHalf  = 256.0  // tokens per micro-batch at which GEMMs reach half their efficiency
-	widthHalf       = 128.0  // GEMM width at which GEMMs reach half their efficiency
-)
-
-// Recompute is the activation checkpointing policy.
-type Recompute string
-
-// Policies: keep everything, keep matmul outputs and recompute the rest
-// (selective, as torchtitan and Megatron do), or keep only layer inputs.
-const (
-	RecomputeNone      Recompute = "none"
-	RecomputeSelective Recompute = "selective"
-	RecomputeFull      Recompute = "full"
+	// castBytesFP8 is the traffic of quantising one linear-layer input or
+	// output gradient to fp8 (read 2 bytes, write 1, amax), forward and
+	// backward; castBytesFP4 adds NVFP4's block scales.
+	castBytesFP8 = 6.0
+	castBytesFP4 = 8.0
+	// flashBwdPasses is FlashAttention's backward work in forward passes
+	// (five matmuls against two, with the scores recomputed).
+	flashBwdPasses = 2.5
 )
 
 // Sharding of training state over data-parallel ranks.
@@ -45,30 +39,43 @@ const (
 )
 
 // trainJob is the workload reduced to the numbers the model needs.
+// Parameter counts are per token over all layers unless named otherwise.
 type trainJob struct {
-	method                 workload.Method
-	n, nAct, nExpert       float64 // parameters: total, active per token, in routed experts
-	layers, hidden, heads  int
-	kvHeads, ffn, vocab    int
-	seq, globalBatch       int
-	gated                  bool
-	activeExperts, experts int
-	loraParams             float64
-	fp32                   bool
-	dt, attnDT             catalog.DataType
-	stack                  float64
-	framework              workload.Framework
-	flash                  bool
-	tokens                 float64
-	fixed                  workload.Parallelism
-	recompute              *bool
+	method         workload.Method
+	n              float64 // total parameters
+	denseParams    float64 // attention, dense MLPs, shared experts and routers, all layers
+	expertParams   float64 // every routed expert of every layer
+	activeExpert   float64 // routed expert parameters one token passes through
+	embedParams    float64 // one V×h matrix
+	tied           bool
+	layers, hidden int
+	heads, kvHeads int
+	qWidth, kvW    float64
+	vocab          int
+	ffnTouched     float64 // MLP inner width a token passes through, averaged over layers
+	gated          bool
+	expertFFN      float64
+	experts        int
+	active         int
+	moeLayers      float64
+	seq            int
+	globalBatch    int
+	loraParams     float64
+	fp32           bool
+	dt, attnDT     catalog.DataType
+	stack          trainStack
+	fused          bool
+	framework      workload.Framework
+	tokens         float64
+	fixed          workload.Parallelism
+	recompute      workload.Checkpointing
 }
 
 // trainConfig is one parallel layout the search evaluates.
 type trainConfig struct {
-	tp, pp, dp, cp, ep, micro, accum int
-	shard                            string
-	rc                               Recompute
+	tp, pp, vp, dp, cp, ep, micro, accum int
+	shard                                string
+	rc                                   workload.Checkpointing
 }
 
 type trainEval struct {
@@ -78,9 +85,9 @@ type trainEval struct {
 	stepS                  float64
 	computeS, commExposedS float64
 	commTotalS, bubbleS    float64
+	imbalanceS             float64
 	link                   string
 	modelFLOPsPerToken     float64
-	hwFLOPsPerToken        float64
 	matmulEff              float64
 }
 
@@ -90,118 +97,187 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 		return trainJob{}, fmt.Errorf("perf: %s needs a transformer model with layers and hidden", spec.Kind)
 	}
 	j := trainJob{
-		method: tr.Method, n: m.ParamsB * 1e9, nAct: m.ActiveParamsB() * 1e9,
-		layers: m.Layers, hidden: m.Hidden, heads: m.Heads, kvHeads: m.KVHeads, ffn: m.FFNHidden, vocab: m.Vocab,
-		seq: tr.SeqLen, globalBatch: tr.GlobalBatch, gated: m.GatedMLP == nil || *m.GatedMLP,
-		experts: m.Experts, activeExperts: m.ActiveExperts, framework: spec.Stack.Framework,
-		tokens: tr.Tokens, fixed: spec.Parallelism, recompute: tr.ActivationCheckpointing, flash: true,
+		method: tr.Method, n: m.ParamsB * 1e9, layers: m.Layers, hidden: m.Hidden, heads: m.Heads, kvHeads: m.KVHeads,
+		vocab: m.Vocab, seq: tr.SeqLen, globalBatch: tr.GlobalBatch, experts: m.Experts, active: m.ActiveExperts,
+		framework: spec.Stack.Framework, tokens: tr.Tokens, fixed: spec.Parallelism, recompute: tr.ActivationCheckpointing,
+		tied: m.TiedEmbeddings != nil && *m.TiedEmbeddings, gated: m.GatedMLP == nil || *m.GatedMLP,
 	}
 	if j.kvHeads == 0 {
 		j.kvHeads = j.heads
 	}
-	if j.ffn == 0 {
-		j.ffn = 4 * j.hidden
+	hd := float64(m.EffectiveHeadDim())
+	j.qWidth = float64(j.heads) * hd
+	j.kvW = float64(j.kvHeads) * hd
+	h := float64(m.Hidden)
+	j.embedParams = float64(m.Vocab) * h
+	emb := j.embedParams
+	if !j.tied {
+		emb *= 2
 	}
+	ffn := float64(m.FFNHidden)
+	if ffn == 0 {
+		ffn = 4 * h
+	}
+	j.ffnTouched = ffn
 	if m.IsMoE() {
-		// Idle experts are total minus active; scale to all routed experts.
-		perExpert := (j.n - j.nAct) / float64(max(1, m.Experts-m.ActiveExperts))
-		j.nExpert = perExpert * float64(m.Experts)
+		active := m.ActiveParamsB() * 1e9
+		j.expertParams = (j.n - active) * float64(m.Experts) / float64(max(1, m.Experts-m.ActiveExperts))
+		j.activeExpert = j.expertParams * float64(m.ActiveExperts) / float64(m.Experts)
+		j.expertFFN = ffn
+		dense := float64(max(0, min(m.DenseLayers, m.Layers)))
+		j.moeLayers = float64(m.Layers) - dense
+		dffn := float64(m.DenseFFNHidden)
+		if dffn == 0 {
+			dffn = ffn
+		}
+		j.ffnTouched = (j.moeLayers*float64(m.ActiveExperts+m.SharedExperts)*ffn + dense*dffn) / float64(m.Layers)
 	}
+	j.denseParams = math.Max(0, j.n-emb-j.expertParams)
 	if tr.Method != workload.MethodFull {
 		r := tr.LoRARank
 		if r == 0 {
 			r = 16
 		}
-		hd := m.EffectiveHeadDim()
 		// Adapters on every linear layer: rank·(in+out) each.
-		perLayer := float64(r) * (2*float64(m.Hidden+m.Heads*hd) + 2*float64(m.Hidden+j.kvHeads*hd) +
-			3*float64(m.Hidden+j.ffn))
+		perLayer := float64(r) * (2*(h+j.qWidth) + 2*(h+j.kvW) + 3*(h+j.ffnTouched))
 		j.loraParams = perLayer * float64(m.Layers)
 	}
 	j.fp32 = tr.Precision == workload.FP32 || tr.Precision == workload.TF32
 	var fell bool
 	j.dt, fell = dataTypeFor(a, tr.Precision)
 	if fell {
-		*notes = append(*notes, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, tr.Precision, j.dt))
+		*notes = append(*notes, fmt.Sprintf("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, j.dt))
 	}
 	j.attnDT = j.dt
 	if j.dt == catalog.FP8 || j.dt == catalog.FP4 {
-		// Float8 training casts the linear layers; attention stays in bf16.
+		// Low-precision training casts the linear layers; attention stays in bf16.
 		j.attnDT, _ = dataTypeFor(a, workload.BF16)
 	}
-	j.stack = stackFactor(j.framework, true)
-	*notes = append(*notes, fmt.Sprintf("software stack %s: %.2fx the speed of tuned Megatron-Core on the same layout", j.framework, j.stack))
-	*notes = append(*notes, "attention uses fused (flash) kernels: no sequence-squared activations are stored")
+	j.stack, j.fused = trainStackFor(spec.Stack)
+	attn := "FlashAttention-2-class attention"
+	if j.stack.NativeAttn {
+		attn = "the architecture's best fused attention (cuDNN / FlashAttention-3 class)"
+	}
+	fusion := "eager elementwise kernels"
+	if j.fused {
+		fusion = "fused elementwise kernels"
+	}
+	*notes = append(*notes, fmt.Sprintf("software stack %s: %s, %s, %.2fx the scheduling speed of tuned Megatron-Core (%s)",
+		j.framework, attn, fusion, j.stack.Speed, j.stack.Note))
 	return j, nil
 }
 
-// flops per token: model FLOPs (6N + 12·L·h·s for full training, 4N for
-// frozen weights) and what the hardware executes with recomputation.
-func (j trainJob) flopsPerToken(rc Recompute) (model, linear, attn float64) {
-	attnF := 12 * float64(j.layers) * float64(j.hidden) * float64(j.seq)
-	lin := 6 * j.nAct
+// linearMult is the number of forward-pass equivalents a linear layer
+// costs per step: 3 when its weights train, 2 when they are frozen
+// (activation gradients only), plus one forward when recomputed.
+func (j trainJob) linearMult(rc workload.Checkpointing) float64 {
+	mult := 3.0
 	if j.method != workload.MethodFull {
-		lin = 4 * j.nAct // no weight gradients for frozen weights
-		lin += 6 * j.loraParams
+		mult = 2
 	}
-	model = lin + attnF
-	switch rc {
-	case RecomputeFull:
-		lin += 2 * j.nAct
-		attnF += attnF / 3
-	case RecomputeSelective:
-		attnF += attnF / 6
+	if rc == workload.CheckpointFull {
+		mult++
 	}
-	return model, lin, attnF
+	return mult
+}
+
+// modelFLOPsPerToken is the conventional model FLOP count per token (as
+// MFU is published): 6 FLOP per parameter a token passes through (4 for
+// frozen weights, plus 6 per adapter parameter), the output head, and
+// 12·layers·seq·query width for attention (no causal discount).
+func (j trainJob) modelFLOPsPerToken() float64 {
+	p := j.denseParams + j.activeExpert + j.embedParams // the input embedding is a lookup; the head a matmul
+	lin := 6 * p
+	if j.method != workload.MethodFull {
+		lin = 4*p + 6*j.loraParams
+	}
+	return lin + 12*float64(j.layers)*float64(j.seq)*j.qWidth
 }
 
 // activationBytes per layer per token (one micro-batch), before splitting
 // over tensor and context parallelism (Korthikanti et al. 2022, with fused
-// attention and no dropout).
-func (j trainJob) activationBytes(rc Recompute, flash bool) float64 {
-	h := float64(j.hidden)
-	kv := float64(j.kvHeads) / float64(j.heads)
-	fh := float64(j.ffn) / h
-	k := 1.0
-	if j.experts > 0 {
-		k = float64(max(1, j.activeExperts))
-	}
-	var mlp, mlpKeep float64
+// attention and no dropout; the MLP at the width a token passes through).
+func (j trainJob) activationBytes(rc workload.Checkpointing) float64 {
+	h := j.hidden
+	hf := float64(h)
+	kv := j.kvW / hf
+	q := j.qWidth / hf
+	fh := j.ffnTouched / hf
+	mlp, mlpKeep := 2+4*fh, 2*fh+2
 	if j.gated {
-		mlp, mlpKeep = 2+6*fh, 4*fh+2
-	} else {
-		mlp, mlpKeep = 2+4*fh, 2*fh+2
+		mlp, mlpKeep = 2+6*fh, 4*fh+2 // gate, up and their product
 	}
-	attn := 6 + 4*kv
-	if !flash {
-		attn += 5 * float64(j.heads) * float64(j.seq) / h
-	}
+	attn := 2 + 4*q + 4*kv // norm out, Q, K, V and the attention output
 	switch rc {
-	case RecomputeFull:
-		return 2 * h
-	case RecomputeSelective:
-		return h * (8 + 4*kv + k*mlpKeep)
+	case workload.CheckpointFull:
+		return 2 * hf
+	case workload.CheckpointSelective:
+		return hf * (4 + 2*q + 4*kv + mlpKeep)
 	}
-	return h * (4 + attn + k*mlp)
+	return hf * (4 + attn + mlp)
 }
 
-func evalTraining(j trainJob, c Cluster, f archFactors, cfg trainConfig) trainEval {
+// layerSplit returns the most work one pipeline device does per
+// micro-batch when L layers of tLayer seconds are split in whole layers
+// over pp devices, the first also running the embedding (tFirst) and the
+// last the output head and loss (tLast): the split published recipes use
+// (uneven first and last stages) to balance them.
+func layerSplit(L, pp int, tLayer, tFirst, tLast float64) float64 {
+	if pp <= 1 {
+		return float64(L)*tLayer + tFirst + tLast
+	}
+	fits := func(limit float64) bool {
+		n := 0
+		for d := 0; d < pp; d++ {
+			extra := 0.0
+			if d == 0 {
+				extra += tFirst
+			}
+			if d == pp-1 {
+				extra += tLast
+			}
+			if extra > limit {
+				return false
+			}
+			n += int(math.Floor((limit - extra) / tLayer * (1 + 1e-9)))
+		}
+		return n >= L
+	}
+	lo, hi := 0.0, float64(L)*tLayer+tFirst+tLast
+	for range 50 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig) trainEval {
 	e := trainEval{cfg: cfg}
 	tp, pp, dp, cp, ep := float64(cfg.tp), float64(cfg.pp), float64(cfg.dp), float64(cfg.cp), float64(cfg.ep)
+	vp := float64(max(1, cfg.vp))
 	b := float64(cfg.micro)
 	s := float64(j.seq)
 	L := float64(j.layers)
 	h := float64(j.hidden)
-	capGB := c.GPU.MemGiB * 1.073741824
+	a := c.GPU
+	capGB := a.MemGiB * 1.073741824
 
-	// Memory per GPU.
-	nShard := (j.n-j.nExpert)/(tp*pp) + j.nExpert/(tp*pp*ep)
+	// Memory per GPU: the device holding the most (a pipeline end holds
+	// the embedding or the head as well as its layers).
+	ends := j.embedParams
+	dense := j.denseParams/(tp*pp) + ends/tp
+	expert := j.expertParams / (tp * pp * ep)
+	shard := dense + expert
 	var w, g, o float64
 	if j.method == workload.MethodFull {
 		if j.fp32 {
-			w, g, o = 4*nShard, 4*nShard, 8*nShard
+			w, g, o = 4*shard, 4*shard, 8*shard
 		} else {
-			w, g, o = bytesWeight16*nShard, bytesGrad16*nShard, bytesOptimMixed*nShard
+			w, g, o = bytesWeight16*shard, bytesGrad16*shard, bytesOptimMixed*shard
 		}
 	} else {
 		frozen := bytesWeight16
@@ -209,18 +285,27 @@ func evalTraining(j trainJob, c Cluster, f archFactors, cfg trainConfig) trainEv
 			frozen = bytesQLoRA
 		}
 		ad := j.loraParams / (tp * pp)
-		w, g, o = frozen*nShard+2*ad, 2*ad, 12*ad
+		w, g, o = frozen*shard+2*ad, 2*ad, 12*ad
 	}
+	edp := math.Max(1, dp/ep) // data-parallel ranks holding the same experts
 	switch cfg.shard {
 	case shardZero1:
-		o /= dp
+		if j.method == workload.MethodFull {
+			o = o*dense/shard/dp + o*expert/shard/edp
+		} else {
+			o /= dp
+		}
 	case shardFSDP:
 		w, g, o = w/dp, g/dp, o/dp
-		w += 2 * bytesWeight16 * nShard * pp / L // two unsharded layers in flight
+		w += 2 * bytesWeight16 * shard * pp / L // two unsharded layers in flight
 	}
-	act := L / pp * math.Min(pp, float64(cfg.accum)) * b * s / (tp * cp) * j.activationBytes(cfg.rc, j.flash)
-	if cfg.rc == RecomputeFull {
-		act += b * s / (tp * cp) * j.activationBytes(RecomputeNone, j.flash) // the layer being recomputed
+	inFlight := math.Min(pp, float64(cfg.accum))
+	if vp > 1 {
+		inFlight *= 1 + (pp-1)/(pp*vp)
+	}
+	act := L / pp * inFlight * b * s / (tp * cp) * j.activationBytes(cfg.rc)
+	if cfg.rc == workload.CheckpointFull {
+		act += b * s / (tp * cp) * j.activationBytes(workload.CheckpointNone) // the layer being recomputed
 	}
 	act += b * s / (tp * cp) * float64(j.vocab) * 6 // logits in bf16 and their fp32 softmax
 	rest := w + g + o + act
@@ -229,127 +314,177 @@ func evalTraining(j trainJob, c Cluster, f archFactors, cfg trainConfig) trainEv
 	e.mem.TotalGB = rest/1e9 + e.mem.OverheadGB
 	e.fits = e.mem.TotalGB <= capGB
 
-	// Compute per micro-batch on one GPU.
-	model, lin, attn := j.flopsPerToken(cfg.rc)
-	e.modelFLOPsPerToken = model
-	e.hwFLOPsPerToken = lin + attn
-	tokMB := b * s / cp
-	sizeEff := tokMB / (tokMB + microBatchHalf) * (h / tp) / (h/tp + widthHalf)
-	e.matmulEff = f.MatmulEff * sizeEff
-	split := tp * cp * pp
-	tLin := tokMB * cp * lin / split / (peakFLOPS(c.GPU, j.dt) * e.matmulEff)
-	tAttn := tokMB * cp * attn / split / (peakFLOPS(c.GPU, j.attnDT) * f.AttnEff * sizeEff)
-	ew := ewBytesTrain
+	// Compute per micro-batch on one GPU, per layer and at the pipeline ends.
+	tok := b * s / cp // tokens of one micro-batch on one GPU's sequence shard
+	rate := m.matmulFLOPS(a, f, j.dt)
+	eff := m.sizeEff(tok, h/tp)
+	e.matmulEff = f.Matmul * powerDerate(a) * eff
+	mult := j.linearMult(cfg.rc)
+	tDense := mult * 2 * j.denseParams / L * tok / tp / (rate * eff)
+	var tExpert float64
+	if j.experts > 0 {
+		perExpert := tok * float64(j.active) * ep / float64(j.experts)
+		xe := m.sizeEff(perExpert, j.expertFFN) * m.MoEGrouped
+		tExpert = mult * 2 * j.activeExpert / L * tok / tp / (rate * xe)
+	}
+	tLoRA := 6 * j.loraParams / L * tok / tp / (rate * m.sizeEff(tok, 16))
+	attnRate := peakNominal(a, j.attnDT) * f.Attn * powerDerate(a) * s / (s + 512)
+	if !j.stack.NativeAttn && (a.Architecture == "hopper" || a.Architecture == "blackwell") {
+		attnRate *= fa2OnHopper
+	}
+	passes := 1 + flashBwdPasses
 	switch cfg.rc {
-	case RecomputeFull:
+	case workload.CheckpointFull, workload.CheckpointSelective:
+		passes++
+	}
+	tAttn := passes * 2 * j.qWidth * s * tok / tp / attnRate
+	fuse := 1.0
+	if j.fused {
+		fuse = m.EWFused
+	}
+	ew := m.EWTrain*h + m.EWFFN*j.ffnTouched
+	switch cfg.rc {
+	case workload.CheckpointFull:
 		ew *= 4.0 / 3
-	case RecomputeSelective:
+	case workload.CheckpointSelective:
 		ew *= 1.1
 	}
-	tEW := tokMB * cp * L * h * ew / split / (c.GPU.MemBandwidthGBps * 1e9 * f.BWEff)
-	tMB := (tLin + tAttn + tEW) / j.stack
+	switch j.dt {
+	case catalog.FP8:
+		ew += castBytesFP8 * (2*h + j.qWidth + j.ffnTouched)
+	case catalog.FP4:
+		ew += castBytesFP4 * (2*h + j.qWidth + j.ffnTouched)
+	}
+	if j.experts > 0 {
+		ew += m.MoEPermute * float64(j.active) * h * j.moeLayers / L
+	}
+	bw := a.MemBandwidthGBps * 1e9 * f.BW
+	tEW := tok / tp * ew * fuse / bw
+	tLayer := (tDense + tExpert + tLoRA + tAttn + tEW) / j.stack.Speed
+	headMult := 3.0
+	if j.method != workload.MethodFull {
+		headMult = 2
+	}
+	V := float64(j.vocab)
+	tHead := (headMult*2*V*h*tok/tp/(rate*m.sizeEff(tok, V/tp)) + tok/tp*V*m.LossBytes/bw) / j.stack.Speed
+	tEmbed := tok * h * 8 / bw
 
 	// Communication.
 	intra, inter := c.intraGBps()*1e9, c.interGBps()*1e9
-	bw := func(span float64) (float64, string) {
-		if span > float64(c.fastDomain()) {
+	span := func(ranks float64) (float64, string) {
+		if ranks > float64(c.fastDomain()) {
 			return inter, "inter-node " + c.FabricKind
 		}
 		return intra, "intra-node " + c.LinkKind
 	}
-	var exposed, total float64
+	var exposedLayer, totalLayer float64 // per layer per micro-batch
 	link := ""
-	// Tensor parallelism: 4 collectives per layer per micro-batch (6 with
-	// full recompute), each moving the layer's activations.
+	slowest := 0.0
+	note := func(B float64, l string) {
+		if link == "" || B < slowest {
+			link, slowest = l, B
+		}
+	}
 	if cfg.tp > 1 {
-		n := 4.0
-		if cfg.rc == RecomputeFull {
+		n := 8.0 // sequence-parallel all-gather and reduce-scatter around attention and MLP, forward and backward
+		if cfg.rc == workload.CheckpointFull {
+			n = 12
+		}
+		B, l := span(tp)
+		t := n * (tp - 1) / tp * tok * h * 2 / B
+		totalLayer += t
+		exposedLayer += (1 - m.OverlapTP) * t
+		note(B, l)
+	}
+	if cfg.cp > 1 {
+		B, l := span(tp * cp)
+		t := 3 * (cp - 1) * tok * 2 * j.kvW * 2 / tp / B
+		totalLayer += t
+		exposedLayer += math.Max(0, t-0.7*tAttn)
+		note(B, l)
+	}
+	if cfg.ep > 1 && j.experts > 0 {
+		n := 4.0 // dispatch and combine, forward and backward
+		if cfg.rc == workload.CheckpointFull {
 			n = 6
 		}
-		B, l := bw(tp)
-		t := n * (L / pp) * 2 * (tp - 1) / tp * tokMB * h * 2 / B
-		total += t * float64(cfg.accum)
-		exposed += (1 - overlapTP) * t * float64(cfg.accum)
-		link = l
+		bytes := n * tok * float64(j.active) * h * 2 / tp * j.moeLayers / L
+		local := math.Min(ep, math.Max(1, float64(c.fastDomain())/tp))
+		t := bytes * ((local-1)/ep/(intra*m.A2AEff) + (ep-local)/ep/(inter*m.A2AEff))
+		totalLayer += t
+		exposedLayer += (1 - m.OverlapEP) * t
+		if local < ep {
+			note(inter, "inter-node "+c.FabricKind)
+		} else {
+			note(intra, "intra-node "+c.LinkKind)
+		}
 	}
-	// Context parallelism: ring exchange of K and V, mostly hidden behind attention.
-	if cfg.cp > 1 {
-		B, l := bw(tp * cp)
-		kvBytes := tokMB * 2 * float64(j.kvHeads) * h / float64(j.heads) * 2
-		t := 3 * (L / pp) * (cp - 1) * kvBytes / B
-		total += t * float64(cfg.accum)
-		exposed += math.Max(0, t-0.7*tAttn) * float64(cfg.accum)
-		link = l
+	// One device's work per micro-batch, whole layers split over the
+	// pipeline with the embedding on the first stage and the head on the last.
+	wMax := layerSplit(j.layers, cfg.pp, tLayer+exposedLayer, tEmbed, tHead)
+	mbs := float64(cfg.accum)
+	work := mbs * wMax
+	e.computeS = mbs * (L/pp*tLayer + (tHead+tEmbed)/pp)
+	e.imbalanceS = math.Max(0, work-mbs*(L/pp*(tLayer+exposedLayer)+(tHead+tEmbed)/pp))
+	var exposed, total float64
+	exposed += mbs * L / pp * exposedLayer
+	total += mbs * L / pp * totalLayer
+	if cfg.pp > 1 {
+		e.bubbleS = (pp - 1) / vp * wMax
+		B, l := inter, "inter-node "+c.FabricKind
+		if c.Nodes == 1 || float64(c.fastDomain()) >= tp*pp {
+			B, l = intra, "intra-node "+c.LinkKind
+		}
+		p2p := 2 * vp * tok * h * 2 / tp / B * mbs
+		total += p2p
+		exposed += 0.3 * p2p
+		note(B, l)
 	}
-	// Expert parallelism: dispatch and combine all-to-all, forward and backward.
-	if cfg.ep > 1 {
-		B, l := bw(tp * cp * ep)
-		t := 4 * (L / pp) * tokMB * h * 2 * float64(max(1, j.activeExperts)) * (ep - 1) / ep / B
-		total += t * float64(cfg.accum)
-		exposed += 0.5 * t * float64(cfg.accum)
-		link = l
-	}
-	// Data parallelism.
 	if cfg.dp > 1 {
-		B, l := bw(tp * cp * dp)
-		gradBytes := 2 * nShard
+		B, l := span(tp * cp * dp)
+		gradBytes := 2 * shard
 		if j.method != workload.MethodFull {
 			gradBytes = 2 * j.loraParams / (tp * pp)
 		}
 		if j.fp32 {
 			gradBytes *= 2
 		}
+		backward := wMax * 2 / 3 // the last micro-batch's backward hides the gradient traffic
 		switch cfg.shard {
 		case shardFSDP:
-			paramBytes := bytesWeight16 * nShard
+			paramBytes := bytesWeight16 * shard
 			if j.method == workload.MethodQLoRA {
-				paramBytes = bytesQLoRA * nShard
+				paramBytes = bytesQLoRA * shard
 			}
 			perMB := (2*paramBytes + gradBytes) * (dp - 1) / dp / B
-			total += perMB * float64(cfg.accum)
-			exposed += math.Max(0, perMB-overlapDP*tMB) * float64(cfg.accum)
+			total += perMB * mbs
+			exposed += math.Max(0, perMB-m.OverlapDP*wMax) * mbs
 		default:
 			t := 2 * (dp - 1) / dp * gradBytes / B
 			total += t
-			exposed += math.Max(0, t-overlapDP*tMB*2/3)
+			exposed += math.Max(0, t-m.OverlapDP*backward)
 		}
-		if link == "" || B == inter {
-			link = l
-		}
+		note(B, l)
 	}
-	// Pipeline: bubbles and point-to-point activations.
-	if cfg.pp > 1 {
-		B, l := bw(float64(c.GPUsPerNode + 1))
-		if c.Nodes == 1 {
-			B, l = intra, "intra-node "+c.LinkKind
-		}
-		v := 1.0
-		if j.framework == workload.FrameworkMegatron || j.framework == workload.FrameworkTorchTitan {
-			v = 2 // interleaved schedules
-		}
-		e.bubbleS = (pp - 1) / v * tMB
-		p2p := 2 * tokMB * h * 2 / tp / B * float64(cfg.accum)
-		total += p2p
-		exposed += 0.5 * p2p
-		if link == "" {
-			link = l
-		}
-	}
-	e.computeS = tMB * float64(cfg.accum)
+	e.modelFLOPsPerToken = j.modelFLOPsPerToken()
 	e.commExposedS = exposed
 	e.commTotalS = total
 	e.link = link
-	e.stepS = e.computeS + e.bubbleS + exposed
+	e.stepS = work + e.bubbleS + math.Max(0, exposed-mbs*L/pp*exposedLayer)
 	return e
 }
 
+// fa2OnHopper is the speed of FlashAttention-2-class kernels on Hopper and
+// Blackwell relative to the architecture's native ones (FlashAttention-3
+// paper: FA2 reaches ~35% of H100's peak, FA3 ~60-75% forward).
+const fa2OnHopper = 0.6
+
 // trainSearch enumerates layouts and returns the fastest that fits, or the
-// one needing the least memory when none fits.
-func trainSearch(j trainJob, c Cluster, f archFactors) (best trainEval, found bool, tried int) {
+// one needing the least memory when none fits. Fields of the workload's
+// parallelism block are followed exactly.
+func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, found bool, tried int) {
 	G := c.GPUs
-	tps := []int{1}
-	pps := []int{1}
-	cps := []int{1}
+	tps, pps, cps, vps := []int{1}, []int{1}, []int{1}, []int{1}
 	switch j.framework {
 	case workload.FrameworkMegatron, workload.FrameworkTorchTitan, workload.FrameworkJAX, workload.FrameworkOther:
 		maxTP := min(max(c.GPUsPerNode, c.GPU.NVLinkDomain), G)
@@ -366,6 +501,7 @@ func trainSearch(j trainJob, c Cluster, f archFactors) (best trainEval, found bo
 				cps = append(cps, x)
 			}
 		}
+		vps = []int{1, 2, 4, 8}
 	}
 	if j.fixed.Tensor > 0 {
 		tps = []int{j.fixed.Tensor}
@@ -376,13 +512,16 @@ func trainSearch(j trainJob, c Cluster, f archFactors) (best trainEval, found bo
 	if j.fixed.Context > 0 {
 		cps = []int{j.fixed.Context}
 	}
-	rcs := []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull}
-	if j.recompute != nil {
-		if *j.recompute {
-			rcs = []Recompute{RecomputeFull}
-		} else {
-			rcs = []Recompute{RecomputeNone}
-		}
+	if j.fixed.VirtualPipeline > 0 {
+		vps = []int{j.fixed.VirtualPipeline}
+	}
+	rcs := []workload.Checkpointing{workload.CheckpointNone, workload.CheckpointSelective, workload.CheckpointFull}
+	if j.recompute != "" {
+		rcs = []workload.Checkpointing{j.recompute}
+	}
+	micros := []int{1, 2, 4, 8, 16, 32}
+	if j.fixed.MicroBatch > 0 {
+		micros = []int{j.fixed.MicroBatch}
 	}
 	var closest trainEval
 	closestGB := math.Inf(1)
@@ -399,32 +538,51 @@ func trainSearch(j trainJob, c Cluster, f archFactors) (best trainEval, found bo
 				if dp > j.globalBatch {
 					continue
 				}
-				ep := 1
+				eps := []int{1}
 				if j.experts > 0 {
-					ep = j.fixed.Expert
-					if ep == 0 {
-						ep = largestDivisor(j.experts, dp)
+					if j.fixed.Expert > 0 {
+						eps = []int{j.fixed.Expert}
+					} else {
+						for x := 2; x <= min(j.experts, dp*cp); x *= 2 {
+							if j.experts%x == 0 && (dp*cp)%x == 0 {
+								eps = append(eps, x)
+							}
+						}
 					}
 				}
 				shards := []string{shardNone}
 				if dp > 1 {
 					shards = []string{shardNone, shardZero1, shardFSDP}
-				}
-				for _, micro := range []int{1, 2, 4, 8, 16, 32} {
-					if micro*dp > j.globalBatch {
-						break
+					if j.experts > 0 || pp > 1 {
+						shards = []string{shardZero1} // Megatron-style: the distributed optimizer
 					}
-					accum := (j.globalBatch + micro*dp - 1) / (micro * dp)
-					for _, sh := range shards {
-						for _, rc := range rcs {
-							cfg := trainConfig{tp: tp, pp: pp, dp: dp, cp: cp, ep: ep, micro: micro, accum: accum, shard: sh, rc: rc}
-							e := evalTraining(j, c, f, cfg)
-							tried++
-							if e.fits && (!found || e.stepS < best.stepS || e.stepS == best.stepS && e.mem.TotalGB < best.mem.TotalGB) {
-								best, found = e, true
+				}
+				for _, vp := range vps {
+					if pp == 1 && vp > 1 || pp > 1 && vp > 1 && j.layers+2 < pp*vp {
+						continue
+					}
+					for _, ep := range eps {
+						for _, micro := range micros {
+							if micro*dp > j.globalBatch && j.fixed.MicroBatch == 0 {
+								break
 							}
-							if e.mem.TotalGB < closestGB {
-								closest, closestGB = e, e.mem.TotalGB
+							accum := max(1, (j.globalBatch+micro*dp-1)/(micro*dp))
+							for _, sh := range shards {
+								for _, rc := range rcs {
+									cfg := trainConfig{tp: tp, pp: pp, vp: vp, dp: dp, cp: cp, ep: ep, micro: micro, accum: accum, shard: sh, rc: rc}
+									e := j.evaluate(m, c, f, cfg)
+									tried++
+									if e.mem.TotalGB < closestGB {
+										closest, closestGB = e, e.mem.TotalGB
+									}
+									if !e.fits {
+										continue
+									}
+									if !found || e.stepS < best.stepS || e.stepS == best.stepS && e.mem.TotalGB < best.mem.TotalGB {
+										best, found = e, true
+									}
+									break // more recomputation only costs time
+								}
 							}
 						}
 					}
@@ -438,55 +596,70 @@ func trainSearch(j trainJob, c Cluster, f archFactors) (best trainEval, found bo
 	return best, true, tried
 }
 
-func largestDivisor(n, limit int) int {
-	for d := min(n, limit); d > 1; d-- {
-		if n%d == 0 && limit%d == 0 {
-			return d
-		}
-	}
-	return 1
-}
-
-func predictTraining(spec *workload.Spec, c Cluster, p *Prediction) error {
+func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {
 	j, err := newTrainJob(spec, c.GPU, &p.Assumptions)
 	if err != nil {
 		return err
 	}
-	f := c.factors()
-	best, ok, tried := trainSearch(j, c, f)
+	f := c.factors(m)
+	best, ok, tried := j.search(m, c, f)
 	if tried == 0 {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
 		p.Reason = fmt.Sprintf("no parallel layout exists for %d GPUs with a global batch of %d sequences (each data-parallel replica needs at least one)", c.GPUs, j.globalBatch)
-		p.Verdict = p.Reason
-		p.Fix = "raise training.global_batch or use fewer GPUs"
+		if fixedLayout(j.fixed) {
+			p.Reason = fmt.Sprintf("the parallelism block (%s) does not fit %d GPUs with a global batch of %d sequences", describeFixed(j.fixed), c.GPUs, j.globalBatch)
+		}
+		p.Verdict = p.Reason + "."
+		p.Fix = "raise training.global_batch, use fewer GPUs, or change the parallelism block"
 		return nil
 	}
 	p.Parallelism = Parallelism{Data: best.cfg.dp, Tensor: best.cfg.tp, Pipeline: best.cfg.pp, Context: best.cfg.cp,
 		Expert: best.cfg.ep, ShardedOptimizer: best.cfg.shard != shardNone, Sharding: best.cfg.shard,
 		MicroBatch: best.cfg.micro, GradAccumulation: best.cfg.accum, Recompute: string(best.cfg.rc)}
+	if best.cfg.vp > 1 {
+		p.Parallelism.VirtualPipeline = best.cfg.vp
+	}
 	p.Memory = roundMemory(best.mem)
 	p.MemoryPerGPUGB = round(best.mem.TotalGB, 1)
 	if !ok {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
-		p.Reason = fmt.Sprintf("needs %.0f GB per GPU even with the leanest layout (%s) but %s has %.0f GB",
-			best.mem.TotalGB, describeLayout(best.cfg), c.GPU.ID, best.mem.CapacityGB)
+		what := "even with the leanest layout"
+		if fixedLayout(j.fixed) {
+			what = "with the given parallelism"
+		}
+		p.Reason = fmt.Sprintf("needs %.0f GB per GPU %s (%s) but %s has %.0f GB",
+			best.mem.TotalGB, what, describeLayout(best.cfg), c.GPU.ID, best.mem.CapacityGB)
 		p.Verdict = p.Reason + "."
-		p.Fix = fitHint(j, c, f)
+		p.Fix = fitHint(m, j, c, f)
 		return nil
 	}
 	p.Fits = true
 	tokensPerStep := float64(j.globalBatch * j.seq)
 	tokS := tokensPerStep / best.stepS
 	p.StepTimeS = round(best.stepS, 3)
-	p.Efficiency = round(best.matmulEff*j.stack, 3)
+	p.Efficiency = round(best.matmulEff*j.stack.Speed, 3)
 	p.MFU = round(best.modelFLOPsPerToken*tokS/(float64(c.GPUs)*peakNominal(c.GPU, j.dt)), 3)
 	p.Breakdown = Breakdown{ComputeS: round(best.computeS, 4), CommExposedS: round(best.commExposedS, 4),
-		CommTotalS: round(best.commTotalS, 4), BubbleS: round(best.bubbleS, 4), CommLink: best.link}
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("parallel layout chosen from %d evaluated: %s", tried, describeLayout(best.cfg)))
+		CommTotalS: round(best.commTotalS, 4), BubbleS: round(best.bubbleS+best.imbalanceS, 4), CommLink: best.link}
+	how := fmt.Sprintf("parallel layout chosen from %d evaluated", tried)
+	if fixedLayout(j.fixed) {
+		how = "parallel layout as the parallelism block gives it"
+	}
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s: %s", how, describeLayout(best.cfg)))
+	if best.cfg.pp > 1 {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("pipeline: whole layers per stage, the embedding on the first and the output head and loss on the last; stage imbalance %.2f s and bubbles %.2f s of each %.2f s step",
+			best.imbalanceS, best.bubbleS, best.stepS))
+	}
 	if j.experts > 0 {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("mixture of experts: %.1fB of %.1fB parameters active per token", j.nAct/1e9, j.n/1e9))
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("mixture of experts: %.1fB of %.1fB parameters active per token; %d experts per GPU, %.0f tokens per expert per micro-batch in grouped GEMMs",
+			(j.denseParams+j.activeExpert+j.embedParams)/1e9, j.n/1e9, j.experts/max(1, best.cfg.ep),
+			float64(best.cfg.micro*j.seq)/float64(best.cfg.cp)*float64(j.active*best.cfg.ep)/float64(j.experts)))
+	}
+	if c.GPU.PowerCapWatts > 0 {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s is capped at %.0f W of its %.0f W: tensor clocks at %.0f%% of full power",
+			c.GPU.ID, c.GPU.PowerCapWatts, c.GPU.TDPWatts, 100*powerDerate(c.GPU)))
 	}
 	// The data pipeline can only slow the GPUs down.
 	bytesPerToken := 4.0
@@ -496,24 +669,39 @@ func predictTraining(spec *workload.Spec, c Cluster, p *Prediction) error {
 	samplesS := tokS / float64(j.seq)
 	pipe := balance(spec, c, samplesS, samplesS*bytesPerToken*float64(j.seq))
 	tokS *= pipe.utilization
-	p.Throughput = Quantity{Value: round(tokS, 1), Unit: "tokens/s"}
+	p.Throughput = Quantity{Value: tokS, Unit: "tokens/s"}
 	p.Utilization = round(pipe.utilization, 3)
 	p.Breakdown.DataStallS = round(best.stepS*(1/pipe.utilization-1), 4)
 	if j.tokens > 0 {
-		p.DurationHours = ptr(round(j.tokens/tokS/3600, 2))
+		p.DurationHours = ptr(j.tokens / tokS / 3600)
 	}
 	p.Bottleneck, p.Verdict, p.Fix = trainVerdict(best, pipe, c)
 	return nil
 }
 
-// peakNominal is the datasheet dense peak, for MFU.
-func peakNominal(a *catalog.Accelerator, d catalog.DataType) float64 {
-	v, _ := a.TFLOPS(d)
-	return v * 1e12
+func fixedLayout(f workload.Parallelism) bool {
+	return f.Data > 0 || f.Tensor > 0 || f.Pipeline > 0 || f.Expert > 0 || f.Context > 0 || f.MicroBatch > 0 || f.VirtualPipeline > 0
+}
+
+func describeFixed(f workload.Parallelism) string {
+	var parts []string
+	for _, x := range []struct {
+		n string
+		v int
+	}{{"data", f.Data}, {"tensor", f.Tensor}, {"pipeline", f.Pipeline}, {"virtual_pipeline", f.VirtualPipeline},
+		{"context", f.Context}, {"expert", f.Expert}, {"micro_batch", f.MicroBatch}} {
+		if x.v > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", x.n, x.v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func describeLayout(cfg trainConfig) string {
 	s := fmt.Sprintf("data %d x tensor %d x pipeline %d", cfg.dp, cfg.tp, cfg.pp)
+	if cfg.vp > 1 {
+		s += fmt.Sprintf(" (%d chunks per stage, interleaved)", cfg.vp)
+	}
 	if cfg.cp > 1 {
 		s += fmt.Sprintf(" x context %d", cfg.cp)
 	}
@@ -526,32 +714,36 @@ func describeLayout(cfg trainConfig) string {
 
 // fitHint finds what would make a training job fit: more GPUs of the same
 // kind, or a lighter method.
-func fitHint(j trainJob, c Cluster, f archFactors) string {
+func fitHint(m *Params, j trainJob, c Cluster, f archFactors) string {
 	var hints []string
-	for _, mult := range []int{2, 4, 8, 16, 32, 64} {
-		g := c.GPUs * mult
-		nodes := (g + c.GPUsPerNode - 1) / c.GPUsPerNode
-		per := g / nodes
-		if per < 1 {
-			continue
+	if !fixedLayout(j.fixed) {
+		for _, mult := range []int{2, 4, 8, 16, 32, 64} {
+			g := c.GPUs * mult
+			nodes := (g + c.GPUsPerNode - 1) / c.GPUsPerNode
+			per := g / nodes
+			if per < 1 {
+				continue
+			}
+			c2 := c
+			c2.GPUs, c2.Nodes = g, nodes
+			if c2.FabricGbps == 0 {
+				c2.FabricGbps, c2.FabricKind = fabricGuess(c.GPU, c.GPUsPerNode)
+			}
+			if _, ok, _ := j.search(m, c2, f); ok {
+				hints = append(hints, fmt.Sprintf("%d GPUs of this kind fit it", g))
+				break
+			}
 		}
-		c2 := c
-		c2.GPUs, c2.Nodes = g, nodes
-		if c2.FabricGbps == 0 {
-			c2.FabricGbps, c2.FabricKind = fabricGuess(c.GPU, c.GPUsPerNode)
-		}
-		if _, ok, _ := trainSearch(j, c2, f); ok {
-			hints = append(hints, fmt.Sprintf("%d GPUs of this kind fit it", g))
-			break
-		}
+	} else {
+		hints = append(hints, "a parallelism block with more tensor or pipeline parallelism (or none, to let gpupick choose)")
 	}
 	if j.method == workload.MethodFull {
 		hints = append(hints, "LoRA or QLoRA fine-tuning keeps the frozen weights without optimizer state (2 or 0.56 bytes per parameter instead of 16)")
 	} else if j.method == workload.MethodLoRA {
 		hints = append(hints, "QLoRA stores the frozen weights in 4 bits")
 	}
-	if j.recompute != nil && !*j.recompute {
-		hints = append(hints, "activation checkpointing cuts activation memory to the layer inputs")
+	if j.recompute == workload.CheckpointNone || j.recompute == workload.CheckpointSelective {
+		hints = append(hints, "full activation checkpointing cuts activation memory to the layer inputs")
 	}
 	hints = append(hints, "a GPU with more memory")
 	return joinHints(hints)
@@ -579,20 +771,28 @@ func joinHints(h []string) string {
 	return out + "."
 }
 
+// trainVerdict names the largest of the step's terms: the data pipeline
+// when it starves the GPUs, else compute, or communication and pipeline
+// waits when together they take more of the step than compute does.
 func trainVerdict(e trainEval, pipe pipeline, c Cluster) (bottleneck, verdict, fix string) {
 	if pipe.utilization < 0.97 {
 		return pipe.stage, pipe.verdict, pipe.fix
 	}
-	commShare := (e.commExposedS + e.bubbleS) / e.stepS
-	if commShare > 0.25 {
+	waits := e.stepS - e.computeS
+	if waits > e.computeS {
 		b := Interconnect
-		if c.Nodes > 1 && len(e.link) > 10 && e.link[:10] == "inter-node" {
+		if c.Nodes > 1 && strings.HasPrefix(e.link, "inter-node") {
 			b = Network
 		}
-		return b, fmt.Sprintf("%.0f%% of each step waits for communication over the %s link or pipeline bubbles.", commShare*100, e.link),
+		return b, fmt.Sprintf("%.0f%% of each step waits for communication over the %s link, pipeline bubbles or stage imbalance.", 100*waits/e.stepS, e.link),
 			"a faster inter-node fabric, fewer nodes with more GPUs each, or a larger global batch (more compute per exchange) would lift it"
 	}
-	return Compute, fmt.Sprintf("compute-bound: the GPUs spend %.0f%% of each step computing; communication is mostly hidden.", 100*e.computeS/e.stepS), ""
+	share := 100 * e.computeS / e.stepS
+	if waits > 0.25*e.stepS {
+		return Compute, fmt.Sprintf("compute is the largest part (%.0f%% of each step), but %.0f%% waits for communication over the %s link or pipeline bubbles.", share, 100*waits/e.stepS, e.link),
+			"a larger global batch or fewer pipeline stages would hide more of the waiting"
+	}
+	return Compute, fmt.Sprintf("compute-bound: the GPUs spend %.0f%% of each step computing; communication is mostly hidden.", share), ""
 }
 
 func round(v float64, digits int) float64 {

@@ -3,6 +3,8 @@ package workload
 import (
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Kind is the kind of job a workload file describes; it decides which blocks
@@ -81,7 +83,9 @@ const (
 func Precisions() []Precision { return []Precision{FP32, TF32, BF16, FP16, FP8, FP4, INT8, INT4} }
 
 // TrainingPrecisions lists the precisions a training job may compute in.
-func TrainingPrecisions() []Precision { return []Precision{FP32, TF32, BF16, FP16, FP8} }
+// FP4 (NVFP4/MXFP4 linear layers) needs hardware with an FP4 path; on other
+// accelerators the prediction falls back to the nearest wider type and says so.
+func TrainingPrecisions() []Precision { return []Precision{FP32, TF32, BF16, FP16, FP8, FP4} }
 
 // WeightPrecisions lists the precisions inference weights may be stored in.
 func WeightPrecisions() []Precision { return []Precision{FP32, BF16, FP16, FP8, FP4, INT8, INT4} }
@@ -116,6 +120,87 @@ var precisionAliases = map[string]Precision{
 // such as bfloat16, float16, nvfp4 and awq are accepted).
 func ParsePrecision(s string) (Precision, error) {
 	return parseEnum("precision", s, Precisions(), precisionAliases)
+}
+
+// Checkpointing is how a training job trades compute for activation memory.
+type Checkpointing string
+
+// The activation checkpointing policies. In a file, true means full and
+// false means none.
+const (
+	CheckpointNone      Checkpointing = "none"      // keep every activation for the backward pass
+	CheckpointSelective Checkpointing = "selective" // keep matmul outputs, recompute the cheap parts (Megatron, torchtitan)
+	CheckpointFull      Checkpointing = "full"      // keep only each layer's input and recompute the layer
+)
+
+// Checkpointings lists every Checkpointing.
+func Checkpointings() []Checkpointing {
+	return []Checkpointing{CheckpointNone, CheckpointSelective, CheckpointFull}
+}
+
+// ParseCheckpointing returns the Checkpointing named s (case-insensitive;
+// true, yes and on mean full; false, no and off mean none).
+func ParseCheckpointing(s string) (Checkpointing, error) {
+	return parseEnum("activation checkpointing", s, Checkpointings(), map[string]Checkpointing{
+		"true": CheckpointFull, "yes": CheckpointFull, "on": CheckpointFull,
+		"false": CheckpointNone, "no": CheckpointNone, "off": CheckpointNone,
+	})
+}
+
+// UnmarshalYAML accepts a boolean (the older form of the field) as well as
+// a policy name; Parse validates the name.
+func (c *Checkpointing) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("want true, false, none, selective or full")
+	}
+	*c = Checkpointing(strings.ToLower(strings.TrimSpace(n.Value)))
+	return nil
+}
+
+// Batching is how a serving engine groups requests.
+type Batching string
+
+// The batching policies.
+const (
+	// BatchingContinuous admits and retires requests at every decode step
+	// (in-flight batching: vLLM, SGLang, TensorRT-LLM's executor); offline
+	// jobs are measured in steady state.
+	BatchingContinuous Batching = "continuous"
+	// BatchingStatic runs max_batch requests of equal length from the first
+	// prefill to the last token together, as older benchmark harnesses and
+	// static-shape engines (HPU graphs, Neuron) do.
+	BatchingStatic Batching = "static"
+	// BatchingBurst submits inference.requests requests at once and measures
+	// the makespan: a prefill wave, the decode of a full batch, then a tail
+	// while the longest answers finish (benchmark_throughput style).
+	BatchingBurst Batching = "burst"
+)
+
+// Batchings lists every Batching.
+func Batchings() []Batching { return []Batching{BatchingContinuous, BatchingStatic, BatchingBurst} }
+
+// ParseBatching returns the Batching named s (case-insensitive).
+func ParseBatching(s string) (Batching, error) {
+	return parseEnum("batching", s, Batchings(), map[string]Batching{
+		"inflight": BatchingContinuous, "in-flight": BatchingContinuous, "dynamic": BatchingContinuous, "makespan": BatchingBurst,
+	})
+}
+
+// Build says whose build of a framework runs the job.
+type Build string
+
+// The builds.
+const (
+	BuildUpstream Build = "upstream" // the project's own release (pip wheel, official image)
+	BuildVendor   Build = "vendor"   // the accelerator vendor's tuned build: NVIDIA NIM, AMD's ROCm images, Intel's Gaudi fork, Huawei's Ascend builds
+)
+
+// Builds lists every Build.
+func Builds() []Build { return []Build{BuildUpstream, BuildVendor} }
+
+// ParseBuild returns the Build named s (case-insensitive).
+func ParseBuild(s string) (Build, error) {
+	return parseEnum("build", s, Builds(), map[string]Build{"stock": BuildUpstream, "official": BuildUpstream, "tuned": BuildVendor, "nim": BuildVendor})
 }
 
 // Storage is where a training job reads its dataset from during the run.
@@ -236,14 +321,19 @@ const (
 	FrameworkTensorRTLLM Framework = "tensorrt-llm" // NVIDIA TensorRT-LLM (and Triton / NIM on top of it)
 	FrameworkSGLang      Framework = "sglang"       // SGLang server
 	FrameworkTGI         Framework = "tgi"          // Hugging Face Text Generation Inference
-	FrameworkOther       Framework = "other"        // anything else: custom CUDA/ROCm code, renderers; compat cannot judge it
+	FrameworkLMDeploy    Framework = "lmdeploy"     // InternLM LMDeploy (TurboMind and its PyTorch engine)
+	FrameworkMindIE      Framework = "mindie"       // Huawei MindIE-LLM serving on Ascend
+	// FrameworkOptimumHabana is Hugging Face Optimum Habana text generation
+	// on Intel Gaudi (static batches replayed as HPU graphs).
+	FrameworkOptimumHabana Framework = "optimum-habana"
+	FrameworkOther         Framework = "other" // anything else: custom CUDA/ROCm code, renderers; compat cannot judge it
 )
 
 // Frameworks lists every Framework.
 func Frameworks() []Framework {
 	return []Framework{FrameworkPyTorch, FrameworkTorchTitan, FrameworkMegatron, FrameworkDeepSpeed,
 		FrameworkLLMFoundry, FrameworkJAX, FrameworkTensorFlow, FrameworkVLLM, FrameworkTensorRTLLM,
-		FrameworkSGLang, FrameworkTGI, FrameworkOther}
+		FrameworkSGLang, FrameworkTGI, FrameworkLMDeploy, FrameworkMindIE, FrameworkOptimumHabana, FrameworkOther}
 }
 
 // Valid reports whether f is one of Frameworks.
@@ -251,7 +341,11 @@ func (f Framework) Valid() bool { return contains(Frameworks(), f) }
 
 // ServingOnly reports whether f can serve models but not train them.
 func (f Framework) ServingOnly() bool {
-	return f == FrameworkVLLM || f == FrameworkTensorRTLLM || f == FrameworkSGLang || f == FrameworkTGI
+	switch f {
+	case FrameworkVLLM, FrameworkTensorRTLLM, FrameworkSGLang, FrameworkTGI, FrameworkLMDeploy, FrameworkMindIE, FrameworkOptimumHabana:
+		return true
+	}
+	return false
 }
 
 // TrainingOnly reports whether f trains models but is not a serving engine.
@@ -265,7 +359,9 @@ var frameworkAliases = map[string]Framework{
 	"nemo": FrameworkMegatron, "composer": FrameworkLLMFoundry, "maxtext": FrameworkJAX, "jax/maxtext": FrameworkJAX,
 	"keras": FrameworkTensorFlow, "trt-llm": FrameworkTensorRTLLM, "trtllm": FrameworkTensorRTLLM,
 	"nim": FrameworkTensorRTLLM, "text-generation-inference": FrameworkTGI, "custom": FrameworkOther,
-	"cuda": FrameworkOther,
+	"cuda": FrameworkOther, "turbomind": FrameworkLMDeploy, "mindie-llm": FrameworkMindIE, "mindie-service": FrameworkMindIE,
+	"habana": FrameworkOptimumHabana, "optimum-habana-tgi": FrameworkOptimumHabana, "tgi-gaudi": FrameworkOptimumHabana,
+	"vllm-gaudi": FrameworkVLLM, "vllm-ascend": FrameworkVLLM, "vllm-rocm": FrameworkVLLM, "fastertransformer": FrameworkTensorRTLLM,
 }
 
 // ParseFramework returns the Framework named s (case-insensitive; aliases

@@ -260,7 +260,14 @@ func (p *checker) applyPreset(m *Model, pr Model) {
 	if m.HeadDim == 0 && pr.HeadDim != 0 && pr.Heads > 0 && pr.HeadDim != pr.Hidden/pr.Heads {
 		m.HeadDim = pr.HeadDim
 	}
-	// An image model's work grows with its pixel count.
+	// An image model's work and activations grow with its pixel count.
+	if m.ForwardActivationsM == 0 && pr.ForwardActivationsM > 0 {
+		m.ForwardActivationsM = pr.ForwardActivationsM
+		if m.ImagePx > 0 && pr.ImagePx > 0 && m.ImagePx != pr.ImagePx {
+			r := float64(m.ImagePx) / float64(pr.ImagePx)
+			m.ForwardActivationsM *= r * r
+		}
+	}
 	if m.ForwardGMACsPerSample == 0 && pr.ForwardGMACsPerSample > 0 {
 		m.ForwardGMACsPerSample = pr.ForwardGMACsPerSample
 		if m.ImagePx > 0 && pr.ImagePx > 0 && m.ImagePx != pr.ImagePx {
@@ -403,6 +410,12 @@ func (p *checker) visionModel(preset *Preset) {
 		m.ImagePx = 224
 		p.def("model.image_px", "224", "not set; the usual ImageNet training resolution")
 	}
+	p.nonNeg("model.forward_activations_m", m.ForwardActivationsM)
+	if m.ForwardActivationsM == 0 && m.ForwardGMACsPerSample > 0 {
+		m.ForwardActivationsM = round(m.ForwardGMACsPerSample*resnetActivationsPerGMAC, 2)
+		p.def("model.forward_activations_m", fmtFloat(m.ForwardActivationsM),
+			"not set; ResNet-50's ratio of 2.77 million activation values per forward GMAC (a depthwise network moves more)")
+	}
 }
 
 func (p *checker) training() {
@@ -485,6 +498,13 @@ func (p *checker) training() {
 			}
 			t.GlobalBatch = gb
 			p.def("training.global_batch", strconv.Itoa(gb), why)
+		}
+	}
+	if t.ActivationCheckpointing != "" {
+		if c, err := ParseCheckpointing(string(t.ActivationCheckpointing)); err != nil {
+			p.errorf("training.activation_checkpointing", "%v", err)
+		} else {
+			t.ActivationCheckpointing = c
 		}
 	}
 	if t.Method == MethodLoRA || t.Method == MethodQLoRA {
@@ -575,6 +595,25 @@ func (p *checker) inference() {
 	} else {
 		in.KVPrecision = pr
 	}
+	if in.Batching == "" {
+		in.Batching = BatchingContinuous
+		p.def("inference.batching", string(BatchingContinuous), "not set; continuous (in-flight) batching, as every current serving engine does")
+	} else if b, err := ParseBatching(string(in.Batching)); err != nil {
+		p.errorf("inference.batching", "%v", err)
+	} else {
+		in.Batching = b
+		switch {
+		case b == BatchingBurst && in.RequestsPerSecond != nil:
+			p.errorf("inference.batching", "burst submits inference.requests at once; it cannot have requests_per_second")
+		case b == BatchingBurst && in.Requests == 0:
+			p.errorf("inference.requests", "required for batching burst: how many requests arrive at once (e.g. 1000)")
+		case b == BatchingStatic && in.RequestsPerSecond != nil:
+			p.errorf("inference.batching", "static batches are an offline measurement; a service at requests_per_second batches continuously")
+		}
+	}
+	if cv := in.OutputTokensCV; !finite(cv) || cv < 0 || cv > 10 {
+		p.errorf("inference.output_tokens_cv", "must be in [0, 10] (standard deviation over mean of the output length), got %s", fmtFloat(cv))
+	}
 	p.nonNeg("inference.slo.ttft_ms", in.SLO.TTFTMs)
 	p.nonNeg("inference.slo.tpot_ms", in.SLO.TPOTMs)
 	p.nonNeg("inference.slo.percentile", in.SLO.Percentile)
@@ -622,7 +661,26 @@ func (p *checker) generic() {
 func (p *checker) parallelism(kindOK bool) {
 	s, par := p.s, p.s.Parallelism
 	p.nonNegInts(map[string]int{"parallelism.data": par.Data, "parallelism.tensor": par.Tensor,
-		"parallelism.pipeline": par.Pipeline, "parallelism.expert": par.Expert, "parallelism.context": par.Context})
+		"parallelism.pipeline": par.Pipeline, "parallelism.expert": par.Expert, "parallelism.context": par.Context,
+		"parallelism.micro_batch": par.MicroBatch, "parallelism.virtual_pipeline": par.VirtualPipeline})
+	if par.VirtualPipeline > 1 && par.Pipeline < 2 {
+		p.errorf("parallelism.virtual_pipeline", "%d chunks per stage need parallelism.pipeline of 2 or more", par.VirtualPipeline)
+	}
+	// The embedding and the loss may each take a chunk of their own
+	// (Megatron's account_for_embedding/loss_in_pipeline_split).
+	if m := s.Model; m != nil && par.VirtualPipeline > 1 && par.Pipeline > 1 && m.Layers > 0 && par.Pipeline*par.VirtualPipeline > m.Layers+2 {
+		p.errorf("parallelism.virtual_pipeline", "pipeline %d × virtual_pipeline %d chunks is more than model.layers %d plus the embedding and loss", par.Pipeline, par.VirtualPipeline, m.Layers)
+	}
+	if t := s.Training; kindOK && t != nil && par.MicroBatch > 0 && t.GlobalBatch > 0 {
+		if par.MicroBatch > t.GlobalBatch {
+			p.errorf("parallelism.micro_batch", "%d is more than training.global_batch %d", par.MicroBatch, t.GlobalBatch)
+		} else if par.Data > 0 && t.GlobalBatch%(par.Data*par.MicroBatch) != 0 {
+			p.errorf("parallelism.micro_batch", "training.global_batch %d is not a multiple of data %d × micro_batch %d", t.GlobalBatch, par.Data, par.MicroBatch)
+		}
+	}
+	if kindOK && par.MicroBatch > 0 && s.Kind == KindLLMInference {
+		p.errorf("parallelism.micro_batch", "for training; a serving batch is inference.max_batch")
+	}
 	if m := s.Model; kindOK && m != nil && !m.Arch.IsVision() {
 		if par.Tensor > 0 && m.Heads > 0 && m.Heads%par.Tensor != 0 {
 			p.errorf("parallelism.tensor", "%d does not divide model.heads %d", par.Tensor, m.Heads)
@@ -715,7 +773,7 @@ func (p *checker) stack(kindOK bool) {
 			p.errorf("stack.framework", "%s is a serving engine; kind %s needs a training framework (pytorch, torchtitan, megatron, deepspeed, llm-foundry, jax)", fw, s.Kind)
 		}
 		if kindOK && s.Kind == KindLLMInference && fw.TrainingOnly() {
-			p.errorf("stack.framework", "%s is a training framework; kind llm-inference needs a serving engine (vllm, tensorrt-llm, sglang, tgi)", fw)
+			p.errorf("stack.framework", "%s is a training framework; kind llm-inference needs a serving engine (vllm, tensorrt-llm, sglang, tgi, lmdeploy, mindie, optimum-habana)", fw)
 		}
 	}
 	if v := strings.TrimSpace(st.Version); v != "" {
@@ -726,6 +784,13 @@ func (p *checker) stack(kindOK bool) {
 				break
 			}
 		}
+	}
+	if st.Build == "" {
+		st.Build = BuildUpstream
+	} else if b, err := ParseBuild(string(st.Build)); err != nil {
+		p.errorf("stack.build", "%v", err)
+	} else {
+		st.Build = b
 	}
 	for i, n := range st.Needs {
 		n = strings.ToLower(strings.TrimSpace(n))

@@ -83,6 +83,38 @@ var presets = []Preset{
 		Model: plain(decoder(6.7, 32, 4096, 32, 32, 16384, 50432, 2048), true)},
 	{Name: "mpt-30b", Source: "huggingface.co/mosaicml/mpt-30b model card (29.95B params; d_model 7168, 48 layers, 64 heads, vocab 50432, seq 8192)",
 		Model: plain(decoder(29.95, 48, 7168, 64, 64, 28672, 50432, 8192), true)},
+	// MPT sizes trained by LLM Foundry's benchmark table, from the model
+	// configurations in mosaicml/llm-foundry scripts/train/yamls/pretrain
+	// (d_model, n_layers, n_heads, expansion ratio 4, vocab 50368, tied
+	// embeddings, max_seq_len 2048); parameter counts as the benchmark table
+	// gives them.
+	{Name: "mpt-1b", Source: "github:mosaicml/llm-foundry@8c8dd48f7 scripts/train/yamls/pretrain/mpt-1b.yaml (d_model 2048, 24 layers, 16 heads); 1.32B params per scripts/train/benchmarking/README.md",
+		Model: plain(decoder(1.32, 24, 2048, 16, 16, 8192, 50368, 2048), true)},
+	{Name: "mpt-3b", Source: "github:mosaicml/llm-foundry@8c8dd48f7 scripts/train/yamls/pretrain/mpt-3b.yaml (d_model 2560, 32 layers, 20 heads); 2.65B params per scripts/train/benchmarking/README.md",
+		Model: plain(decoder(2.65, 32, 2560, 20, 20, 10240, 50368, 2048), true)},
+	{Name: "mpt-13b", Source: "github:mosaicml/llm-foundry@8c8dd48f7 scripts/train/yamls/pretrain/mpt-13b.yaml (d_model 5120, 40 layers, 40 heads, vocab 50368); 12.86B params per scripts/train/benchmarking/README.md",
+		Model: plain(decoder(12.86, 40, 5120, 40, 40, 20480, 50368, 2048), true)},
+	{Name: "mpt-70b", Source: "github:mosaicml/llm-foundry@8c8dd48f7 scripts/train/yamls/pretrain/mpt-70b.yaml (d_model 8192, 80 layers, 64 heads); 64.86B params per scripts/train/benchmarking/README.md",
+		Model: plain(decoder(64.86, 80, 8192, 64, 64, 32768, 50432, 2048), true)},
+	// Qwen3 MoE: Qwen team 2025 (arXiv 2505.09388) and the models'
+	// config.json: no shared expert, 128 routed experts, 8 active, head_dim
+	// 128 (so the query width exceeds hidden on 30B-A3B), untied
+	// embeddings, vocab 151936.
+	{Name: "qwen3-30b-a3b", Aliases: []string{"qwen3-30b"}, Source: "arXiv 2505.09388; huggingface.co/Qwen/Qwen3-30B-A3B config.json (48 layers, hidden 2048, 32 heads, 4 KV heads, head_dim 128, moe_intermediate_size 768, 128 experts top-8; 30.5B total, 3.3B active)",
+		Model: withHeadDim(moe(decoder(30.5, 48, 2048, 32, 4, 768, 151936, 40960), 128, 8), 128)},
+	{Name: "qwen3-235b-a22b", Aliases: []string{"qwen3-235b"}, Source: "arXiv 2505.09388; huggingface.co/Qwen/Qwen3-235B-A22B config.json (94 layers, hidden 4096, 64 heads, 4 KV heads, head_dim 128, moe_intermediate_size 1536, 128 experts top-8; 235B total, 22B active)",
+		Model: withHeadDim(moe(decoder(235, 94, 4096, 64, 4, 1536, 151936, 40960), 128, 8), 128)},
+	// gpt-oss-120b: OpenAI 2025 model card (arXiv 2508.10925) and config.json.
+	// Half its layers attend over a 128-token sliding window; the model here
+	// treats every layer as full attention (an upper bound on attention work).
+	{Name: "gpt-oss-120b", Aliases: []string{"gpt-oss"}, Source: "arXiv 2508.10925; huggingface.co/openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads, 8 KV heads, head_dim 64, 128 experts top-4 of width 2880, vocab 201088; 116.8B total, 5.1B active)",
+		Model: withHeadDim(moe(decoder(116.8, 36, 2880, 64, 8, 2880, 201088, 131072), 128, 4), 64)},
+	// Llama 4 Scout: Meta's model card and the text_config of
+	// meta-llama/Llama-4-Scout-17B-16E: every layer MoE with 16 routed
+	// experts (top-1) plus one shared expert, both 8192 wide. 109B total
+	// (the vision encoder included), 17B active.
+	{Name: "llama-4-scout", Aliases: []string{"llama-4-scout-17b-16e", "llama4-scout"}, Source: "huggingface.co/meta-llama/Llama-4-Scout-17B-16E config.json text_config (48 layers, hidden 5120, 40 heads, 8 KV heads, head_dim 128, 16 experts top-1 + 1 shared, intermediate 8192, vocab 202048); model card: 109B total, 17B active",
+		Model: shared(withHeadDim(moe(decoder(109, 48, 5120, 40, 8, 8192, 202048, 10485760), 16, 1), 128), 1)},
 	// GPT-J: EleutherAI model card: 28 layers, d_model 4096, 16 heads (head
 	// dim 256), d_ff 16384, embedding matrix 50400, context 2048, untied.
 	{Name: "gpt-j-6b", Aliases: []string{"gptj-6b", "gpt-j"}, Source: "huggingface.co/EleutherAI/gpt-j-6b model card (6,053,381,344 params)",
@@ -97,14 +129,25 @@ var presets = []Preset{
 		Model: encoder(plain(decoder(0.34, 24, 1024, 16, 16, 4096, 30522, 512), true))},
 	// Image models. ForwardGMACsPerSample is torchvision's "GFLOPS" column
 	// (which counts multiply-accumulates) at 224 px; params from the same page.
+	// ForwardActivationsM sums the output sizes of every convolution (or
+	// linear layer) at 224 px from the published layer tables: ResNet-50
+	// 11.31M (stem 0.80M, max-pool 0.20M, stages 4.42/3.11/2.16/0.63M);
+	// ResNet-152 22.75M; EfficientNet-B0 15.3M counted in ResNet-equivalent
+	// passes (6.74M convolution outputs: the 3.39M expansion outputs once,
+	// the 2.31M depthwise outputs 4.8 times: 1.6 for their swish,
+	// squeeze-excitation pooling and rescaling, times 3 because depthwise
+	// kernels, above all their weight gradients, reach about a third of the
+	// streaming bandwidth [unverified]; the 0.58M projections 0.6 times for
+	// their lone batch norm); ViT-B/16 27.2M (197 tokens × (qkv, output, two MLP and two
+	// norm outputs) × 12 layers, fused attention).
 	{Name: "resnet-50", Aliases: []string{"resnet50"}, Source: "He et al. 2016 (arXiv 1512.03385); pytorch.org/vision/stable/models/generated/torchvision.models.resnet50 (25,557,032 params, 4.09 GFLOPS)",
-		Model: vision(ArchCNN, 0.025557, 4.09)},
+		Model: vision(ArchCNN, 0.025557, 4.09, 11.31)},
 	{Name: "resnet-152", Aliases: []string{"resnet152"}, Source: "He et al. 2016 (arXiv 1512.03385); pytorch.org/vision/stable/models/generated/torchvision.models.resnet152 (60,192,808 params, 11.51 GFLOPS)",
-		Model: vision(ArchCNN, 0.060193, 11.51)},
+		Model: vision(ArchCNN, 0.060193, 11.51, 22.75)},
 	{Name: "vit-b-16", Aliases: []string{"vit-b/16", "vit-base-16", "vit-base-patch16-224"}, Source: "Dosovitskiy et al. 2020 (arXiv 2010.11929); pytorch.org/vision/stable/models/generated/torchvision.models.vit_b_16 (86,567,656 params, 17.56 GFLOPS)",
-		Model: vision(ArchViT, 0.086568, 17.56)},
+		Model: vision(ArchViT, 0.086568, 17.56, 27.2)},
 	{Name: "efficientnet-b0", Aliases: []string{"efficientnetb0"}, Source: "Tan & Le 2019 (arXiv 1905.11946); pytorch.org/vision/stable/models/generated/torchvision.models.efficientnet_b0 (5,288,548 params, 0.39 GFLOPS)",
-		Model: vision(ArchCNN, 0.005289, 0.39)},
+		Model: vision(ArchCNN, 0.005289, 0.39, 15.3)},
 }
 
 func decoder(paramsB float64, layers, hidden, heads, kvHeads, ffn, vocab, ctx int) Model {
@@ -115,6 +158,16 @@ func decoder(paramsB float64, layers, hidden, heads, kvHeads, ffn, vocab, ctx in
 
 func moe(m Model, experts, active int) Model {
 	m.Experts, m.ActiveExperts = experts, active
+	return m
+}
+
+func withHeadDim(m Model, hd int) Model {
+	m.HeadDim = hd
+	return m
+}
+
+func shared(m Model, n int) Model {
+	m.SharedExperts = n
 	return m
 }
 
@@ -129,9 +182,13 @@ func encoder(m Model) Model {
 	return m
 }
 
-func vision(arch Arch, paramsB, gmacs float64) Model {
-	return Model{Arch: arch, ParamsB: paramsB, ForwardGMACsPerSample: gmacs, ImagePx: 224}
+func vision(arch Arch, paramsB, gmacs, activationsM float64) Model {
+	return Model{Arch: arch, ParamsB: paramsB, ForwardGMACsPerSample: gmacs, ForwardActivationsM: activationsM, ImagePx: 224}
 }
+
+// resnetActivationsPerGMAC is ResNet-50's forward activation values (in
+// millions) per forward GMAC: 11.31 / 4.09.
+const resnetActivationsPerGMAC = 2.765
 
 func init() {
 	for i := range presets {

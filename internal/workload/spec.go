@@ -122,6 +122,12 @@ type Model struct {
 	// a training step costs 3 forward passes (ForwardFLOPsPerSample,
 	// TrainFLOPsPerSample).
 	ForwardGMACsPerSample float64 `yaml:"forward_gmacs_per_sample,omitempty" json:"forward_gmacs_per_sample,omitempty"`
+	// ForwardActivationsM is the number of values, in millions, that one
+	// image's forward pass writes as layer outputs (every convolution or
+	// linear layer; batch norm and activations act on them) at ImagePx. A
+	// CNN's memory traffic scales with it, not with its FLOPs: depthwise
+	// and squeeze-excitation networks move much more per FLOP.
+	ForwardActivationsM float64 `yaml:"forward_activations_m,omitempty" json:"forward_activations_m,omitempty"`
 	// ImagePx is the side of the square input image in pixels.
 	ImagePx int `yaml:"image_px,omitempty" json:"image_px,omitempty"`
 }
@@ -147,9 +153,10 @@ type Training struct {
 	// Precision is the compute precision of matrix maths (fp32, tf32, bf16,
 	// fp16, fp8); mixed precision keeps fp32 master weights.
 	Precision Precision `yaml:"precision,omitempty" json:"precision"`
-	// ActivationCheckpointing recomputes activations in the backward pass;
-	// nil lets the model decide (it turns it on only when memory needs it).
-	ActivationCheckpointing *bool `yaml:"activation_checkpointing,omitempty" json:"activation_checkpointing,omitempty"`
+	// ActivationCheckpointing recomputes activations in the backward pass:
+	// none, selective or full (true and false are read as full and none);
+	// empty lets the model decide (it turns it on only when memory needs it).
+	ActivationCheckpointing Checkpointing `yaml:"activation_checkpointing,omitempty" json:"activation_checkpointing,omitempty"`
 	// LoRARank is the adapter rank for lora and qlora; defaults to 16.
 	LoRARank int `yaml:"lora_rank,omitempty" json:"lora_rank,omitempty"`
 }
@@ -178,6 +185,16 @@ type Inference struct {
 	KVPrecision Precision `yaml:"kv_precision,omitempty" json:"kv_precision"`
 	// SLO is the latency target; zero fields mean no target.
 	SLO SLO `yaml:"slo,omitempty" json:"slo"`
+	// Batching is how requests are grouped: continuous (the default),
+	// static (max_batch requests start and end together) or burst (Requests
+	// requests arrive at once; the job's time is their makespan).
+	Batching Batching `yaml:"batching,omitempty" json:"batching"`
+	// OutputTokensCV is the coefficient of variation of the generated length
+	// (standard deviation over mean): 0 when every request generates
+	// OutputTokens (synthetic benchmarks), about 1 for chat traces such as
+	// ShareGPT. It matters for bursts, whose makespan waits for the longest
+	// answers.
+	OutputTokensCV float64 `yaml:"output_tokens_cv,omitempty" json:"output_tokens_cv,omitempty"`
 }
 
 // SLO is a latency target for inference, met at Percentile.
@@ -233,6 +250,13 @@ type Parallelism struct {
 	Expert int `yaml:"expert,omitempty" json:"expert,omitempty"`
 	// Context is the context (sequence) parallel degree for long sequences.
 	Context int `yaml:"context,omitempty" json:"context,omitempty"`
+	// MicroBatch is the number of sequences (images) per micro-batch on one
+	// data-parallel rank; the rest of the global batch is gradient
+	// accumulation (or pipeline micro-batches).
+	MicroBatch int `yaml:"micro_batch,omitempty" json:"micro_batch,omitempty"`
+	// VirtualPipeline is the number of model chunks per pipeline stage
+	// (interleaved 1F1B); 1 is the plain schedule. Needs Pipeline > 1.
+	VirtualPipeline int `yaml:"virtual_pipeline,omitempty" json:"virtual_pipeline,omitempty"`
 }
 
 // Data describes the dataset, where it lives, and what leaves the provider.
@@ -283,6 +307,14 @@ type Stack struct {
 	Needs []string `yaml:"needs,omitempty" json:"needs,omitempty"`
 	// Vendors lists the accelerator vendors the team accepts; empty = all.
 	Vendors []Vendor `yaml:"vendors,omitempty" json:"vendors,omitempty"`
+	// Compile says whether the step is compiled (torch.compile, XLA, CUDA
+	// graphs with fused kernels): fused elementwise kernels move less memory.
+	// nil takes the framework's usual setting (fused for megatron, jax and
+	// the serving engines; eager for plain pytorch and deepspeed).
+	Compile *bool `yaml:"compile,omitempty" json:"compile,omitempty"`
+	// Build is upstream (the default) or vendor: the accelerator vendor's
+	// tuned build of the framework, which can be much faster on new hardware.
+	Build Build `yaml:"build,omitempty" json:"build,omitempty"`
 }
 
 // Constraints bound the candidates. Zero numbers mean no bound.

@@ -1,0 +1,423 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/perf"
+)
+
+// Row is a scored case: its prediction under some parameters and the error.
+type Row struct {
+	Case      *Case
+	Predicted float64
+	// Err is ln(predicted / measured).
+	Err float64
+	// Speed is ln(measured speed / predicted speed): Err with the sign
+	// turned for throughput metrics, so that a positive value always means
+	// the system was faster than predicted.
+	Speed float64
+	Fits  bool
+	Note  string
+}
+
+// Evaluator predicts cases under candidate parameters. It parses each case
+// and builds its cluster once.
+type Evaluator struct {
+	cases    []*Case
+	clusters []perf.Cluster
+	peaks    []float64
+}
+
+// NewEvaluator prepares the scorable cases.
+func NewEvaluator(cat *catalog.Catalog, cases []Case) (*Evaluator, error) {
+	ev := &Evaluator{}
+	for i := range cases {
+		c := &cases[i]
+		if c.NotScored != "" {
+			continue
+		}
+		cl, err := c.Cluster(cat)
+		if err != nil {
+			return nil, err
+		}
+		ev.cases = append(ev.cases, c)
+		ev.clusters = append(ev.clusters, cl)
+		peak := 0.0
+		if t := c.Spec.Training; t != nil {
+			peak = perf.PeakTFLOPS(cl.GPU, t.Precision)
+		}
+		ev.peaks = append(ev.peaks, peak)
+	}
+	return ev, nil
+}
+
+// Cases returns the scorable cases in order.
+func (ev *Evaluator) Cases() []*Case { return ev.cases }
+
+// Eval predicts case i under p.
+func (ev *Evaluator) Eval(p *perf.Params, i int) Row {
+	c := ev.cases[i]
+	r := Row{Case: c}
+	pred, err := perf.PredictWith(p, c.Spec, ev.clusters[i])
+	if err != nil {
+		r.Note = err.Error()
+		r.Err, r.Speed = math.Inf(1), math.Inf(-1)
+		return r
+	}
+	if !pred.Fits {
+		r.Note = "predicted not to fit: " + pred.Reason
+		r.Err, r.Speed = math.Inf(1), math.Inf(-1)
+		return r
+	}
+	v, ok := metrics[c.Metric](pred, ev.peaks[i])
+	if !ok || !(v > 0) {
+		r.Note = "the prediction has no " + c.Metric
+		r.Err, r.Speed = math.Inf(1), math.Inf(-1)
+		return r
+	}
+	r.Fits = true
+	r.Predicted = v
+	r.Err = math.Log(v / c.Value)
+	r.Speed = -r.Err
+	if !higherIsFaster(c.Metric) {
+		r.Speed = r.Err
+	}
+	return r
+}
+
+// EvalAll predicts every case under p, in parallel.
+func (ev *Evaluator) EvalAll(p *perf.Params) []Row {
+	rows := make([]Row, len(ev.cases))
+	parallel(len(ev.cases), func(i int) { rows[i] = ev.Eval(p, i) })
+	return rows
+}
+
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// Options tune the fit.
+type Options struct {
+	// PriorSigma scales every factor's Spread: moving a factor by
+	// PriorSigma·Spread (ln units) costs as much as one row off by Delta.
+	PriorSigma float64
+	// Delta is the pseudo-Huber scale of a row's error: errors beyond it
+	// count linearly, so one odd row cannot drag the fit.
+	Delta float64
+	// Sweeps is the number of coordinate-descent passes.
+	Sweeps int
+}
+
+// DefaultOptions are the settings `cmd/perffit` uses.
+var DefaultOptions = Options{PriorSigma: 1, Delta: 0.25, Sweeps: 3}
+
+// Fit fits the model's fitted factors on the rows of ev whose index keep
+// allows, starting from start, by coordinate descent in log space on a
+// robust loss plus a pull towards each factor's prior. It is deterministic.
+func Fit(ev *Evaluator, start *perf.Params, keep func(i int) bool, o Options) *perf.Params {
+	p := start.Clone()
+	var idx []int
+	groupN := map[string]int{}
+	for i, c := range ev.cases {
+		if keep(i) {
+			idx = append(idx, i)
+			groupN[c.Group]++
+		}
+	}
+	weight := make([]float64, len(ev.cases))
+	for _, i := range idx {
+		c := ev.cases[i]
+		w := 1 / math.Sqrt(float64(groupN[c.Group]))
+		if c.Assumed {
+			w /= 2
+		}
+		weight[i] = w
+	}
+	errs := make([]float64, len(ev.cases))
+	for _, i := range idx {
+		errs[i] = ev.Eval(p, i).Err
+	}
+	rowLoss := func(e float64) float64 {
+		if math.IsInf(e, 0) || math.IsNaN(e) {
+			return 10
+		}
+		d := o.Delta
+		return d * d * (math.Sqrt(1+(e/d)*(e/d)) - 1)
+	}
+	factors := perf.Factors()
+	var fitted []perf.Factor
+	for _, f := range factors {
+		if f.Fit {
+			fitted = append(fitted, f)
+		}
+	}
+	// Which rows each factor moves: perturb it once and look.
+	affects := make([][]int, len(fitted))
+	for k, f := range fitted {
+		q := p.Clone()
+		f.Set(q, f.Get(p)*1.05)
+		var moved []int
+		rows := make([]float64, len(idx))
+		parallel(len(idx), func(x int) { rows[x] = ev.Eval(q, idx[x]).Err })
+		for x, i := range idx {
+			if math.Abs(rows[x]-errs[i]) > 1e-9 || math.IsInf(rows[x], 0) != math.IsInf(errs[i], 0) {
+				moved = append(moved, i)
+			}
+		}
+		affects[k] = moved
+	}
+	priorLoss := func(f perf.Factor, v float64) float64 {
+		z := math.Log(v/f.Prior) / (o.PriorSigma * f.Spread)
+		return o.Delta * o.Delta * z * z / 2
+	}
+	for range o.Sweeps {
+		for k, f := range fitted {
+			rows := affects[k]
+			if len(rows) == 0 {
+				continue
+			}
+			cur := f.Get(p)
+			base := 0.0
+			for _, i := range rows {
+				base += weight[i] * rowLoss(errs[i])
+			}
+			loss := func(v float64) (float64, []float64) {
+				q := p.Clone()
+				f.Set(q, v)
+				e := make([]float64, len(rows))
+				parallel(len(rows), func(x int) { e[x] = ev.Eval(q, rows[x]).Err })
+				l := priorLoss(f, v)
+				for x, i := range rows {
+					l += weight[i] * rowLoss(e[x])
+				}
+				return l, e
+			}
+			lo, hi := math.Log(f.Lo), math.Log(f.Hi)
+			best, bestE := priorLoss(f, cur)+base, []float64(nil)
+			bestV := cur
+			// Golden-section search on ln(v) over the factor's bounds.
+			const g = 0.6180339887498949
+			a, b := lo, hi
+			x1, x2 := b-g*(b-a), a+g*(b-a)
+			f1, e1 := loss(math.Exp(x1))
+			f2, e2 := loss(math.Exp(x2))
+			for range 14 {
+				if f1 < f2 {
+					b, x2, f2, e2 = x2, x1, f1, e1
+					x1 = b - g*(b-a)
+					f1, e1 = loss(math.Exp(x1))
+				} else {
+					a, x1, f1, e1 = x1, x2, f2, e2
+					x2 = a + g*(b-a)
+					f2, e2 = loss(math.Exp(x2))
+				}
+			}
+			for _, c := range []struct {
+				l float64
+				e []float64
+				x float64
+			}{{f1, e1, x1}, {f2, e2, x2}} {
+				if c.l < best {
+					best, bestE, bestV = c.l, c.e, math.Exp(c.x)
+				}
+			}
+			if bestE != nil {
+				f.Set(p, roundSig(bestV, 4))
+				for x, i := range rows {
+					errs[i] = bestE[x]
+				}
+				// Rounding moved the value a little: re-evaluate exactly.
+				for _, i := range rows {
+					errs[i] = ev.Eval(p, i).Err
+				}
+			}
+		}
+	}
+	return p
+}
+
+func roundSig(v float64, digits int) float64 {
+	if v == 0 {
+		return 0
+	}
+	e := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*e) / e
+}
+
+// Validation is the outcome of fitting on all rows and of leaving each
+// source out in turn.
+type Validation struct {
+	Params   *perf.Params
+	InSample []Row // every row under the full fit
+	HeldOut  []Row // every row under the fit that left its group out
+	Groups   []string
+}
+
+// LeaveOneSourceOut fits on all rows, then for each group fits on the
+// others (starting from the priors, as the full fit does) and scores the
+// group's rows.
+func LeaveOneSourceOut(ev *Evaluator, o Options) Validation {
+	prior := perf.PriorParams()
+	all := Fit(ev, prior, func(int) bool { return true }, o)
+	v := Validation{Params: all, InSample: ev.EvalAll(all)}
+	groups := map[string]bool{}
+	for _, c := range ev.cases {
+		groups[c.Group] = true
+	}
+	for g := range groups {
+		v.Groups = append(v.Groups, g)
+	}
+	sort.Strings(v.Groups)
+	v.HeldOut = make([]Row, len(ev.cases))
+	for _, g := range v.Groups {
+		p := Fit(ev, prior, func(i int) bool { return ev.cases[i].Group != g }, o)
+		for i, c := range ev.cases {
+			if c.Group == g {
+				v.HeldOut[i] = ev.Eval(p, i)
+			}
+		}
+	}
+	return v
+}
+
+// Summary is the median and 90th percentile of |error| over some rows.
+type Summary struct {
+	N           int
+	Median, P90 float64
+}
+
+// Summarise returns the summary of rows, overall and per case kind.
+func Summarise(rows []Row) (all Summary, byKind map[string]Summary) {
+	byKind = map[string]Summary{}
+	kinds := map[string][]float64{}
+	var errs []float64
+	for _, r := range rows {
+		e := math.Abs(r.Err)
+		if math.IsInf(e, 0) {
+			e = 5
+		}
+		errs = append(errs, e)
+		kinds[r.Case.Kind] = append(kinds[r.Case.Kind], e)
+	}
+	for k, v := range kinds {
+		byKind[k] = Summary{len(v), Quantile(v, 0.5), Quantile(v, 0.9)}
+	}
+	return Summary{len(errs), Quantile(errs, 0.5), Quantile(errs, 0.9)}, byKind
+}
+
+// Quantile is the q-quantile of v with linear interpolation.
+func Quantile(v []float64, q float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	pos := q * float64(len(s)-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
+
+// Intervals computes, from held-out rows, the 10th and 90th percentiles of
+// the speed residual ln(measured / predicted speed) per regime. A regime
+// with fewer than minRows rows takes the pooled quantiles of every row;
+// each interval is at least ±minHalf wide, since a handful of rows cannot
+// show a narrower spread.
+func Intervals(rows []Row) map[string][2]float64 {
+	const minRows, minHalf = 6, 0.08
+	by := map[string][]float64{}
+	var pooled []float64
+	for _, r := range rows {
+		if math.IsInf(r.Speed, 0) {
+			continue
+		}
+		reg := Regime(r.Case.Spec)
+		by[reg] = append(by[reg], r.Speed)
+		pooled = append(pooled, r.Speed)
+	}
+	iv := map[string][2]float64{}
+	q := func(v []float64) [2]float64 {
+		// Widen the quantile levels by one row on each side: from n
+		// residuals the 10th and 90th percentiles of the next, unseen row
+		// lie a little further out than those of the n seen.
+		widen := 1 / float64(len(v))
+		lo := math.Min(Quantile(v, math.Max(0, 0.1-widen)), -minHalf)
+		hi := math.Max(Quantile(v, math.Min(1, 0.9+widen)), minHalf)
+		return [2]float64{roundSig(lo, 3), roundSig(hi, 3)}
+	}
+	iv["pooled"] = q(pooled)
+	for _, reg := range perf.Regimes() {
+		v := by[reg]
+		if len(v) < minRows {
+			iv[reg] = iv["pooled"]
+			continue
+		}
+		iv[reg] = q(v)
+	}
+	return iv
+}
+
+// Coverage is the share of held-out rows whose measured value lies in the
+// 80% interval built without their own group (nested: the interval of a
+// row never sees that row's source), overall and per regime.
+func Coverage(rows []Row) (all float64, byRegime map[string][2]int) {
+	byRegime = map[string][2]int{}
+	in, n := 0, 0
+	for _, r := range rows {
+		if math.IsInf(r.Speed, 0) {
+			continue
+		}
+		var others []Row
+		for _, o := range rows {
+			if o.Case.Group != r.Case.Group {
+				others = append(others, o)
+			}
+		}
+		reg := Regime(r.Case.Spec)
+		q := Intervals(others)[reg]
+		hit := r.Speed >= q[0] && r.Speed <= q[1]
+		c := byRegime[reg]
+		c[1]++
+		n++
+		if hit {
+			c[0]++
+			in++
+		}
+		byRegime[reg] = c
+	}
+	if n == 0 {
+		return 0, byRegime
+	}
+	return float64(in) / float64(n), byRegime
+}
+
+// describeParams lists the fitted factors against their priors.
+func describeParams(p *perf.Params) []string {
+	var out []string
+	for _, f := range perf.Factors() {
+		if !f.Fit {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %.4g (prior %.4g)", f.Name, f.Get(p), f.Prior))
+	}
+	return out
+}

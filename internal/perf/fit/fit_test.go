@@ -1,0 +1,270 @@
+package fit
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/perf"
+)
+
+var update = flag.Bool("update", false, "rewrite internal/perf/model.json and docs/accuracy.md (as go run ./cmd/perffit does)")
+
+// The 71 rows of the project's validation set (published-results.csv and
+// published-results-2.csv): every one must be a case, scored or with the
+// reason it cannot be.
+var validationIDs = strings.Fields(`LF-01 LF-02 LF-05 LF-06 LF-07 TT-01 TT-02 TT-03 TT-04 MG-01 MG-02 MG-03 MG-05 MG-07
+	MG-08 MG-09 TPU-01 MT-01 MT-03 MT-04 DL-01 DL-03 DL-04 MI-01 MI-03 TR-01 TR-06 TR-07 TR-08 KP-01 KP-02
+	MB2-01 MB2-02 MB2-03 MB2-04 MB2-05 MB2-06 MB2-07 MB2-08 MB2-09 MB2-10 LF2-01 LF2-02 LF2-03 LF2-04 LF2-05 LF2-06
+	TT2-01 TT2-02 TT2-03 TTN-04 TTN-05 DL2-01 DL2-02 DL2-03 DL2-04 DL2-05 TR2-01 TR2-02 TR2-03 TR2-04 TR2-05 TR2-06
+	TR2-07 TR2-08 TR2-09 TR2-10 TR2-11 TR2-12 TR2-13 TR2-14`)
+
+func TestCasesCoverTheValidationSet(t *testing.T) {
+	cases, err := Published()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(validationIDs) != 71 {
+		t.Fatalf("the list holds %d ids, want 71", len(validationIDs))
+	}
+	got := map[string]Case{}
+	for _, c := range cases {
+		got[c.ID] = c
+	}
+	for _, id := range validationIDs {
+		c, ok := got[id]
+		if !ok {
+			t.Errorf("%s: not in testdata/published.yaml", id)
+			continue
+		}
+		if c.Date == "" || !strings.Contains(c.Source, ":") {
+			t.Errorf("%s: source %q and date %q must say where and when it was published", id, c.Source, c.Date)
+		}
+	}
+	if len(cases) != len(validationIDs) {
+		t.Errorf("%d cases, want %d", len(cases), len(validationIDs))
+	}
+	cat := catalogtest.Embedded(t)
+	for _, c := range cases {
+		if _, err := c.Cluster(cat); err != nil && c.NotScored == "" {
+			t.Errorf("%s: %v", c.ID, err)
+		}
+	}
+}
+
+func TestParseCasesErrors(t *testing.T) {
+	good := "- id: X-1\n  group: g\n  source: \"github:a/b README\"\n  date: \"2025\"\n  kind: train\n  value: 10\n  unit: tokens/s\n  metric: throughput\n  hardware: {gpu: h100-sxm, gpus: 8}\n  workload: {kind: llm-train, model: {preset: llama-3-8b}, training: {tokens: 1e9}}\n"
+	if _, err := ParseCases([]byte(good)); err != nil {
+		t.Fatalf("a good case: %v", err)
+	}
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"no value", "  value: 10\n", "", "value must be a number > 0"},
+		{"zero value", "value: 10", "value: 0", "value must be a number > 0"},
+		{"bad metric", "metric: throughput", "metric: speed", "metric \"speed\""},
+		{"no group", "  group: g\n", "", "group and source are required"},
+		{"bad workload", "preset: llama-3-8b", "preset: llama-3-8b, layers: -1", "workload"},
+		{"no hardware", "gpus: 8", "gpus: 0", "hardware.gpu"},
+		{"duplicate", "", "", "appears twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := strings.Replace(good, tc.from, tc.to, 1)
+			if tc.name == "duplicate" {
+				doc = good + good
+			}
+			_, err := ParseCases([]byte(doc))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzParseCases(f *testing.F) {
+	f.Add(publishedYAML[:min(len(publishedYAML), 4000)])
+	f.Add([]byte("- id: a\n  value: 1\n"))
+	f.Add([]byte("[]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cases, err := ParseCases(data)
+		if err != nil {
+			return
+		}
+		for _, c := range cases {
+			if c.ID == "" || !(c.Value > 0) || c.Spec == nil {
+				t.Fatalf("accepted a bad case: %+v", c)
+			}
+		}
+	})
+}
+
+var (
+	runOnce sync.Once
+	runRes  Result
+)
+
+// fullRun fits and validates once per test binary (a few seconds).
+func fullRun(t *testing.T) Result {
+	t.Helper()
+	runOnce.Do(func() {
+		cases, err := Published()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := NewEvaluator(catalogtest.Embedded(t), cases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runRes = Run(ev, cases, DefaultOptions)
+	})
+	return runRes
+}
+
+// TestModelAndReportAreCurrent reruns the fit and compares it with the
+// committed model.json and docs/accuracy.md: the factors are reproducible
+// from the data by the documented command.
+func TestModelAndReportAreCurrent(t *testing.T) {
+	r := fullRun(t)
+	model, err := r.ModelJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{"../model.json", model}, {"../../../docs/accuracy.md", []byte(r.Markdown())}} {
+		if *update {
+			if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		old, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old, f.data) {
+			t.Errorf("%s is stale: run %s (or go test ./internal/perf/fit -update)", f.path, Command)
+		}
+	}
+	// What the package embeds is what the file says.
+	p, iv, err := perf.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fc := range perf.Factors() {
+		if got, want := fc.Get(perf.DefaultParams()), fc.Get(p); !*update && math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: embedded %g, fitted %g", fc.Name, got, want)
+		}
+	}
+	if !*update && len(iv) != len(perf.DefaultIntervals()) {
+		t.Errorf("embedded intervals differ from the fitted ones")
+	}
+}
+
+// TestHeldOutTargets holds the model to the accuracy it must reach on rows
+// from sources it was not fitted to, and to honest intervals.
+func TestHeldOutTargets(t *testing.T) {
+	r := fullRun(t)
+	in, _ := Summarise(r.Validation.InSample)
+	out, _ := Summarise(r.Validation.HeldOut)
+	t.Logf("in-sample median %.3f p90 %.3f; held-out median %.3f p90 %.3f; coverage %.2f", in.Median, in.P90, out.Median, out.P90, r.Coverage)
+	if out.Median > 0.15 {
+		t.Errorf("leave-one-source-out median |ln| %.3f, want <= 0.15", out.Median)
+	}
+	if out.P90 > 0.40 {
+		t.Errorf("leave-one-source-out 90th percentile |ln| %.3f, want <= 0.40", out.P90)
+	}
+	if r.Coverage < 0.75 || r.Coverage > 0.85 {
+		t.Errorf("80%% intervals cover %.0f%% of held-out rows, want 75-85%%", 100*r.Coverage)
+	}
+	if out.N < 60 {
+		t.Errorf("only %d rows scored", out.N)
+	}
+	// Held-out can never be better than in-sample by much; a big gap the
+	// other way is overfitting, which the report must then say.
+	if out.Median < in.Median-0.02 {
+		t.Errorf("held-out median %.3f is well below in-sample %.3f: the validation leaks", out.Median, in.Median)
+	}
+}
+
+// TestFitRecoversAFactor makes measurements with one factor moved, then
+// fits from the priors: the fit must move that factor towards the truth and
+// leave the rows' errors small. A fitter that does nothing fails.
+func TestFitRecoversAFactor(t *testing.T) {
+	cases, err := Published()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hopper []Case
+	for _, c := range cases {
+		if c.NotScored == "" && strings.HasPrefix(c.Hardware.GPU, "h100-sxm") && c.Hardware.GPUs <= 16 {
+			hopper = append(hopper, c)
+		}
+	}
+	ev, err := NewEvaluator(catalogtest.Embedded(t), hopper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := perf.PriorParams()
+	var hm perf.Factor
+	for _, f := range perf.Factors() {
+		if f.Name == "hopper.matmul" {
+			hm = f
+		}
+	}
+	hm.Set(truth, hm.Prior*0.8)
+	for i := range ev.cases {
+		r := ev.Eval(truth, i)
+		if !r.Fits {
+			t.Fatalf("%s: %s", ev.cases[i].ID, r.Note)
+		}
+		ev.cases[i].Value = r.Predicted // a copy: the shared cases are not changed
+	}
+	got := Fit(ev, perf.PriorParams(), func(int) bool { return true }, Options{PriorSigma: 10, Delta: 0.25, Sweeps: 4})
+	v := hm.Get(got)
+	t.Logf("hopper.matmul: prior %.3f, truth %.3f, fitted %.3f", hm.Prior, hm.Prior*0.8, v)
+	if math.Abs(math.Log(v/(hm.Prior*0.8))) > math.Abs(math.Log(hm.Prior/(hm.Prior*0.8)))/2 {
+		t.Errorf("the fit moved hopper.matmul to %.3f: not even halfway from the prior %.3f to the truth %.3f", v, hm.Prior, hm.Prior*0.8)
+	}
+	rows := ev.EvalAll(got)
+	all, _ := Summarise(rows)
+	if all.Median > 0.05 {
+		t.Errorf("after the fit the synthetic rows are off by a median %.3f", all.Median)
+	}
+}
+
+func TestIntervalsAndCoverage(t *testing.T) {
+	cases, err := Published()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Row
+	for i := range cases {
+		c := &cases[i]
+		if c.NotScored != "" {
+			continue
+		}
+		// Residuals spread evenly over [-0.4, 0.4] in every regime.
+		s := -0.4 + 0.8*float64(len(rows)%9)/8
+		rows = append(rows, Row{Case: c, Speed: s, Err: -s, Fits: true})
+	}
+	iv := Intervals(rows)
+	for _, reg := range perf.Regimes() {
+		q, ok := iv[reg]
+		if !ok || q[0] > -0.08 || q[1] < 0.08 || q[0] < -0.41 || q[1] > 0.41 {
+			t.Errorf("%s: interval %v, want a band inside [-0.4, 0.4] around 0", reg, q)
+		}
+	}
+	cov, _ := Coverage(rows)
+	if cov < 0.6 || cov > 0.95 {
+		t.Errorf("coverage %.2f of evenly spread residuals, want about 0.8", cov)
+	}
+	if slices.Index(perf.Regimes(), "infer-burst") < 0 {
+		t.Error("the burst regime must have an interval")
+	}
+}

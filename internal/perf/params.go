@@ -1,0 +1,330 @@
+package perf
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+)
+
+// Params are the model's calibrated factors: each a physical quantity (how
+// close real kernels get to a datasheet figure, how many bytes a class of
+// kernels moves), never a per-benchmark correction. Their priors come from
+// kernel benchmarks and vendor figures (Why, in Factors); the fitted values
+// come from `go run ./cmd/perffit`, which fits them on the published
+// measurements in internal/perf/fit/testdata and writes model.json.
+type Params struct {
+	arch map[string]archFactors
+
+	// FP8Ratio is the share of the FP8 peak that large FP8 GEMMs reach,
+	// relative to the BF16 share (scaling, casts and less mature kernels).
+	FP8Ratio float64
+	// FP4Ratio is the same for NVFP4/MXFP4 GEMMs against the FP4 peak.
+	FP4Ratio float64
+	// GemmHalfM is the GEMM row count (tokens) at which a GEMM reaches half
+	// its large-size efficiency; GemmHalfN the same for its width.
+	GemmHalfM, GemmHalfN float64
+	// EWTrain is the device-memory traffic of a training step's non-GEMM
+	// kernels (norms, activations, residuals, rotary, casts) in bytes per
+	// token, per layer and per unit of hidden width, forward and backward,
+	// in an eager framework.
+	EWTrain float64
+	// EWFFN is the same per unit of the MLP inner width a token passes
+	// through (the gated activation and its gradient).
+	EWFFN float64
+	// EWFused is the share of eager elementwise traffic that a fused step
+	// (Transformer Engine fusions, torch.compile, XLA) still moves.
+	EWFused float64
+	// EWPrefill is the forward-only traffic, bytes per token, layer and
+	// unit of hidden width, of a serving engine's fused prefill.
+	EWPrefill float64
+	// LossBytes is the traffic of the output softmax and cross-entropy, in
+	// bytes per token and per vocabulary entry (fp32 logits written, read
+	// and their gradient written).
+	LossBytes float64
+	// MoEGrouped is the efficiency of grouped expert GEMMs relative to one
+	// dense GEMM of the same total size (ragged tiles, per-expert launch).
+	MoEGrouped float64
+	// MoEPermute is the traffic of token permutation and unpermutation,
+	// bytes per routed token copy and per unit of hidden width, forward and
+	// backward.
+	MoEPermute float64
+	// A2AEff is the share of a link's collective bandwidth that an
+	// all-to-all reaches (many small messages, uneven destinations).
+	A2AEff float64
+	// OverlapEP, OverlapTP and OverlapDP are the shares of expert-,
+	// tensor- and data-parallel communication that computation hides.
+	OverlapEP, OverlapTP, OverlapDP float64
+	// DecodeOverlap is the share of the shorter of a decode step's memory
+	// and compute time that does not overlap with the longer.
+	DecodeOverlap float64
+	// MoEDecodeBW is the share of the streaming bandwidth that grouped
+	// expert kernels reach when a decode step reads expert weights.
+	MoEDecodeBW float64
+	// CNNBytesPerAct is a CNN training step's device-memory traffic per
+	// forward activation element (conv outputs written and read by batch
+	// norm, activation and their gradients), in an eager framework.
+	CNNBytesPerAct float64
+	// CNNConv is the efficiency of convolutions relative to large GEMMs
+	// (small channel counts, 1x1 and strided convolutions, im2col).
+	CNNConv float64
+	// CNNFused is the share of eager CNN traffic that a fused framework
+	// (XLA, NVIDIA's MXNet with fused batch norm and ReLU) still moves.
+	CNNFused float64
+	// MoELayerS is the host-visible cost of one MoE layer in a decode step
+	// beyond its expert GEMMs: router GEMM, top-k, permutation and
+	// unpermutation kernels, s.
+	MoELayerS float64
+}
+
+// archFactors says how close well-tuned kernels come to one
+// architecture's datasheet peaks.
+type archFactors struct {
+	// Matmul is the share of dense BF16/FP16 peak that large matrix
+	// multiplications sustain (clocks under power limits, tile quantisation).
+	Matmul float64
+	// BW is the share of peak memory bandwidth that streaming kernels reach.
+	BW float64
+	// Attn is the share of dense peak that the architecture's best fused
+	// attention kernels reach over a training step (forward and backward):
+	// FlashAttention-2 on Ampere, FlashAttention-3 / cuDNN on Hopper,
+	// cuDNN / FlashAttention-4 on Blackwell.
+	Attn float64
+	// Confidence is how well published results pin the factors down.
+	Confidence string
+}
+
+// Factor describes one parameter: its name in model.json, its prior (the
+// physical estimate before fitting), the bounds a fit may move it in,
+// whether the fit program fits it, and why the prior is what it is.
+type Factor struct {
+	Name  string
+	Prior float64
+	// Spread is how uncertain the prior is, in ln units: a fit pays as
+	// much for moving the factor by Spread as for one row off by the
+	// fit's robust scale.
+	Spread float64
+	Lo, Hi float64
+	Fit    bool
+	Why    string
+	get    func(*Params) float64
+	set    func(*Params, float64)
+}
+
+// Get reads the factor's value in p.
+func (f Factor) Get(p *Params) float64 { return f.get(p) }
+
+// Set writes v into p.
+func (f Factor) Set(p *Params, v float64) { f.set(p, v) }
+
+type archPrior struct {
+	name            string
+	matmul, bw, att float64
+	confidence      string
+	fit             bool // published measurements exist to fit it on
+	why             string
+}
+
+// archPriors are the architecture factors before fitting, from vendor GEMM
+// and attention kernel benchmarks. The NVIDIA architectures with published
+// end-to-end results are fitted; the others keep their priors and a lower
+// stated confidence.
+var archPriors = []archPrior{
+	{"volta", 0.80, 0.80, 0.55, "medium", true, "cuBLAS HGEMM on V100 reaches ~100 of 125 TFLOPS"},
+	{"turing", 0.70, 0.75, 0.50, "low", false, "T4 is power-limited at 70 W: tensor clocks drop under load"},
+	{"ampere", 0.85, 0.85, 0.60, "high", true, "cuBLAS on A100 reaches 270-290 of 312 TFLOPS; FlashAttention-2 reaches ~70% forward, ~50% backward"},
+	{"ada", 0.70, 0.80, 0.50, "medium", true, "power-limited PCIe cards (L40S 350 W) rarely hold boost clocks under dense GEMM"},
+	{"hopper", 0.78, 0.85, 0.50, "high", true, "cuBLAS BF16 on H100 SXM at 700 W sustains ~750-800 of 989 TFLOPS; FlashAttention-3 ~600 forward, ~450 backward"},
+	{"blackwell", 0.75, 0.85, 0.50, "medium", true, "B200/GB200 BF16 GEMMs sustain ~1.6-1.8 of 2.25-2.5 PFLOPS; cuDNN attention ~1.5 PFLOPS forward"},
+	{"cdna2", 0.50, 0.70, 0.35, "low", false, "rocBLAS on MI250X reaches about half of the datasheet peak"},
+	{"cdna3", 0.55, 0.70, 0.35, "medium", false, "hipBLASLt BF16 GEMMs reach about half of MI300X's dense peak"},
+	{"cdna4", 0.55, 0.70, 0.35, "low", false, "as CDNA3 until published MI355X kernels say otherwise"},
+	{"gaudi2", 0.70, 0.75, 0.50, "low", false, "Intel's published Gaudi 2 MME utilisation"},
+	{"gaudi3", 0.60, 0.75, 0.45, "low", false, "Intel's published Gaudi 3 MME utilisation"},
+	{"tpu-v5e", 0.80, 0.80, 0.60, "medium", false, "MaxText reports 55-70% MFU on TPU v5e/v5p"},
+	{"tpu-v5p", 0.80, 0.80, 0.60, "medium", false, "MaxText reports 55-70% MFU on TPU v5e/v5p"},
+	{"tpu-v6e", 0.75, 0.80, 0.55, "medium", false, "as v5p, with a younger compiler"},
+	{"neuron-v2", 0.55, 0.70, 0.40, "low", false, "Neuron SDK published utilisation"},
+	{"neuron-v3", 0.55, 0.70, 0.40, "low", false, "Neuron SDK published utilisation"},
+	{"davinci", 0.50, 0.65, 0.35, "low", false, "third-party Ascend 910B MFU reports"},
+}
+
+// fallbackArch is used for an architecture the model has no factors for.
+var fallbackArch = archFactors{0.55, 0.70, 0.35, "low"}
+
+func scalar(name string, prior, spread, lo, hi float64, fit bool, why string, field func(*Params) *float64) Factor {
+	return Factor{Name: name, Prior: prior, Spread: spread, Lo: lo, Hi: hi, Fit: fit, Why: why,
+		get: func(p *Params) float64 { return *field(p) }, set: func(p *Params, v float64) { *field(p) = v }}
+}
+
+func archFactor(a archPrior, what string, prior, spread, lo, hi float64, fit bool) Factor {
+	name := a.name + "." + what
+	return Factor{Name: name, Prior: prior, Spread: spread, Lo: lo, Hi: hi, Fit: fit && a.fit, Why: a.why,
+		get: func(p *Params) float64 {
+			f := p.arch[a.name]
+			switch what {
+			case "matmul":
+				return f.Matmul
+			case "bandwidth":
+				return f.BW
+			}
+			return f.Attn
+		},
+		set: func(p *Params, v float64) {
+			f := p.arch[a.name]
+			switch what {
+			case "matmul":
+				f.Matmul = v
+			case "bandwidth":
+				f.BW = v
+			default:
+				f.Attn = v
+			}
+			p.arch[a.name] = f
+		}}
+}
+
+// factors is the registry of every parameter, in a stable order.
+var factors = func() []Factor {
+	var fs []Factor
+	for _, a := range archPriors {
+		fs = append(fs,
+			archFactor(a, "matmul", a.matmul, 0.1, 0.35, 0.95, true),
+			archFactor(a, "bandwidth", a.bw, 0.1, 0.5, 0.95, true),
+			archFactor(a, "attention", a.att, 0.2, 0.2, 0.8, a.name == "hopper" || a.name == "ampere"))
+	}
+	fs = append(fs,
+		scalar("fp8.ratio", 0.85, 0.15, 0.6, 1.0, true, "cuBLAS FP8 on H100 sustains ~1300 of 1979 TFLOPS (0.66) against ~0.78 for BF16", func(p *Params) *float64 { return &p.FP8Ratio }),
+		scalar("fp4.ratio", 0.75, 0.2, 0.45, 1.0, true, "NVFP4 GEMMs pay for block scales and quantisation; Blackwell FP4 kernels are young", func(p *Params) *float64 { return &p.FP4Ratio }),
+		scalar("gemm.half_m", 256, 0.5, 64, 1024, false, "Calculon's A100 efficiency curves: GEMMs of a few hundred rows run at about half the efficiency of large ones", func(p *Params) *float64 { return &p.GemmHalfM }),
+		scalar("gemm.half_n", 128, 0.5, 32, 512, false, "narrow GEMMs (small tensor-parallel shards, small experts) quantise poorly onto 128-wide tiles", func(p *Params) *float64 { return &p.GemmHalfN }),
+		scalar("ew.train", 400, 0.3, 150, 900, true, "norms, residuals, rotary and casts read and write the hidden state ~10 times forward and ~20 times backward in bf16; eager frameworks add copies", func(p *Params) *float64 { return &p.EWTrain }),
+		scalar("ew.ffn", 12, 0.3, 6, 24, false, "a gated activation reads two inner-width tensors and writes one forward (6 bytes), twice that backward", func(p *Params) *float64 { return &p.EWFFN }),
+		scalar("ew.fused", 0.5, 0.3, 0.2, 1.0, true, "Transformer Engine and torch.compile fuse norms, activations and casts into neighbouring kernels", func(p *Params) *float64 { return &p.EWFused }),
+		scalar("ew.prefill", 100, 0.5, 30, 400, true, "a serving engine's fused forward pass reads and writes the hidden state a few times per layer", func(p *Params) *float64 { return &p.EWPrefill }),
+		scalar("loss.bytes", 12, 0.3, 6, 24, false, "fp32 logits written and read by the softmax, and their gradient written", func(p *Params) *float64 { return &p.LossBytes }),
+		scalar("moe.grouped", 0.8, 0.3, 0.4, 1.0, true, "grouped GEMMs over ragged expert batches lose tiles at each expert's edge", func(p *Params) *float64 { return &p.MoEGrouped }),
+		scalar("moe.permute", 16, 0.5, 8, 48, false, "permutation and unpermutation read and write each routed token copy, forward and backward", func(p *Params) *float64 { return &p.MoEPermute }),
+		scalar("comm.a2a", 0.6, 0.4, 0.3, 0.95, true, "NCCL all-to-all reaches ~60% of the bus bandwidth an all-reduce reaches", func(p *Params) *float64 { return &p.A2AEff }),
+		scalar("overlap.ep", 0.3, 0.7, 0.0, 0.9, true, "Megatron overlaps part of the expert all-to-all with other micro-batches' compute", func(p *Params) *float64 { return &p.OverlapEP }),
+		scalar("overlap.tp", 0.3, 0.5, 0.0, 0.9, false, "tensor-parallel collectives sit on the critical path; sequence-parallel overlap hides some", func(p *Params) *float64 { return &p.OverlapTP }),
+		scalar("overlap.dp", 0.85, 0.2, 0.5, 1.0, false, "gradient reduce-scatter and parameter all-gather are bucketed and overlapped with the backward and forward passes", func(p *Params) *float64 { return &p.OverlapDP }),
+		scalar("decode.overlap", 0.25, 0.6, 0.0, 1.0, true, "in a decode step, weight streaming and GEMMs overlap only partly", func(p *Params) *float64 { return &p.DecodeOverlap }),
+		scalar("moe.decode_bw", 0.7, 0.4, 0.3, 1.0, true, "fused-MoE kernels stream expert weights below the bandwidth of dense GEMMs", func(p *Params) *float64 { return &p.MoEDecodeBW }),
+		scalar("cnn.bytes_per_act", 40, 0.3, 10, 120, true, "a conv output is written, read and written by batch norm and ReLU forward (10 bytes in fp16), about twice that backward, plus the next layer's reads", func(p *Params) *float64 { return &p.CNNBytesPerAct }),
+		scalar("cnn.conv", 0.6, 0.3, 0.3, 1.0, true, "cuDNN convolutions with few channels (64-256) or 1x1 kernels reach about half to two thirds of GEMM efficiency", func(p *Params) *float64 { return &p.CNNConv }),
+		scalar("cnn.fused", 0.8, 0.2, 0.4, 1.0, true, "XLA and fused batch-norm/ReLU kernels remove some, not most, of a CNN's passes (the convolutions still write and read every activation)", func(p *Params) *float64 { return &p.CNNFused }),
+		scalar("moe.layer_s", 30e-6, 1.0, 5e-6, 200e-6, true, "router GEMM, top-k, permutation and unpermutation: five to eight small kernels per MoE layer and decode step", func(p *Params) *float64 { return &p.MoELayerS }),
+	)
+	return fs
+}()
+
+// Factors lists every parameter of the model with its prior, bounds and
+// whether it is fitted.
+func Factors() []Factor { return slices.Clone(factors) }
+
+// PriorParams are the parameters before any fitting.
+func PriorParams() *Params {
+	p := &Params{arch: map[string]archFactors{}}
+	for _, a := range archPriors {
+		p.arch[a.name] = archFactors{a.matmul, a.bw, a.att, a.confidence}
+	}
+	for _, f := range factors {
+		f.set(p, f.Prior)
+	}
+	return p
+}
+
+// Clone returns an independent copy of p.
+func (p *Params) Clone() *Params {
+	c := *p
+	c.arch = maps.Clone(p.arch)
+	return &c
+}
+
+// Values returns the parameters by name, for model.json.
+func (p *Params) Values() map[string]float64 {
+	out := make(map[string]float64, len(factors))
+	for _, f := range factors {
+		out[f.Name] = f.get(p)
+	}
+	return out
+}
+
+// arch returns the factors of a's architecture.
+func (p *Params) archFor(architecture string) archFactors {
+	if f, ok := p.arch[architecture]; ok {
+		return f
+	}
+	return fallbackArch
+}
+
+// Model is the content of model.json: the fitted parameters and the
+// prediction intervals taken from held-out residuals.
+type Model struct {
+	// Fitted says how the parameters were obtained (command and data).
+	Fitted string `json:"fitted"`
+	// Params holds every parameter by name.
+	Params map[string]float64 `json:"params"`
+	// Intervals maps a regime ("train-dense", "infer-offline", ...) to the
+	// 10th and 90th percentiles of ln(measured / predicted) on held-out
+	// rows; a prediction's 80% interval is its value times their exponents,
+	// widened for lower confidence.
+	Intervals map[string][2]float64 `json:"intervals"`
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+// defaultModel is the embedded, fitted model; its parse is checked by tests.
+var defaultParams, defaultIntervals = func() (*Params, map[string][2]float64) {
+	p, iv, err := LoadModel(modelJSON)
+	if err != nil {
+		panic(fmt.Sprintf("perf: embedded model.json: %v", err))
+	}
+	return p, iv
+}()
+
+// LoadModel reads a model.json: parameters it names override the priors;
+// an unknown name or a value outside its bounds is an error.
+func LoadModel(data []byte) (*Params, map[string][2]float64, error) {
+	var m Model
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, nil, err
+	}
+	p := PriorParams()
+	byName := map[string]Factor{}
+	for _, f := range factors {
+		byName[f.Name] = f
+	}
+	names := slices.Collect(maps.Keys(m.Params))
+	sort.Strings(names)
+	for _, n := range names {
+		f, ok := byName[n]
+		v := m.Params[n]
+		if !ok {
+			return nil, nil, fmt.Errorf("params.%s: unknown parameter", n)
+		}
+		if !(v >= f.Lo && v <= f.Hi) {
+			return nil, nil, fmt.Errorf("params.%s: %g is outside [%g, %g]", n, v, f.Lo, f.Hi)
+		}
+		f.set(p, v)
+	}
+	for r, q := range m.Intervals {
+		if !(q[0] <= 0 && q[1] >= 0 && q[0] > -3 && q[1] < 3) {
+			return nil, nil, fmt.Errorf("intervals.%s: [%g, %g] must bracket 0 within ±3", r, q[0], q[1])
+		}
+	}
+	if m.Intervals == nil {
+		m.Intervals = map[string][2]float64{}
+	}
+	return p, m.Intervals, nil
+}
+
+// DefaultParams returns a copy of the embedded, fitted parameters.
+func DefaultParams() *Params { return defaultParams.Clone() }
+
+// DefaultIntervals returns a copy of the embedded prediction intervals.
+func DefaultIntervals() map[string][2]float64 { return maps.Clone(defaultIntervals) }
