@@ -110,8 +110,13 @@ type Candidate struct {
 	GPUs      int
 	Pred      *perf.Prediction
 	Cost      cost.Estimate
-	// DurationHours is the wall-clock time to finish (0 for a service).
-	DurationHours float64
+	// DurationHours is the wall-clock time to finish (0 for a service);
+	// P10 and P90 bound it with 80% confidence (0 when unknown).
+	DurationHours                      float64
+	DurationHoursP10, DurationHoursP90 float64
+	// CostP10 and CostP90 bound the total cost (a service's month) with
+	// 80% confidence, USD; 0 when the price or the interval is unknown.
+	CostP10, CostP90 float64
 	// UnitCost is USD per unit of work: per million tokens (trained or
 	// generated), per thousand images, per thousand items.
 	UnitCost     float64
@@ -169,6 +174,9 @@ type Result struct {
 	Excluded   []Excluded
 	Evaluated  int
 	Notes      []string
+	// ConfidenceVsNext is how sure the ranking is that #1 beats #2; nil
+	// with fewer than two candidates or no intervals.
+	ConfidenceVsNext *Confidence
 }
 
 // Summary counts exclusions by reason: "212 candidates excluded: 150 do
@@ -313,6 +321,12 @@ func Recommend(req Request) (*Result, error) {
 	// time on the Pareto front).
 	rank(res)
 	markPareto(res.Candidates)
+	res.ConfidenceVsNext = confidenceVsNext(res, func(gpu string) string {
+		if a, ok := req.Catalog.Accelerator(gpu); ok {
+			return a.Architecture
+		}
+		return gpu
+	})
 	return res, nil
 }
 
@@ -558,6 +572,7 @@ func newCandidate(req Request, t task, instances, replicas int, p *perf.Predicti
 	} else {
 		c.DurationHours = e.WallHours
 	}
+	setIntervals(c, service)
 	// Unit cost and tokens per dollar.
 	work, unit, scale := workDone(spec, p, service)
 	if e.PriceKnown && work > 0 && e.Cost.Total > 0 {

@@ -3,18 +3,24 @@ package perf
 import (
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// MatmulShare is the share of a's dense datasheet peak that the model
-// expects large matrix multiplies to reach (its fitted matmul factor, less
-// any power cap): a measured matmul at this share leaves predictions
-// unchanged.
-func MatmulShare(a *catalog.Accelerator) float64 {
-	return defaultParams.archFor(a.Architecture).Matmul * powerDerate(a)
+// MatmulShare is the share of a's dense datasheet peak in data type d that
+// the model expects large matrix multiplies to reach (its fitted matmul
+// factor, the low-precision ratio for fp8/int8/fp4, less any power cap): a
+// measured matmul at this share leaves predictions unchanged.
+func MatmulShare(a *catalog.Accelerator, d catalog.DataType) float64 {
+	peak, ok := a.TFLOPS(d)
+	if !ok || peak == 0 {
+		return 0
+	}
+	return defaultParams.matmulFLOPS(a, defaultParams.archFor(a.Architecture), d) / (peak * 1e12)
 }
 
 // powerDerate is the share of its datasheet tensor rate that a power-capped
@@ -222,6 +228,33 @@ func backendOf(a *catalog.Accelerator) string {
 // when the constraint lies outside the table. On a non-NVIDIA accelerator
 // the kernel share is the backend's, upstream or vendor build.
 func resolveEngine(s workload.Stack, a *catalog.Accelerator) servingEngine {
+	key := engineKey{s.Framework, s.Version, s.Build, backendOf(a)}
+	if e, ok := engineCache.Load(key); ok {
+		return e.(servingEngine)
+	}
+	e := resolveEngineUncached(s, a)
+	if engineCacheSize.Add(1) <= maxEngineCache { // version strings come from users: stay bounded
+		engineCache.Store(key, e)
+	}
+	return e
+}
+
+const maxEngineCache = 4096
+
+var engineCacheSize atomic.Int64
+
+// engineCache remembers resolved engines: resolution scans the release
+// series a constraint allows, and a recommendation asks thousands of times.
+var engineCache sync.Map
+
+type engineKey struct {
+	fw      workload.Framework
+	version string
+	build   workload.Build
+	backend string
+}
+
+func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngine {
 	fw := s.Framework
 	e, ok := engines[fw]
 	if !ok {
@@ -261,22 +294,27 @@ func pickRelease(e engine, constraint string) (engineRelease, string, string) {
 	if err != nil || cons.Any() {
 		return releaseAt(e, latest), e.Latest, ""
 	}
-	// Candidate series: every minor release from the first to two majors
-	// past the latest known.
-	var best compat.Version
-	for major := 0; major <= part(latest, 0)+2; major++ {
+	// The newest allowed series the table covers; else whether the
+	// constraint allows only newer or only older ones.
+	var best, beyond compat.Version
+	for major := 0; major <= part(latest, 0)+9; major++ {
 		for minor := 0; minor <= 60; minor++ {
 			v := compat.Version{major, minor}
-			if cons.AllowsSeries(v) {
+			if !cons.AllowsSeries(v) {
+				continue
+			}
+			if v.Compare(latest) <= 0 {
 				best = v
+			} else if beyond == nil {
+				beyond = v
 			}
 		}
 	}
 	switch {
+	case best == nil && beyond != nil:
+		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q is newer than the tables (%s is the latest known); assumed %s", constraint, e.Latest, e.Latest)
 	case best == nil:
 		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q allows no release the tables know; assumed %s", constraint, e.Latest)
-	case best.Compare(latest) > 0:
-		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q is newer than the tables (%s is the latest known); assumed %s", constraint, e.Latest, e.Latest)
 	case best.Compare(first) < 0:
 		return e.Releases[0], first.String(), fmt.Sprintf("stack.version %q is older than the tables (from %s); assumed %s", constraint, e.Releases[0].From, first)
 	}

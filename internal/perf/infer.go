@@ -503,6 +503,9 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 		return nil
 	}
 	fillInference(&j, best, c, p)
+	if j.eng.Outside != "" {
+		p.Confidence = lowerConfidence(p.Confidence)
+	}
 	return nil
 }
 

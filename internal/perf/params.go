@@ -17,6 +17,9 @@ import (
 // measurements in internal/perf/fit/testdata and writes model.json.
 type Params struct {
 	arch map[string]archFactors
+	// intervals are the prediction intervals by regime (model.json); nil
+	// for parameters being fitted.
+	intervals map[string][2]float64
 
 	// FP8Ratio is the share of the FP8 peak that large FP8 GEMMs reach,
 	// relative to the BF16 share (scaling, casts and less mature kernels).
@@ -207,8 +210,8 @@ var factors = func() []Factor {
 		scalar("loss.bytes", 12, 0.3, 6, 24, false, "fp32 logits written and read by the softmax, and their gradient written", func(p *Params) *float64 { return &p.LossBytes }),
 		scalar("moe.grouped", 0.8, 0.3, 0.4, 1.0, true, "grouped GEMMs over ragged expert batches lose tiles at each expert's edge", func(p *Params) *float64 { return &p.MoEGrouped }),
 		scalar("moe.permute", 16, 0.5, 8, 48, false, "permutation and unpermutation read and write each routed token copy, forward and backward", func(p *Params) *float64 { return &p.MoEPermute }),
-		scalar("comm.a2a", 0.6, 0.4, 0.3, 0.95, true, "NCCL all-to-all reaches ~60% of the bus bandwidth an all-reduce reaches", func(p *Params) *float64 { return &p.A2AEff }),
-		scalar("overlap.ep", 0.3, 0.7, 0.0, 0.9, true, "Megatron overlaps part of the expert all-to-all with other micro-batches' compute", func(p *Params) *float64 { return &p.OverlapEP }),
+		scalar("comm.a2a", 0.7, 0.4, 0.3, 0.95, true, "NCCL and DeepEP all-to-all reach ~60-80% of the bus bandwidth an all-reduce reaches", func(p *Params) *float64 { return &p.A2AEff }),
+		scalar("overlap.ep", 0.5, 0.7, 0.0, 0.9, true, "Megatron overlaps the expert all-to-all of one micro-batch with another's compute (1F1B all-to-all overlap) and dispatches fp8 tokens under fp8 training", func(p *Params) *float64 { return &p.OverlapEP }),
 		scalar("overlap.tp", 0.3, 0.5, 0.0, 0.9, false, "tensor-parallel collectives sit on the critical path; sequence-parallel overlap hides some", func(p *Params) *float64 { return &p.OverlapTP }),
 		scalar("overlap.dp", 0.85, 0.2, 0.5, 1.0, false, "gradient reduce-scatter and parameter all-gather are bucketed and overlapped with the backward and forward passes", func(p *Params) *float64 { return &p.OverlapDP }),
 		scalar("decode.overlap", 0.25, 0.6, 0.0, 1.0, true, "in a decode step, weight streaming and GEMMs overlap only partly", func(p *Params) *float64 { return &p.DecodeOverlap }),
@@ -241,6 +244,7 @@ func PriorParams() *Params {
 func (p *Params) Clone() *Params {
 	c := *p
 	c.arch = maps.Clone(p.arch)
+	c.intervals = maps.Clone(p.intervals)
 	return &c
 }
 
@@ -320,6 +324,7 @@ func LoadModel(data []byte) (*Params, map[string][2]float64, error) {
 	if m.Intervals == nil {
 		m.Intervals = map[string][2]float64{}
 	}
+	p.intervals = m.Intervals
 	return p, m.Intervals, nil
 }
 

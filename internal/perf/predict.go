@@ -20,10 +20,13 @@ const (
 	MemoryCapacity  = "memory-capacity"
 )
 
-// Quantity is a number with its unit.
+// Quantity is a number with its unit and, for a prediction, its 80%
+// interval (P10-P90).
 type Quantity struct {
-	Value float64 `json:"value"`
-	Unit  string  `json:"unit"`
+	Value float64  `json:"value"`
+	Unit  string   `json:"unit"`
+	P10   *float64 `json:"p10,omitempty"`
+	P90   *float64 `json:"p90,omitempty"`
 }
 
 // Parallelism is the layout a prediction assumed.
@@ -101,14 +104,23 @@ type Prediction struct {
 	StepTimeS      float64     `json:"step_time_s"`
 	// DurationHours is the time to process the whole job; nil for a
 	// service without an end (inference at a request rate).
-	DurationHours *float64  `json:"duration_hours"`
-	Utilization   float64   `json:"utilization"`
-	Bottleneck    string    `json:"bottleneck"`
-	TTFTMs        *float64  `json:"ttft_ms"`
-	TPOTMs        *float64  `json:"tpot_ms"`
-	Serving       *Serving  `json:"serving,omitempty"`
-	Breakdown     Breakdown `json:"breakdown"`
-	Memory        Memory    `json:"memory"`
+	DurationHours *float64 `json:"duration_hours"`
+	// DurationHoursP10 and P90 bound DurationHours with 80% confidence.
+	DurationHoursP10 *float64 `json:"duration_hours_p10,omitempty"`
+	DurationHoursP90 *float64 `json:"duration_hours_p90,omitempty"`
+	Utilization      float64  `json:"utilization"`
+	Bottleneck       string   `json:"bottleneck"`
+	TTFTMs           *float64 `json:"ttft_ms"`
+	TTFTMsP10        *float64 `json:"ttft_ms_p10,omitempty"`
+	TTFTMsP90        *float64 `json:"ttft_ms_p90,omitempty"`
+	TPOTMs           *float64 `json:"tpot_ms"`
+	TPOTMsP10        *float64 `json:"tpot_ms_p10,omitempty"`
+	TPOTMsP90        *float64 `json:"tpot_ms_p90,omitempty"`
+	// Interval says where the p10/p90 fields come from.
+	Interval  *Interval `json:"interval,omitempty"`
+	Serving   *Serving  `json:"serving,omitempty"`
+	Breakdown Breakdown `json:"breakdown"`
+	Memory    Memory    `json:"memory"`
 	// Efficiency is the share of peak FLOPS the compute part runs at.
 	Efficiency float64 `json:"efficiency"`
 	// Verdict is one sentence on the bottleneck (or on why it does not
@@ -159,6 +171,10 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 		err = predictGeneric(m, spec, c, &p)
 	default:
 		return p, fmt.Errorf("perf: kind %q has no model", spec.Kind)
+	}
+	if err == nil {
+		p.Throughput.Value = round(p.Throughput.Value, 1)
+		applyInterval(m, spec, &p)
 	}
 	if p.Assumptions == nil {
 		p.Assumptions = []string{}

@@ -324,7 +324,7 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig)
 	var tExpert float64
 	if j.experts > 0 {
 		perExpert := tok * float64(j.active) * ep / float64(j.experts)
-		xe := m.sizeEff(perExpert, j.expertFFN) * m.MoEGrouped
+		xe := m.sizeEff(perExpert, j.expertFFN/tp) * m.MoEGrouped // experts split over tensor ranks too
 		tExpert = mult * 2 * j.activeExpert / L * tok / tp / (rate * xe)
 	}
 	tLoRA := 6 * j.loraParams / L * tok / tp / (rate * m.sizeEff(tok, 16))

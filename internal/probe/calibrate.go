@@ -54,7 +54,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 				continue
 			}
 			cal.DataType, cal.MatmulShare = name, got/peak
-			expected := perf.MatmulShare(a)
+			expected := perf.MatmulShare(a, dt)
 			cal.MatmulEffScale = min(1.5, max(0.25, cal.MatmulShare/expected))
 			cal.Notes = append(cal.Notes, fmt.Sprintf("compute efficiency x%.2f from the %s: %s matmul reached %.0f of %g peak TFLOPS (%.0f%%; the model assumes %.0f%%)",
 				cal.MatmulEffScale, from, name, got, peak, 100*cal.MatmulShare, 100*expected))

@@ -304,7 +304,7 @@ func (c *comparer) compute() {
 			continue
 		}
 		share := got / peak
-		scale := share / perf.MatmulShare(c.a)
+		scale := share / perf.MatmulShare(c.a, dt)
 		sev, tail := OK, "as the model assumes"
 		if scale < 0.9 || scale > 1.1 {
 			tail = fmt.Sprintf("expect the model's efficiency to be %.2fx", scale)

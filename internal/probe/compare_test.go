@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -109,7 +110,7 @@ func TestCompareAgainstOffer(t *testing.T) {
 		"gpu":     "8 × h100-sxm as claimed",
 		"mig":     "MIG is enabled on GPU 7",
 		"power":   "GPU 7 (500 W)",
-		"compute": "bf16 matmul reaches 610 TFLOPS, 62% of the 989 peak: expect the model's efficiency to be 0.82x",
+		"compute": fmt.Sprintf("bf16 matmul reaches 610 TFLOPS, 62%% of the 989 peak: expect the model's efficiency to be %.2fx", 610/989.4/perf.MatmulShare(a, catalog.BF16)),
 		"storage": "disk reads 0.4 GB/s on /data against 3.2 claimed for local NVMe",
 		"network": "the 3200 Gbit/s efa fabric uses RDMA",
 	}
@@ -194,7 +195,7 @@ func TestCalibration(t *testing.T) {
 	if c.GPU != "h100-sxm" || c.DataType != "bf16" || c.StorageGBps != 0.4 || c.NetworkGbps != 40 || len(c.Notes) != 3 {
 		t.Errorf("calibration = %+v", c)
 	}
-	if want := 610 / a.PeakTFLOPS[catalog.BF16] / perf.MatmulShare(a); math.Abs(c.MatmulEffScale-want) > 1e-9 {
+	if want := 610 / a.PeakTFLOPS[catalog.BF16] / perf.MatmulShare(a, catalog.BF16); math.Abs(c.MatmulEffScale-want) > 1e-9 {
 		t.Errorf("MatmulEffScale = %v, want %v", c.MatmulEffScale, want)
 	}
 	if !strings.Contains(c.Notes[1], "(catalog: 3.2 for local NVMe)") {

@@ -59,6 +59,7 @@ var messages = map[string][2]string{
 	"service_note":   {"A service: totals are per month (730 h) at the requested load.", "在线服务：总成本按每月（730小时）在给定负载下计算。"},
 	"pareto_note":    {"* = on the Pareto front of total cost and time: no other candidate is both cheaper and faster.", "* = 位于总成本与时长的帕累托前沿：没有其他候选既更便宜又更快。"},
 	"unknown":        {"unknown", "未知"},
+	"range_note":     {"Figures in brackets are 80% ranges (p10-p90) from the model's errors on published results it was not fitted to.", "括号内为 80% 区间（p10-p90），来自模型在未参与拟合的公开结果上的误差。"},
 	"chart_title":    {"Total cost vs time (Pareto front highlighted)", "总成本与时长（突出帕累托前沿）"},
 	"chart_x":        {"duration (hours)", "时长（小时）"},
 	"chart_x_svc":    {"latency of one answer (s)", "单次回答延迟（秒）"},

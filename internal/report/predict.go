@@ -32,28 +32,37 @@ func WritePrediction(w io.Writer, p perf.Prediction) error {
 		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
 	}
 	b.WriteString("\n")
-	t := &Table{Columns: []Column{{"QUANTITY", "quantity", false}, {"VALUE", "value", true}, {"UNIT", "unit", false}}}
-	t.Add("throughput", fmt.Sprintf("%.6g", p.Throughput.Value), p.Throughput.Unit)
+	t := &Table{Columns: []Column{{"QUANTITY", "quantity", false}, {"VALUE", "value", true}, {"80% RANGE", "range", true}, {"UNIT", "unit", false}}}
+	span := func(lo, hi *float64, format string) string {
+		if lo == nil || hi == nil {
+			return ""
+		}
+		return fmt.Sprintf(format+"-"+format, *lo, *hi)
+	}
+	t.Add("throughput", fmt.Sprintf("%.6g", p.Throughput.Value), span(p.Throughput.P10, p.Throughput.P90, "%.4g"), p.Throughput.Unit)
 	if p.DurationHours != nil {
-		t.Add("duration", fmt.Sprintf("%.4g", *p.DurationHours), "hours")
+		t.Add("duration", fmt.Sprintf("%.4g", *p.DurationHours), span(p.DurationHoursP10, p.DurationHoursP90, "%.4g"), "hours")
 	}
 	if p.TTFTMs != nil {
-		t.Add("time to first token", fmt.Sprintf("%.4g", *p.TTFTMs), "ms")
+		t.Add("time to first token", fmt.Sprintf("%.4g", *p.TTFTMs), span(p.TTFTMsP10, p.TTFTMsP90, "%.4g"), "ms")
 	}
 	if p.TPOTMs != nil {
-		t.Add("time per output token", fmt.Sprintf("%.4g", *p.TPOTMs), "ms")
+		t.Add("time per output token", fmt.Sprintf("%.4g", *p.TPOTMs), span(p.TPOTMsP10, p.TPOTMsP90, "%.4g"), "ms")
 	}
-	t.Add("step time", fmt.Sprintf("%.4g", p.StepTimeS), "s")
-	t.Add("MFU", fmt.Sprintf("%.1f", p.MFU*100), "% of dense peak")
-	t.Add("GPU utilisation", fmt.Sprintf("%.1f", p.Utilization*100), "% (after data pipeline)")
-	t.Add("memory per GPU", fmt.Sprintf("%.1f", p.MemoryPerGPUGB), fmt.Sprintf("GB of %.1f", p.Memory.CapacityGB))
-	t.Add("bottleneck", p.Bottleneck, "")
-	t.Add("confidence", p.Confidence, "")
+	t.Add("step time", fmt.Sprintf("%.4g", p.StepTimeS), "", "s")
+	t.Add("MFU", fmt.Sprintf("%.1f", p.MFU*100), "", "% of dense peak")
+	t.Add("GPU utilisation", fmt.Sprintf("%.1f", p.Utilization*100), "", "% (after data pipeline)")
+	t.Add("memory per GPU", fmt.Sprintf("%.1f", p.MemoryPerGPUGB), "", fmt.Sprintf("GB of %.1f", p.Memory.CapacityGB))
+	t.Add("bottleneck", p.Bottleneck, "", "")
+	t.Add("confidence", p.Confidence, "", "")
 	if err := t.WriteText(&b); err != nil {
 		return err
 	}
 	pl := p.Parallelism
 	fmt.Fprintf(&b, "\nLayout: data %d x tensor %d x pipeline %d", pl.Data, pl.Tensor, pl.Pipeline)
+	if pl.VirtualPipeline > 1 {
+		fmt.Fprintf(&b, " (%d chunks per stage)", pl.VirtualPipeline)
+	}
 	if pl.Context > 1 {
 		fmt.Fprintf(&b, " x context %d", pl.Context)
 	}
@@ -67,8 +76,14 @@ func WritePrediction(w io.Writer, p perf.Prediction) error {
 		fmt.Fprintf(&b, "; %d replica(s); batch %d in flight (memory holds %d, SLO allows %d)", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO)
 	}
 	fmt.Fprintf(&b, "\nEfficiency used: %.1f%% of peak for matrix maths\n", p.Efficiency*100)
+	if p.Interval != nil {
+		fmt.Fprintf(&b, "Range: %s.\n", p.Interval.Basis)
+	}
 	if s := p.Serving; s != nil {
-		fmt.Fprintf(&b, "Serving: offline capacity %.6g tokens/s (%.4g requests/s); prefill of one prompt %.4g ms", s.OfflineTokensS, s.RequestsPerS, s.PrefillMs)
+		fmt.Fprintf(&b, "Serving: %s, %s batching; offline capacity %.6g tokens/s (%.4g requests/s); prefill of one prompt %.4g ms", s.Engine, s.Batching, s.OfflineTokensS, s.RequestsPerS, s.PrefillMs)
+		if s.MakespanS > 0 {
+			fmt.Fprintf(&b, "; burst makespan %.4g s", s.MakespanS)
+		}
 		if s.Sustainable != nil {
 			fmt.Fprintf(&b, "; load %.0f%% of capacity", s.Load*100)
 			if s.ReplicasNeeded > 0 {

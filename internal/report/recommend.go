@@ -26,7 +26,9 @@ type CandidateJSON struct {
 	Nodes               int              `json:"nodes"`
 	Pricing             string           `json:"pricing"`
 	DurationHours       *float64         `json:"duration_hours"`
-	Cost                *cost.Breakdown  `json:"cost_usd"`
+	DurationHoursP10    *float64         `json:"duration_hours_p10,omitempty"`
+	DurationHoursP90    *float64         `json:"duration_hours_p90,omitempty"`
+	Cost                *CostJSON        `json:"cost_usd"`
 	UnitCost            *perf.Quantity   `json:"unit_cost"`
 	TokensPerDollar     *float64         `json:"tokens_per_dollar"`
 	Utilization         float64          `json:"utilization"`
@@ -46,6 +48,21 @@ type CandidateJSON struct {
 	Spot                *cost.Spot       `json:"spot,omitempty"`
 	Reserved            *cost.Reserved   `json:"reserved,omitempty"`
 	Parallelism         perf.Parallelism `json:"parallelism"`
+}
+
+// CostJSON is a candidate's cost breakdown (a service's per month) with the
+// 80% interval of its total: p10 and p90 carry the prediction's speed
+// interval into the compute and spot lines.
+type CostJSON struct {
+	cost.Breakdown
+	P10 *float64 `json:"p10,omitempty"`
+	P90 *float64 `json:"p90,omitempty"`
+}
+
+// ConfidenceJSON is how sure the ranking is that #1 beats #2.
+type ConfidenceJSON struct {
+	advisor.Confidence
+	Sentence string `json:"sentence"`
 }
 
 // WarningJSON is a warning with its code and its English text.
@@ -74,6 +91,9 @@ type RecommendJSON struct {
 	Candidates []CandidateJSON `json:"candidates"`
 	Excluded   []ExcludedJSON  `json:"excluded"`
 	Notes      []string        `json:"notes"`
+	// ConfidenceVsNext is the probability that #1 really beats #2 (null
+	// with fewer than two candidates).
+	ConfidenceVsNext *ConfidenceJSON `json:"confidence_vs_next"`
 }
 
 func r2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -93,11 +113,16 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 	}
 	if c.DurationHours > 0 {
 		j.DurationHours = fp(r2(c.DurationHours))
+		if c.DurationHoursP10 > 0 {
+			j.DurationHoursP10, j.DurationHoursP90 = fp(r2(c.DurationHoursP10)), fp(r2(c.DurationHoursP90))
+		}
 	}
 	if c.Cost.PriceKnown {
 		b := c.Cost.Cost
-		b = cost.Breakdown{Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress), Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Total: r2(b.Total)}
-		j.Cost = &b
+		j.Cost = &CostJSON{Breakdown: cost.Breakdown{Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress), Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Total: r2(b.Total)}}
+		if c.CostP10 > 0 {
+			j.Cost.P10, j.Cost.P90 = fp(r2(c.CostP10)), fp(r2(c.CostP90))
+		}
 		j.PricePerHourUSD = fp(r2(c.Cost.PricePerHourUSD))
 		if c.Cost.ListPerHourUSD > 0 {
 			j.ListPricePerHourUSD = fp(r2(c.Cost.ListPerHourUSD))
@@ -135,7 +160,43 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 	for _, x := range r.Excluded {
 		d.Excluded = append(d.Excluded, ExcludedJSON(x))
 	}
+	if c := r.ConfidenceVsNext; c != nil {
+		d.ConfidenceVsNext = &ConfidenceJSON{Confidence: *c, Sentence: c.Sentence()}
+	}
 	return d
+}
+
+// withRange writes a value and its 80% range: "2.2 (1.8-3.1)".
+func withRange(v, lo, hi float64, format func(float64) string) string {
+	if lo <= 0 || hi <= 0 {
+		return format(v)
+	}
+	return fmt.Sprintf("%s (%s-%s)", format(v), format(lo), format(hi))
+}
+
+func hoursText(v float64) string { return fmt.Sprintf("%.1f", v) }
+
+// confidenceText is the sentence on #1 against #2, in l.
+func confidenceText(l Lang, c *advisor.Confidence) string {
+	if c == nil {
+		return ""
+	}
+	if l != Chinese {
+		return c.Sentence()
+	}
+	better := "更便宜"
+	if c.Basis == "time" {
+		better = "更快"
+	}
+	if c.Distinguishable {
+		return fmt.Sprintf("按两者预测的 80%% 区间，第 1 名比第 2 名（%s）%s的概率为 %.0f%%。", c.Next, better, 100*c.Probability)
+	}
+	probe := c.GPU
+	if c.NextGPU != c.GPU {
+		probe = c.GPU + " 和 " + c.NextGPU
+	}
+	return fmt.Sprintf("第 1 名与第 2 名（%s）在模型误差范围内无法区分：第 1 名%s的概率仅为 %.0f%%。在 %s 的试用服务器上运行 gpupick probe --gpu-bench，再用 recommend --calibrate REPORT，即可测出排名所依赖的速度并确定结果。",
+		c.Next, better, 100*c.Probability, probe)
 }
 
 func money(v float64) string {
@@ -186,14 +247,14 @@ func RecommendTable(r *advisor.Result, top int, l Lang) *Table {
 				lat = fmt.Sprintf("%.0f/%.0f", *c.Pred.TTFTMs, *c.Pred.TPOTMs)
 			}
 			if c.Cost.PriceKnown {
-				row = append(row, strconv.Itoa(c.ReplicasNeeded), money(c.PerHourUSD), money(c.PerMonthUSD), unitCost(c), lat)
+				row = append(row, strconv.Itoa(c.ReplicasNeeded), money(c.PerHourUSD), withRange(c.PerMonthUSD, c.CostP10, c.CostP90, money), unitCost(c), lat)
 			} else {
 				row = append(row, strconv.Itoa(c.ReplicasNeeded), unknown, unknown, unknown, lat)
 			}
 		} else {
-			hours := fmt.Sprintf("%.1f", c.DurationHours)
+			hours := withRange(c.DurationHours, c.DurationHoursP10, c.DurationHoursP90, hoursText)
 			if c.Cost.PriceKnown {
-				row = append(row, hours, money(c.Cost.Cost.Total), unitCost(c))
+				row = append(row, hours, withRange(c.Cost.Cost.Total, c.CostP10, c.CostP90, money), unitCost(c))
 			} else {
 				row = append(row, hours, unknown, unknown)
 			}
@@ -243,6 +304,10 @@ func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l 
 			fmt.Fprintln(&b, msg(l, "service_note"))
 		}
 		fmt.Fprintln(&b, msg(l, "pareto_note"))
+		fmt.Fprintln(&b, msg(l, "range_note"))
+		if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
+			fmt.Fprintln(&b, s)
+		}
 		for _, c := range r.Candidates {
 			if c.Cost.PriceRule != "" {
 				fmt.Fprintln(&b, msg(l, "your_prices"))
@@ -317,7 +382,11 @@ func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(esc, " | "))
 	}
-	fmt.Fprintf(&b, "\n%s\n\n**%s** %s\n", msg(l, "pareto_note"), msg(l, "excluded"), summaryText(r, l))
+	fmt.Fprintf(&b, "\n%s %s\n", msg(l, "pareto_note"), msg(l, "range_note"))
+	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
+		fmt.Fprintf(&b, "\n%s\n", s)
+	}
+	fmt.Fprintf(&b, "\n**%s** %s\n", msg(l, "excluded"), summaryText(r, l))
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
@@ -361,7 +430,10 @@ func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l 
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</table>\n")
-	fmt.Fprintf(&b, "<p>%s</p>\n", html.EscapeString(msg(l, "pareto_note")))
+	fmt.Fprintf(&b, "<p>%s %s</p>\n", html.EscapeString(msg(l, "pareto_note")), html.EscapeString(msg(l, "range_note")))
+	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
+		fmt.Fprintf(&b, "<p class=\"conf\">%s</p>\n", html.EscapeString(s))
+	}
 	b.WriteString("<ul class=\"w\">\n")
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {

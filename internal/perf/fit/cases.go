@@ -29,14 +29,14 @@ func Published() ([]Case, error) { return ParseCases(publishedYAML) }
 
 // Case is one published measurement and how to predict it.
 type Case struct {
-	ID     string `yaml:"id"`
-	Group  string `yaml:"group"`  // publisher and document: the unit left out in validation
-	Source string `yaml:"source"` // where the number was read
-	Date   string `yaml:"date"`
+	ID     string  `yaml:"id"`
+	Group  string  `yaml:"group"`  // publisher and document: the unit left out in validation
+	Source string  `yaml:"source"` // where the number was read
+	Date   string  `yaml:"date"`
 	Kind   string  `yaml:"kind"` // train, finetune_lora, finetune_qlora, cnn_train, infer_offline, infer_server, memory, cnn_infer
 	Value  float64 `yaml:"-"`
-	Unit   string `yaml:"unit"`
-	Metric string `yaml:"metric"`
+	Unit   string  `yaml:"unit"`
+	Metric string  `yaml:"metric"`
 	// NotScored says why the row cannot be compared with a prediction.
 	NotScored string `yaml:"not_scored"`
 	// Assumed marks a row whose set-up was partly inferred.

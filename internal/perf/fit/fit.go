@@ -343,7 +343,7 @@ func Quantile(v []float64, q float64) float64 {
 // each interval is at least ±minHalf wide, since a handful of rows cannot
 // show a narrower spread.
 func Intervals(rows []Row) map[string][2]float64 {
-	const minRows, minHalf = 6, 0.08
+	const minRows, minHalf = 6, 0.10
 	by := map[string][]float64{}
 	var pooled []float64
 	for _, r := range rows {

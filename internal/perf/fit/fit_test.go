@@ -256,7 +256,7 @@ func TestIntervalsAndCoverage(t *testing.T) {
 	iv := Intervals(rows)
 	for _, reg := range perf.Regimes() {
 		q, ok := iv[reg]
-		if !ok || q[0] > -0.08 || q[1] < 0.08 || q[0] < -0.41 || q[1] > 0.41 {
+		if !ok || q[0] > -0.1 || q[1] < 0.1 || q[0] < -0.41 || q[1] > 0.41 {
 			t.Errorf("%s: interval %v, want a band inside [-0.4, 0.4] around 0", reg, q)
 		}
 	}

@@ -1,0 +1,305 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+func hasNote(p Prediction, sub string) bool {
+	return strings.Contains(strings.Join(p.Assumptions, "\n"), sub)
+}
+
+// TestEngineVersions: the release a stack.version allows decides the
+// engine's behaviour; a version outside the tables uses the nearest one,
+// says so, lowers the confidence and widens the interval.
+func TestEngineVersions(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 512, output_tokens: 512, weight_precision: bf16}\nstack: {framework: vllm, version: %q}\n"
+	at := func(v string) Prediction {
+		return mustPredict(t, cat, fmt.Sprintf(y, v), "h100-sxm", 1, 1)
+	}
+	old, v06, v1, open := at("0.5.3"), at(">=0.6, <0.7"), at("0.8"), at(">=0.6")
+	if !(old.Throughput.Value < v06.Throughput.Value && v06.Throughput.Value < v1.Throughput.Value) {
+		t.Errorf("vLLM 0.5 < 0.6 < 0.8 in throughput, got %.0f, %.0f, %.0f", old.Throughput.Value, v06.Throughput.Value, v1.Throughput.Value)
+	}
+	if !strings.HasPrefix(v06.Serving.Engine, "vllm 0.6") || !strings.HasPrefix(open.Serving.Engine, "vllm 0.31") {
+		t.Errorf("engines %q and %q: a range picks its newest known release", v06.Serving.Engine, open.Serving.Engine)
+	}
+	if open.Confidence != "high" || hasNote(open, "outside") || hasNote(open, "newer than the tables") {
+		t.Errorf(">=0.6 is covered by the tables: confidence %s, %v", open.Confidence, open.Assumptions)
+	}
+	future := at(">=5.0")
+	if !(hasNote(future, "newer than the tables") || hasNote(future, "allows no release")) || future.Confidence != "medium" {
+		t.Errorf("vLLM 5.0: want the nearest release, a note and medium confidence; got %s %v", future.Confidence, future.Assumptions)
+	}
+	if w := future.Interval.SpeedP90 / future.Interval.SpeedP10; w <= open.Interval.SpeedP90/open.Interval.SpeedP10 {
+		t.Errorf("an untabled version must widen the interval: %.2f vs %.2f", w, open.Interval.SpeedP90/open.Interval.SpeedP10)
+	}
+	ancient := at("<0.1")
+	if !hasNote(ancient, "older than the tables") && !hasNote(ancient, "allows no release") {
+		t.Errorf("vLLM <0.1: the assumption must say the table has no such release: %v", ancient.Assumptions)
+	}
+}
+
+// TestPrecisionFallbackIsStated: a precision the accelerator cannot run is
+// never changed silently.
+func TestPrecisionFallbackIsStated(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {seq_len: 4096, global_batch: 64, tokens: 1e10, precision: fp4}\nstack: {framework: megatron}\n"
+	h := mustPredict(t, cat, y, "h100-sxm", 8, 1)
+	if !hasNote(h, "has no fp4 path: predicted in fp8") {
+		t.Errorf("fp4 training on H100 must fall back to fp8 and say so: %v", h.Assumptions)
+	}
+	b := mustPredict(t, cat, y, "b200", 8, 1)
+	if hasNote(b, "no fp4 path") {
+		t.Errorf("B200 has fp4: no fallback expected")
+	}
+	b8 := mustPredict(t, cat, strings.Replace(y, "fp4", "fp8", 1), "b200", 8, 1)
+	if r := b.Throughput.Value / b8.Throughput.Value; r < 1.1 || r > 1.8 {
+		t.Errorf("NVFP4 over FP8 training on B200: %.2fx, want a clear but partial gain (attention and elementwise stay)", r)
+	}
+}
+
+// TestBatchingPolicies: static batches and finite bursts are slower than
+// steady continuous batching on the same engine, and a burst's makespan
+// grows with the spread of answer lengths.
+func TestBatchingPolicies(t *testing.T) {
+	cat := embedded(t)
+	base := "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 256, output_tokens: 256, weight_precision: fp8, max_batch: 256%s}\nstack: {framework: vllm}\n"
+	cont := mustPredict(t, cat, fmt.Sprintf(base, ""), "h100-sxm", 1, 1)
+	static := mustPredict(t, cat, fmt.Sprintf(base, ", batching: static"), "h100-sxm", 1, 1)
+	burst0 := mustPredict(t, cat, fmt.Sprintf(base, ", batching: burst, requests: 1000"), "h100-sxm", 1, 1)
+	burst1 := mustPredict(t, cat, fmt.Sprintf(base, ", batching: burst, requests: 1000, output_tokens_cv: 1"), "h100-sxm", 1, 1)
+	t.Logf("continuous %.0f, static %.0f, burst cv0 %.0f, burst cv1 %.0f tokens/s", cont.Throughput.Value, static.Throughput.Value, burst0.Throughput.Value, burst1.Throughput.Value)
+	if static.Throughput.Value >= cont.Throughput.Value {
+		t.Errorf("static batches (KV reserved for the whole answer, prefill not overlapped) must be slower than continuous: %.0f >= %.0f", static.Throughput.Value, cont.Throughput.Value)
+	}
+	if burst0.Throughput.Value > cont.Throughput.Value*1.02 {
+		t.Errorf("a burst cannot beat steady state: %.0f > %.0f", burst0.Throughput.Value, cont.Throughput.Value)
+	}
+	if burst1.Throughput.Value >= burst0.Throughput.Value {
+		t.Errorf("long-tailed answers must lengthen the makespan: %.0f >= %.0f", burst1.Throughput.Value, burst0.Throughput.Value)
+	}
+	if burst1.DurationHours == nil || burst1.Serving.MakespanS <= 0 || math.Abs(*burst1.DurationHours*3600-burst1.Serving.MakespanS) > 0.05 {
+		t.Errorf("a burst's duration is its makespan: %v h, %v s", burst1.DurationHours, burst1.Serving.MakespanS)
+	}
+}
+
+// TestOutputLengthsKeepTheirMean: the burst's lengths have the mean and
+// spread the workload gives.
+func TestOutputLengthsKeepTheirMean(t *testing.T) {
+	for _, cv := range []float64{0, 0.5, 1, 2} {
+		v := outputLengths(2000, 300, cv, 1e6)
+		var s, s2 float64
+		for _, x := range v {
+			s += x
+			s2 += x * x
+		}
+		mean := s / float64(len(v))
+		sd := math.Sqrt(s2/float64(len(v)) - mean*mean)
+		if math.Abs(mean/300-1) > 0.03 || math.Abs(sd/mean-cv) > 0.1*cv+0.01 {
+			t.Errorf("cv %.1f: mean %.1f, cv %.2f", cv, mean, sd/mean)
+		}
+	}
+}
+
+// TestLittlesLaw: under load the batch in flight is the arrival rate times
+// the time a request spends in the engine.
+func TestLittlesLaw(t *testing.T) {
+	cat := embedded(t)
+	for _, rps := range []string{"2", "10", "30"} {
+		p := mustPredict(t, cat, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 512, output_tokens: 200, requests_per_second: "+rps+", weight_precision: fp8}\nparallelism: {tensor: 1}\n", "h100-sxm", 1, 1)
+		lambda := p.Throughput.Value / 200
+		latency := (*p.TTFTMs + 200**p.TPOTMs) / 1000
+		want := lambda * latency
+		got := float64(p.Serving.Batch)
+		t.Logf("%s requests/s: batch %v, rate x latency %.1f", rps, got, want)
+		if math.Abs(got-want) > math.Max(1.5, 0.1*want) {
+			t.Errorf("%s requests/s: batch in flight %.0f, but rate x latency is %.1f", rps, got, want)
+		}
+	}
+}
+
+// TestParallelismBlockIsFollowed: every field of the block is honoured.
+func TestParallelismBlockIsFollowed(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-train\nmodel: {preset: qwen3-30b-a3b}\ntraining: {seq_len: 4096, global_batch: 512, tokens: 1e10, precision: bf16}\nparallelism: {tensor: 2, pipeline: 2, virtual_pipeline: 2, expert: 4, data: 4, micro_batch: 2}\nstack: {framework: megatron}\n"
+	p := mustPredict(t, cat, y, "h100-sxm", 16, 2)
+	pl := p.Parallelism
+	if pl.Tensor != 2 || pl.Pipeline != 2 || pl.VirtualPipeline != 2 || pl.Expert != 4 || pl.Data != 4 || pl.MicroBatch != 2 {
+		t.Errorf("layout %+v does not follow the block", pl)
+	}
+	if !hasNote(p, "as the parallelism block gives it") {
+		t.Errorf("the assumptions must say the layout was given: %v", p.Assumptions)
+	}
+}
+
+// TestMoELayoutUsesExperts: left to itself the search spreads experts.
+func TestMoELayoutUsesExperts(t *testing.T) {
+	cat := embedded(t)
+	p := mustPredict(t, cat, "kind: llm-train\nmodel: {preset: qwen3-30b-a3b}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nstack: {framework: megatron}\n", "h100-sxm", 16, 2)
+	if !p.Fits || p.Parallelism.Expert < 2 {
+		t.Errorf("an MoE on 16 GPUs should use expert parallelism: %+v (%s)", p.Parallelism, p.Reason)
+	}
+	dense := mustPredict(t, cat, "kind: llm-train\nmodel: {layers: 48, hidden: 2048, heads: 32, kv_heads: 4, head_dim: 128, ffn_hidden: 6144, vocab: 151936}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nstack: {framework: megatron}\n", "h100-sxm", 16, 2)
+	if p.MFU >= dense.MFU {
+		t.Errorf("grouped GEMMs, permutation and all-to-all must cost an MoE some MFU: MoE %.3f, dense %.3f", p.MFU, dense.MFU)
+	}
+}
+
+// TestPipelineHeadImbalance: the output head sits on the last stage; with
+// few layers and a large vocabulary the other stages wait for it.
+func TestPipelineHeadImbalance(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-train\nmodel: {layers: 8, hidden: 2048, heads: 16, ffn_hidden: 8192, vocab: %d}\ntraining: {seq_len: 4096, global_batch: 64, tokens: 1e10}\nparallelism: {pipeline: 4, virtual_pipeline: 1, tensor: 1, data: 2, micro_batch: 1}\nstack: {framework: megatron}\n"
+	share := func(v int) float64 {
+		p := mustPredict(t, cat, fmt.Sprintf(y, v), "h100-sxm", 8, 1)
+		return p.Breakdown.BubbleS / p.StepTimeS
+	}
+	small, big := share(32000), share(256000)
+	t.Logf("waiting share of the step: vocab 32k %.2f, 256k %.2f", small, big)
+	if big < small+0.1 {
+		t.Errorf("a 256k-token head on the last of 4 stages must leave the others waiting: %.2f vs %.2f of the step", big, small)
+	}
+	if got := layerSplit(10, 2, 1, 0, 2); math.Abs(got-6) > 1e-6 {
+		t.Errorf("10 layers of 1 s over 2 stages with a 2 s head: the best split is 6 + (4 + 2), got %.3f", got)
+	}
+}
+
+// TestPowerCapIsAnAttribute: a capped variant is slower where compute
+// limits it, and says why.
+func TestPowerCapIsAnAttribute(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {seq_len: 4096, global_batch: 64, tokens: 1e10}\nstack: {framework: megatron}\n"
+	full := mustPredict(t, cat, y, "h100-sxm", 8, 1)
+	capped := mustPredict(t, cat, y, "h100-sxm-96gb-500w", 8, 1)
+	r := capped.Throughput.Value / full.Throughput.Value
+	if r >= 0.97 || r < 0.75 {
+		t.Errorf("500 W of 700 W: throughput ratio %.2f, want somewhat slower", r)
+	}
+	if !hasNote(capped, "capped at 500 W") {
+		t.Errorf("the cap must be stated: %v", capped.Assumptions)
+	}
+}
+
+// TestPhysicsProperties checks, over random workloads and accelerators,
+// what no prediction may break: MFU and utilisation at most 100%, a
+// duration no shorter than the work at the datasheet peak, intervals
+// around the value, and a named bottleneck.
+func TestPhysicsProperties(t *testing.T) {
+	cat := embedded(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	gpus := []string{"h100-sxm", "a100-80gb", "l40s", "mi300x", "b200", "gaudi2", "h200", "a10g", "v100"}
+	models := []string{"llama-3-8b", "mistral-7b", "qwen2.5-7b", "mixtral-8x7b", "qwen3-30b-a3b", "llama-3-70b", "mpt-7b"}
+	frameworks := []string{"pytorch", "megatron", "torchtitan", "deepspeed"}
+	engines := []string{"vllm", "sglang", "tensorrt-llm", "tgi", "lmdeploy"}
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	for i := range n {
+		gpu := gpus[rng.IntN(len(gpus))]
+		model := models[rng.IntN(len(models))]
+		count := []int{1, 2, 4, 8, 16}[rng.IntN(5)]
+		var y string
+		if rng.IntN(2) == 0 {
+			seq := []int{1024, 2048, 4096, 8192}[rng.IntN(4)]
+			y = fmt.Sprintf("kind: llm-train\nmodel: {preset: %s}\ntraining: {seq_len: %d, global_batch: %d, tokens: 1e9, precision: %s}\nstack: {framework: %s}\n",
+				model, seq, 64*count, []string{"bf16", "fp8"}[rng.IntN(2)], frameworks[rng.IntN(len(frameworks))])
+		} else {
+			rps := ""
+			if rng.IntN(2) == 0 {
+				rps = fmt.Sprintf(", requests_per_second: %d", 1+rng.IntN(50))
+			}
+			y = fmt.Sprintf("kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: %d, output_tokens: %d, weight_precision: %s%s}\nstack: {framework: %s}\n",
+				model, 64+rng.IntN(1500), 1+rng.IntN(400), []string{"bf16", "fp8", "int4"}[rng.IntN(3)], rps, engines[rng.IntN(len(engines))])
+		}
+		a, _ := cat.Accelerator(gpu)
+		if a.Vendor != "nvidia" && strings.Contains(y, "tensorrt-llm") {
+			continue
+		}
+		nodes := 0
+		if count > a.GPUsPerServer && a.GPUsPerServer > 0 {
+			nodes = (count + a.GPUsPerServer - 1) / a.GPUsPerServer
+		}
+		c, err := NewCluster(a, count, nodes, nil)
+		if err != nil {
+			continue
+		}
+		p, err := Predict(mustSpec(t, y), c)
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, y)
+		}
+		if !p.Fits {
+			continue
+		}
+		where := fmt.Sprintf("case %d (%d x %s):\n%s", i, count, gpu, y)
+		if p.MFU > 1 || p.MFU < 0 {
+			t.Errorf("%s MFU %.3f outside [0, 1]", where, p.MFU)
+		}
+		if p.Utilization > 1 || p.Utilization <= 0 {
+			t.Errorf("%s utilisation %.3f outside (0, 1]", where, p.Utilization)
+		}
+		if p.Bottleneck == "" || p.Verdict == "" {
+			t.Errorf("%s no bottleneck or verdict", where)
+		}
+		if p.Throughput.P10 == nil || !(*p.Throughput.P10 <= p.Throughput.Value && p.Throughput.Value <= *p.Throughput.P90) {
+			t.Errorf("%s throughput %.4g outside its interval %v-%v", where, p.Throughput.Value, p.Throughput.P10, p.Throughput.P90)
+		}
+		spec := mustSpec(t, y)
+		if spec.Kind == workload.KindLLMTrain && p.DurationHours != nil {
+			d, _ := dataTypeFor(a, spec.Training.Precision)
+			work := 6 * spec.Model.ActiveParamsB() * 1e9 * spec.Training.Tokens * 0.9 // a lower bound: embeddings are lookups
+			floor := work / (float64(count) * peakNominal(a, d)) / 3600
+			if *p.DurationHours < floor {
+				t.Errorf("%s duration %.4g h is below work / peak = %.4g h", where, *p.DurationHours, floor)
+			}
+		}
+		if spec.Kind == workload.KindLLMInference && p.TPOTMs != nil {
+			// A decode step reads every weight a token uses at least once.
+			wb := spec.Model.ActiveParamsB() * 1e9 * spec.Inference.WeightPrecision.Bytes() * 0.8 / float64(p.Parallelism.Tensor)
+			if floor := wb / (a.MemBandwidthGBps * 1e9) * 1000; *p.TPOTMs < floor {
+				t.Errorf("%s TPOT %.3g ms is below the weight read at full bandwidth, %.3g ms", where, *p.TPOTMs, floor)
+			}
+		}
+	}
+}
+
+// TestBottleneckIsTheLargestTerm: the named bottleneck of a decode step is
+// its largest part.
+func TestBottleneckIsTheLargestTerm(t *testing.T) {
+	cat := embedded(t)
+	for _, tc := range []struct{ y, gpu string }{
+		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 1}\n", "h100-sxm"},
+		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 512, weight_precision: fp8}\n", "h100-sxm"},
+		{"kind: llm-inference\nmodel: {preset: llama-3-70b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 4}\nparallelism: {tensor: 8}\n", "l40s"},
+	} {
+		p := mustPredict(t, cat, tc.y, tc.gpu, 8, 1)
+		if !p.Fits {
+			t.Fatalf("%s: %s", tc.y, p.Reason)
+		}
+		bd := p.Breakdown
+		terms := map[string]float64{Compute: bd.ComputeS, MemoryBandwidth: bd.MemoryS, Interconnect: bd.CommExposedS, CPU: bd.OverheadS}
+		top := ""
+		for k, v := range terms {
+			if top == "" || v > terms[top] {
+				top = k
+			}
+		}
+		got := p.Bottleneck
+		if got == MemoryCapacity {
+			got = MemoryBandwidth // a KV-limited batch is bandwidth-bound in its step
+		}
+		if got != top {
+			t.Errorf("%s on %s: bottleneck %s, but the largest term is %s (%+v)", strings.TrimSpace(tc.y), tc.gpu, p.Bottleneck, top, bd)
+		}
+	}
+}
+
+var _ = catalog.BF16
