@@ -193,6 +193,19 @@ func BenchmarkRecommendEmbedded(b *testing.B) {
 	}
 }
 
+// BenchmarkRecommendPretrain70B is the heaviest example: a 70B pre-training
+// run, whose layout search runs for every offer and cluster size up to 64 GPUs.
+func BenchmarkRecommendPretrain70B(b *testing.B) {
+	cat := embedded(b)
+	s := spec(b, "kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {tokens: 5e10, seq_len: 8192, global_batch: 512}\nstack: {framework: megatron}\nconstraints: {max_gpus: 64, pricing: [on-demand, spot]}\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(Request{Spec: s, Catalog: cat, Now: now}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkRecommend100k evaluates 100,000 synthetic offers: the real
 // catalog's instance types copied into many regions with varied prices.
 func BenchmarkRecommend100k(b *testing.B) {

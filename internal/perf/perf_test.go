@@ -72,7 +72,7 @@ func TestMemoryMatchesMegatron(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := DefaultParams()
-	e := j.evaluate(m, c, c.factors(m), trainConfig{tp: 8, pp: 1, vp: 1, dp: 1, cp: 1, ep: 1, micro: 4, accum: 1, shard: shardNone, rc: workload.CheckpointNone})
+	e := j.evaluate(m, c, c.factors(m), trainConfig{tp: 8, pp: 1, vp: 1, dp: 1, cp: 1, ep: 1, micro: 4, accum: 1, shard: shardNone, rc: workload.CheckpointNone}, namesOf(c))
 	logits := 4 * 2048 / 8.0 * 51200 * 6 / 1e9
 	check("activations (SP + selective)", e.mem.ActivationsGB-logits, 9.5625)
 	check("weights+grads+optimizer", e.mem.WeightsGB+e.mem.GradientsGB+e.mem.OptimizerGB, 45.5625)

@@ -303,3 +303,36 @@ func TestBottleneckIsTheLargestTerm(t *testing.T) {
 }
 
 var _ = catalog.BF16
+
+// TestLayerSplitIsOptimal compares layerSplit with every way of splitting
+// a few layers over a few stages.
+func TestLayerSplitIsOptimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 300 {
+		L, pp := 1+rng.IntN(12), 2+rng.IntN(3)
+		tl, tf, tLast := 0.1+rng.Float64(), rng.Float64()*2, rng.Float64()*3
+		best := math.Inf(1)
+		var walk func(d, left int, worst float64)
+		walk = func(d, left int, worst float64) {
+			if d == pp-1 {
+				load := float64(left)*tl + tLast
+				if d == 0 {
+					load += tf
+				}
+				best = math.Min(best, math.Max(worst, load))
+				return
+			}
+			for n := 0; n <= left; n++ {
+				load := float64(n) * tl
+				if d == 0 {
+					load += tf
+				}
+				walk(d+1, left-n, math.Max(worst, load))
+			}
+		}
+		walk(0, L, 0)
+		if got := layerSplit(L, pp, tl, tf, tLast); math.Abs(got-best) > 1e-9*best {
+			t.Fatalf("L %d pp %d layer %.3f first %.3f last %.3f: got %.6f, best %.6f", L, pp, tl, tf, tLast, got, best)
+		}
+	}
+}

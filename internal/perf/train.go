@@ -76,6 +76,8 @@ type trainConfig struct {
 	tp, pp, vp, dp, cp, ep, micro, accum int
 	shard                                string
 	rc                                   workload.Checkpointing
+	// timeAnyway asks for the step time even when the layout does not fit.
+	timeAnyway bool
 }
 
 type trainEval struct {
@@ -226,36 +228,46 @@ func layerSplit(L, pp int, tLayer, tFirst, tLast float64) float64 {
 	if pp <= 1 {
 		return float64(L)*tLayer + tFirst + tLast
 	}
-	fits := func(limit float64) bool {
-		n := 0
-		for d := 0; d < pp; d++ {
-			extra := 0.0
-			if d == 0 {
-				extra += tFirst
-			}
-			if d == pp-1 {
-				extra += tLast
-			}
-			if extra > limit {
-				return false
-			}
-			n += int(math.Floor((limit - extra) / tLayer * (1 + 1e-9)))
-		}
-		return n >= L
+	if tLayer <= 0 {
+		return math.Max(tFirst, tLast)
 	}
-	lo, hi := 0.0, float64(L)*tLayer+tFirst+tLast
-	for range 50 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			hi = mid
-		} else {
-			lo = mid
+	// layers(limit) is how many whole layers fit under limit on every
+	// device; the answer is the smallest limit that holds all L. Start at
+	// the even share and step to the next limit at which some device
+	// takes one more layer.
+	fit := func(limit, extra float64) float64 { return math.Floor((limit - extra) / tLayer * (1 + 1e-12)) }
+	layers := func(limit float64) float64 {
+		if limit < tFirst || limit < tLast {
+			return -1
 		}
+		return fit(limit, tFirst) + fit(limit, tLast) + float64(pp-2)*fit(limit, 0)
 	}
-	return hi
+	limit := math.Max(math.Max(tFirst, tLast), (float64(L)*tLayer+tFirst+tLast)/float64(pp))
+	for range L + pp + 2 {
+		if layers(limit) >= float64(L) {
+			return limit
+		}
+		next := math.Inf(1)
+		for _, e := range [3]float64{tFirst, tLast, 0} {
+			if limit >= e {
+				next = math.Min(next, (fit(limit, e)+1)*tLayer+e)
+			} else {
+				next = math.Min(next, e)
+			}
+		}
+		limit = next
+	}
+	return limit
 }
 
-func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig) trainEval {
+// linkNames are the names of a cluster's two links, built once per search.
+type linkNames struct{ intra, inter string }
+
+func namesOf(c Cluster) linkNames {
+	return linkNames{"intra-node " + c.LinkKind, "inter-node " + c.FabricKind}
+}
+
+func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig, names linkNames) trainEval {
 	e := trainEval{cfg: cfg}
 	tp, pp, dp, cp, ep := float64(cfg.tp), float64(cfg.pp), float64(cfg.dp), float64(cfg.cp), float64(cfg.ep)
 	vp := float64(max(1, cfg.vp))
@@ -313,6 +325,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig)
 		OverheadGB: runtimeGB + fragmentation*rest/1e9, CapacityGB: capGB}
 	e.mem.TotalGB = rest/1e9 + e.mem.OverheadGB
 	e.fits = e.mem.TotalGB <= capGB
+	if !e.fits && !cfg.timeAnyway {
+		return e // the search keeps only the memory of a layout that does not fit
+	}
 
 	// Compute per micro-batch on one GPU, per layer and at the pipeline ends.
 	tok := b * s / cp // tokens of one micro-batch on one GPU's sequence shard
@@ -373,9 +388,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig)
 	intra, inter := c.intraGBps()*1e9, c.interGBps()*1e9
 	span := func(ranks float64) (float64, string) {
 		if ranks > float64(c.fastDomain()) {
-			return inter, "inter-node " + c.FabricKind
+			return inter, names.inter
 		}
-		return intra, "intra-node " + c.LinkKind
+		return intra, names.intra
 	}
 	var exposedLayer, totalLayer float64 // per layer per micro-batch
 	link := ""
@@ -414,9 +429,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig)
 		totalLayer += t
 		exposedLayer += (1 - m.OverlapEP) * t
 		if local < ep {
-			note(inter, "inter-node "+c.FabricKind)
+			note(inter, names.inter)
 		} else {
-			note(intra, "intra-node "+c.LinkKind)
+			note(intra, names.intra)
 		}
 	}
 	// One device's work per micro-batch, whole layers split over the
@@ -431,9 +446,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig)
 	total += mbs * L / pp * totalLayer
 	if cfg.pp > 1 {
 		e.bubbleS = (pp - 1) / vp * wMax
-		B, l := inter, "inter-node "+c.FabricKind
+		B, l := inter, names.inter
 		if c.Nodes == 1 || float64(c.fastDomain()) >= tp*pp {
-			B, l = intra, "intra-node "+c.LinkKind
+			B, l = intra, names.intra
 		}
 		p2p := 2 * vp * tok * h * 2 / tp / B * mbs
 		total += p2p
@@ -525,6 +540,7 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 	}
 	var closest trainEval
 	closestGB := math.Inf(1)
+	names := namesOf(c)
 	for _, tp := range tps {
 		for _, cp := range cps {
 			for _, pp := range pps {
@@ -567,10 +583,11 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 								break
 							}
 							accum := max(1, (j.globalBatch+micro*dp-1)/(micro*dp))
+							anyFits := false
 							for _, sh := range shards {
 								for _, rc := range rcs {
 									cfg := trainConfig{tp: tp, pp: pp, vp: vp, dp: dp, cp: cp, ep: ep, micro: micro, accum: accum, shard: sh, rc: rc}
-									e := j.evaluate(m, c, f, cfg)
+									e := j.evaluate(m, c, f, cfg, names)
 									tried++
 									if e.mem.TotalGB < closestGB {
 										closest, closestGB = e, e.mem.TotalGB
@@ -578,11 +595,15 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 									if !e.fits {
 										continue
 									}
+									anyFits = true
 									if !found || e.stepS < best.stepS || e.stepS == best.stepS && e.mem.TotalGB < best.mem.TotalGB {
 										best, found = e, true
 									}
 									break // more recomputation only costs time
 								}
+							}
+							if !anyFits {
+								break // a larger micro-batch needs more memory still
 							}
 						}
 					}
