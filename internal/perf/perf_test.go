@@ -290,3 +290,16 @@ func BenchmarkPredictInference(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkPredictBurst(b *testing.B) {
+	cat := embedded(b)
+	spec := mustSpec(b, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 230, output_tokens: 200, output_tokens_cv: 1, batching: burst, requests: 1000, weight_precision: fp8}\n")
+	a, _ := cat.Accelerator("h100-sxm")
+	c, _ := NewCluster(a, 1, 1, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Predict(spec, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -209,6 +209,15 @@ func TestParseErrors(t *testing.T) {
 			`unknown preset "llama-9" (known: llama-2-7b`},
 		{"bad precision", minimalFinetune + "  precision: bf17\n", "training.precision", 6, `unknown precision "bf17"`},
 		{"inference precision for training", minimalFinetune + "  precision: int4\n", "training.precision", 6, "not a training precision"},
+		{"bad checkpointing", minimalFinetune + "  activation_checkpointing: some\n", "training.activation_checkpointing", 6, `unknown activation checkpointing "some"`},
+		{"burst without requests", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n", "inference.requests", 3, "required for batching burst"},
+		{"burst with a rate", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n  requests_per_second: 3\n", "inference.batching", 4, "cannot have requests_per_second"},
+		{"bad batching", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: eager\n", "inference.batching", 4, `unknown batching "eager"`},
+		{"negative cv", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  output_tokens_cv: -1\n", "inference.output_tokens_cv", 4, "must be in [0, 10]"},
+		{"virtual pipeline alone", minimalFinetune + "parallelism: {virtual_pipeline: 2}\n", "parallelism.virtual_pipeline", 6, "need parallelism.pipeline of 2 or more"},
+		{"micro batch not dividing", minimalFinetune + "  global_batch: 10\nparallelism: {data: 4, micro_batch: 2}\n", "training.global_batch", 6, "not a multiple of parallelism.data"},
+		{"micro batch for serving", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {}\nparallelism: {micro_batch: 2}\n", "parallelism.micro_batch", 4, "a serving batch is inference.max_batch"},
+		{"bad build", minimalFinetune + "stack: {build: homebrew}\n", "stack.build", 6, `unknown build "homebrew"`},
 		{"negative seq_len", minimalFinetune + "  seq_len: -5\n", "training.seq_len", 6, "must be >= 0"},
 		{"zero seq_len", minimalFinetune + "  seq_len: 0\n", "training.seq_len", 6, "must be > 0"},
 		{"missing tokens", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  seq_len: 2048\n", "training.tokens", 4, "must be > 0"},
@@ -553,4 +562,20 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error code %s: %v", apperr.CodeOf(err), err)
 		}
 	})
+}
+
+func TestCheckpointingAcceptsBooleans(t *testing.T) {
+	for in, want := range map[string]Checkpointing{"true": CheckpointFull, "false": CheckpointNone, "Selective": CheckpointSelective, "full": CheckpointFull} {
+		s, err := Parse([]byte(minimalFinetune+"  activation_checkpointing: "+in+"\n"), "w.yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := s.Training.ActivationCheckpointing; got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+	s, err := Parse([]byte(minimalFinetune), "w.yaml")
+	if err != nil || s.Training.ActivationCheckpointing != "" {
+		t.Errorf("absent: %q, %v (the model decides)", s.Training.ActivationCheckpointing, err)
+	}
 }

@@ -3,6 +3,7 @@ package fit
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -163,6 +164,18 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 	}
 	if !*update && len(iv) != len(perf.DefaultIntervals()) {
 		t.Errorf("embedded intervals differ from the fitted ones")
+	}
+	// The README quotes the held-out accuracy: it must be the current one.
+	out, _ := Summarise(r.Validation.HeldOut)
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	for _, v := range []float64{out.Median, out.P90} {
+		if q := fmt.Sprintf("|ln| %.3f", v); !strings.Contains(text, q) {
+			t.Errorf("README.md does not quote the held-out error %q", q)
+		}
 	}
 }
 
