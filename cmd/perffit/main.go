@@ -75,7 +75,11 @@ func run(check bool, modelPath, docPath string) error {
 	}
 	in, _ := fit.Summarise(res.Validation.InSample)
 	out, _ := fit.Summarise(res.Validation.HeldOut)
-	fmt.Printf("%d rows from %d sources: in-sample median %.3f p90 %.3f; leave-one-source-out median %.3f p90 %.3f; interval coverage %.0f%%\n",
+	vin, _ := fit.Summarise(fit.ValidationSet(res.Validation.InSample))
+	vout, _ := fit.Summarise(fit.ValidationSet(res.Validation.HeldOut))
+	fmt.Printf("validation set, %d scored rows: in-sample median %.3f p90 %.3f; leave-one-source-out median %.3f p90 %.3f\n",
+		vin.N, vin.Median, vin.P90, vout.Median, vout.P90)
+	fmt.Printf("all %d rows from %d sources: in-sample median %.3f p90 %.3f; leave-one-source-out median %.3f p90 %.3f; interval coverage %.0f%%\n",
 		in.N, len(res.Validation.Groups), in.Median, in.P90, out.Median, out.P90, 100*res.Coverage)
 	if stale {
 		return fmt.Errorf("stale files: run %s", fit.Command)

@@ -40,7 +40,9 @@ type Case struct {
 	// NotScored says why the row cannot be compared with a prediction.
 	NotScored string `yaml:"not_scored"`
 	// Assumed marks a row whose set-up was partly inferred.
-	Assumed  bool     `yaml:"assumed"`
+	Assumed bool `yaml:"assumed"`
+	// Extra marks a row gathered beyond the project's validation set.
+	Extra    bool     `yaml:"extra"`
 	Hardware Hardware `yaml:"hardware"`
 	Notes    string   `yaml:"notes"`
 

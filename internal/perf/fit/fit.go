@@ -300,6 +300,18 @@ func LeaveOneSourceOut(ev *Evaluator, o Options) Validation {
 	return v
 }
 
+// ValidationSet keeps the rows of the project's validation set (not the
+// extra rows gathered beyond it).
+func ValidationSet(rows []Row) []Row {
+	var out []Row
+	for _, r := range rows {
+		if !r.Case.Extra {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Summary is the median and 90th percentile of |error| over some rows.
 type Summary struct {
 	N           int

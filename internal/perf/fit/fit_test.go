@@ -48,8 +48,8 @@ func TestCasesCoverTheValidationSet(t *testing.T) {
 			t.Errorf("%s: source %q and date %q must say where and when it was published", id, c.Source, c.Date)
 		}
 	}
-	if len(cases) != len(validationIDs) {
-		t.Errorf("%d cases, want %d", len(cases), len(validationIDs))
+	if len(cases) < len(validationIDs) {
+		t.Errorf("%d cases, want at least the %d of the validation set", len(cases), len(validationIDs))
 	}
 	cat := catalogtest.Embedded(t)
 	for _, c := range cases {
@@ -166,7 +166,7 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 		t.Errorf("embedded intervals differ from the fitted ones")
 	}
 	// The README quotes the held-out accuracy: it must be the current one.
-	out, _ := Summarise(r.Validation.HeldOut)
+	out, _ := Summarise(ValidationSet(r.Validation.HeldOut))
 	readme, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -183,9 +183,14 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 // from sources it was not fitted to, and to honest intervals.
 func TestHeldOutTargets(t *testing.T) {
 	r := fullRun(t)
-	in, _ := Summarise(r.Validation.InSample)
-	out, _ := Summarise(r.Validation.HeldOut)
-	t.Logf("in-sample median %.3f p90 %.3f; held-out median %.3f p90 %.3f; coverage %.2f", in.Median, in.P90, out.Median, out.P90, r.Coverage)
+	in, _ := Summarise(ValidationSet(r.Validation.InSample))
+	out, _ := Summarise(ValidationSet(r.Validation.HeldOut))
+	all, _ := Summarise(r.Validation.HeldOut)
+	t.Logf("validation set: in-sample median %.3f p90 %.3f; held-out median %.3f p90 %.3f; all rows held out %.3f / %.3f; coverage %.2f",
+		in.Median, in.P90, out.Median, out.P90, all.Median, all.P90, r.Coverage)
+	if all.Median > 0.15 || all.P90 > 0.45 {
+		t.Errorf("with the extra rows, held-out median %.3f and p90 %.3f: the model got worse beyond the validation set", all.Median, all.P90)
+	}
 	if out.Median > 0.15 {
 		t.Errorf("leave-one-source-out median |ln| %.3f, want <= 0.15", out.Median)
 	}
