@@ -58,7 +58,9 @@ func candidate(gpu string, gpus int, costUSD, lo, hi float64) *Candidate {
 // clearly cheaper; different accelerators a few percent apart, with wide
 // intervals, cannot be told apart, and the sentence says what would settle it.
 func TestConfidenceVsNext(t *testing.T) {
-	arch := func(gpu string) string { return map[string]string{"h100-sxm": "hopper", "h200": "hopper", "mi300x": "cdna3"}[gpu] }
+	arch := func(gpu string) string {
+		return map[string]string{"h100-sxm": "hopper", "h200": "hopper", "mi300x": "cdna3"}[gpu]
+	}
 	same := &Result{Objective: workload.ObjectiveCost, Candidates: []*Candidate{
 		candidate("h100-sxm", 8, 100, 0.8, 1.3), candidate("h100-sxm", 8, 130, 0.8, 1.3)}}
 	c := confidenceVsNext(same, arch)
