@@ -409,11 +409,11 @@ func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l 
 		lang = "zh"
 	}
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=%q><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n", lang, html.EscapeString(title))
-	b.WriteString(`<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:14px}th,td{padding:4px 8px;border-bottom:1px solid #ddd}td.r{text-align:right}th{background:#f4f4f4;text-align:left}.w{color:#8a5300;font-size:13px}svg{max-width:100%;height:auto}</style></head><body>` + "\n")
+	b.WriteString(`<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:14px}th,td{padding:4px 8px;border-bottom:1px solid #ddd}td.r{text-align:right;white-space:nowrap}.scroll{overflow-x:auto;max-width:100%}.conf{border-left:3px solid #c0392b;padding-left:8px}th{background:#f4f4f4;text-align:left}.w{color:#8a5300;font-size:13px}svg{max-width:100%;height:auto}</style></head><body>` + "\n")
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
 	b.WriteString(ParetoSVG(r, l))
 	t := RecommendTable(r, top, l)
-	b.WriteString("<table>\n<tr>")
+	b.WriteString("<div class=\"scroll\"><table>\n<tr>")
 	for _, c := range t.Columns {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.Header))
 	}
@@ -429,7 +429,7 @@ func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l 
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table></div>\n")
 	fmt.Fprintf(&b, "<p>%s %s</p>\n", html.EscapeString(msg(l, "pareto_note")), html.EscapeString(msg(l, "range_note")))
 	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
 		fmt.Fprintf(&b, "<p class=\"conf\">%s</p>\n", html.EscapeString(s))
