@@ -24,7 +24,10 @@
       run_recommend: "Rank offers", save_workload: "Save this workload on the server", save_name: "Name", token: "API token",
       save: "Save", saved: "Saved.", validating: "Checking…", valid: "Valid.", valid_defaults: "Valid; {0} defaults applied:",
       invalid: "{0} problem(s) in the file:", line: "line {0}", ranked: "Ranked candidates", running: "Ranking offers…",
-      c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_pricing: "Pricing", c_hours: "Hours", c_total: "Total $",
+      c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_pricing: "Pricing", c_hours: "Hours (80% range)", c_total: "Total $ (80% range)",
+      cheaper: "cheaper", faster: "faster",
+      conf_clear: "#1 is {0} than #2 ({1}) with probability {2}% given both predictions' 80% ranges.",
+      conf_close: "#1 and #2 ({0}) cannot be told apart: #1 is {1} with probability {2}% within the model's uncertainty. A probe on trial servers (gpupick probe --gpu-bench, then --calibrate) would settle it.",
       c_unit_cost: "Unit cost", c_bottleneck: "Bottleneck", c_flags: "Flags", pareto: "Pareto", warnings_n: "{0} warning(s)",
       compare: "Compare selected", compare_hint: "Tick two or three rows.", compare_heading: "Side by side",
       pareto_caption: "Cost × duration; filled points are on the Pareto front", excluded: "Excluded offers",
@@ -64,7 +67,10 @@
       run_recommend: "开始排名", save_workload: "在服务器上保存此工作负载", save_name: "名称", token: "API 令牌",
       save: "保存", saved: "已保存。", validating: "检查中…", valid: "有效。", valid_defaults: "有效；使用了 {0} 个默认值：",
       invalid: "文件中有 {0} 个问题：", line: "第 {0} 行", ranked: "候选排名", running: "正在为报价排名…",
-      c_compare: "对比", c_rank: "#", c_gpus: "GPU 数", c_pricing: "计费", c_hours: "小时", c_total: "总价 $",
+      c_compare: "对比", c_rank: "#", c_gpus: "GPU 数", c_pricing: "计费", c_hours: "小时（80% 区间）", c_total: "总价 $（80% 区间）",
+      cheaper: "更便宜", faster: "更快",
+      conf_clear: "按两者预测的 80% 区间，第 1 名比第 2 名（{1}）{0}的概率为 {2}%。",
+      conf_close: "第 1 名与第 2 名（{0}）在模型误差范围内无法区分：第 1 名{1}的概率仅为 {2}%。在试用服务器上运行 gpupick probe --gpu-bench 再用 --calibrate 即可确定。",
       c_unit_cost: "单位成本", c_bottleneck: "瓶颈", c_flags: "标记", pareto: "帕累托", warnings_n: "{0} 条警告",
       compare: "对比所选", compare_hint: "勾选两到三行。", compare_heading: "并排对比",
       pareto_caption: "成本 × 时长；实心点位于帕累托前沿", excluded: "被排除的报价",
@@ -394,10 +400,23 @@
   function candidates() { return (rec.data && rec.data.candidates) || []; }
   function cand(rank) { return candidates().filter(function (c) { return c.rank === rank; })[0]; }
   function total(c) { return c.cost_usd ? c.cost_usd.total : null; }
+  // range writes a value with its 80% interval: "5.7 (4.7–7.9)".
+  function range(v, lo, hi, f) {
+    if (v == null) return f(v);
+    return lo != null && hi != null ? f(v) + " (" + f(lo) + "–" + f(hi) + ")" : f(v);
+  }
+  // confidenceText says, in the page's language, how sure #1 is to beat #2.
+  function confidenceText(cv) {
+    if (!cv) return "";
+    var p = Math.round(cv.probability * 100), better = t(cv.basis === "time" ? "faster" : "cheaper");
+    return cv.distinguishable ? t("conf_clear", better, cv.next, p) : t("conf_close", cv.next, better, p);
+  }
 
   function renderRecommend() {
     var d = rec.data, tb = clear($("#candidates-table tbody"));
     $("#recommend-summary").textContent = (d.summary || "") + (candidates().length ? "" : " " + t("no_candidates"));
+    $("#recommend-confidence").textContent = confidenceText(d.confidence_vs_next);
+    $("#recommend-confidence").hidden = !d.confidence_vs_next;
     var checked = {};
     candidates().forEach(function (c) {
       var cb = el("input", { type: "checkbox", "class": "compare", "data-rank": c.rank, "aria-label": t("c_compare") + " " + c.rank });
@@ -411,8 +430,8 @@
         el("td", { title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region })),
         el("td", { text: c.gpu + " × " + c.gpus + (c.nodes > 1 ? " (" + c.nodes + " " + t("nodes") + ")" : "") }),
         el("td", { text: mode(c.pricing) }),
-        el("td", { "class": "num", text: num(c.duration_hours, 1) }),
-        el("td", { "class": "num", text: usd(total(c)) }),
+        el("td", { "class": "num", text: range(c.duration_hours, c.duration_hours_p10, c.duration_hours_p90, function (v) { return num(v, 1); }) }),
+        el("td", { "class": "num", text: range(total(c), c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90, usd) }),
         el("td", { "class": "num", text: unit }),
         el("td", { text: c.bottleneck || "–" }),
         flags);

@@ -148,6 +148,15 @@ func TestPageWithFakeAPI(t *testing.T) {
 	if n := count(`#pareto svg circle.pareto`); n == 0 {
 		t.Error("no Pareto point is filled")
 	}
+	var hours, conf string
+	step("ranges", into(chromedp.Text(chromedp.CSS(`#candidates-table tbody tr:nth-child(1) td:nth-child(6)`)), &hours),
+		into(chromedp.Text(chromedp.CSS(`#recommend-confidence`)), &conf))
+	if !regexp.MustCompile(`^\d+\.\d \(\d+\.\d–\d+\.\d\)$`).MatchString(hours) {
+		t.Errorf("hours cell %q: want the value and its 80%% range", hours)
+	}
+	if !strings.Contains(conf, "#1 and #2") || !strings.Contains(conf, "probe") {
+		t.Errorf("confidence line %q: want whether #1 and #2 can be told apart and what would settle it", conf)
+	}
 	step("detail", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(2) td:nth-child(3)`)),
 		poll(`document.querySelector('#candidate-detail').dataset.rank === '2'`),
 		chromedp.WaitVisible(chromedp.CSS(`#cost-bar span`)),
