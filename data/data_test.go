@@ -55,6 +55,10 @@ func TestAcceleratorFacts(t *testing.T) {
 		if a.Vendor == "nvidia" && a.ComputeCapability == "" {
 			t.Errorf("%s: NVIDIA part without compute capability", a.ID)
 		}
+		// A power cap is a limit below the part's design power.
+		if a.PowerCapWatts > 0 && (a.TDPWatts <= 0 || a.PowerCapWatts >= a.TDPWatts) {
+			t.Errorf("%s: power_cap_w %g must be below tdp_w %g", a.ID, a.PowerCapWatts, a.TDPWatts)
+		}
 	}
 	// Spot checks against datasheets (dense figures).
 	h100, _ := c.Accelerator("h100-sxm")

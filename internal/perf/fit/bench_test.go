@@ -1,22 +1,11 @@
 package fit
 
-import (
-	"testing"
-
-	"github.com/gpupick/gpupick/internal/catalogtest"
-)
+import "testing"
 
 // BenchmarkLeaveOneSourceOut is the whole validation: one fit on every
 // row and one per source left out.
 func BenchmarkLeaveOneSourceOut(b *testing.B) {
-	cases, err := Published()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ev, err := NewEvaluator(catalogtest.Embedded(b), cases)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ev, _ := evaluator(b)
 	for b.Loop() {
 		LeaveOneSourceOut(ev, DefaultOptions)
 	}

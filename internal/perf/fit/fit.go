@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -56,9 +55,6 @@ func NewEvaluator(cat *catalog.Catalog, cases []Case) (*Evaluator, error) {
 	}
 	return ev, nil
 }
-
-// Cases returns the scorable cases in order.
-func (ev *Evaluator) Cases() []*Case { return ev.cases }
 
 // Eval predicts case i under p.
 func (ev *Evaluator) Eval(p *perf.Params, i int) Row {
@@ -420,16 +416,4 @@ func Coverage(rows []Row) (all float64, byRegime map[string][2]int) {
 		return 0, byRegime
 	}
 	return float64(in) / float64(n), byRegime
-}
-
-// describeParams lists the fitted factors against their priors.
-func describeParams(p *perf.Params) []string {
-	var out []string
-	for _, f := range perf.Factors() {
-		if !f.Fit {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s %.4g (prior %.4g)", f.Name, f.Get(p), f.Prior))
-	}
-	return out
 }

@@ -103,6 +103,20 @@ func FuzzParseCases(f *testing.F) {
 	})
 }
 
+// evaluator prepares the published cases on the embedded catalog.
+func evaluator(tb testing.TB) (*Evaluator, []Case) {
+	tb.Helper()
+	cases, err := Published()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ev, err := NewEvaluator(catalogtest.Embedded(tb), cases)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ev, cases
+}
+
 var (
 	runOnce sync.Once
 	runRes  Result
@@ -112,14 +126,7 @@ var (
 func fullRun(t *testing.T) Result {
 	t.Helper()
 	runOnce.Do(func() {
-		cases, err := Published()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := NewEvaluator(catalogtest.Embedded(t), cases)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ev, cases := evaluator(t)
 		runRes = Run(ev, cases, DefaultOptions)
 	})
 	return runRes
