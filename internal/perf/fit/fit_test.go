@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -155,7 +156,10 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(old, f.data) {
+		// The files are generated on amd64, where Go never fuses
+		// multiply-adds; elsewhere the last digits of a fit may differ, and
+		// the factors are compared within a tolerance below.
+		if runtime.GOARCH == "amd64" && !bytes.Equal(old, f.data) {
 			t.Errorf("%s is stale: run %s (or go test ./internal/perf/fit -update)", f.path, Command)
 		}
 	}
@@ -165,7 +169,7 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fc := range perf.Factors() {
-		if got, want := fc.Get(perf.DefaultParams()), fc.Get(p); !*update && math.Abs(got-want) > 1e-12 {
+		if got, want := fc.Get(perf.DefaultParams()), fc.Get(p); !*update && math.Abs(got-want) > 1e-3*math.Abs(want) {
 			t.Errorf("%s: embedded %g, fitted %g", fc.Name, got, want)
 		}
 	}
