@@ -12,7 +12,7 @@ import (
 
 // domain packages do no I/O beyond the data they are given: no files, no
 // network, no processes, no databases, no command line.
-var domain = []string{"app", "apperr", "strictyaml", "workload", "catalog", "perf", "cost", "compat", "compliance", "advisor", "autoscale", "export", "report"}
+var domain = []string{"app", "apperr", "strictyaml", "workload", "catalog", "perf", "perf/fit", "cost", "compat", "compliance", "advisor", "autoscale", "export", "report"}
 
 var forbidden = []string{"os", "os/exec", "net", "net/http", "database/sql", "io/ioutil", "syscall", "github.com/spf13/cobra", "log"}
 

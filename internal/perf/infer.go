@@ -465,10 +465,21 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 			tps = append(tps, tp)
 		}
 	}
-	if t := spec.Parallelism.Tensor; t > 0 {
-		tps = []int{t}
-	} else if x := spec.Parallelism.Expert; x > 0 {
-		tps = []int{x}
+	par := spec.Parallelism
+	switch {
+	case par.Tensor > 0:
+		tps = []int{par.Tensor}
+	case par.Expert > 0:
+		tps = []int{par.Expert}
+	case par.Data > 0 && c.GPUs%par.Data == 0:
+		tps = []int{c.GPUs / par.Data} // data = replicas: the rest of the GPUs go to each replica
+	}
+	if par.Data > 0 && len(tps) == 1 && par.Data*tps[0] != c.GPUs {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("parallelism.data %d x %d GPUs per replica is not the cluster's %d GPUs: the cluster holds %d replicas", par.Data, tps[0], c.GPUs, c.GPUs/max(1, tps[0])))
+	}
+	if par.Pipeline > 1 || par.Context > 1 {
+		p.Assumptions = append(p.Assumptions, "parallelism.pipeline and parallelism.context are not modelled for serving: each replica is predicted with tensor (and expert) parallelism only")
+		p.Confidence = lowerConfidence(p.Confidence)
 	}
 	better := func(a, b inferEval) bool { // is a better than b?
 		aOK, bOK := a.sustainable && (a.bSLO > 0 || noSLO(j.slo)), b.sustainable && (b.bSLO > 0 || noSLO(j.slo))
