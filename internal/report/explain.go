@@ -28,6 +28,17 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
 	if c.DurationHours > 0 {
 		fmt.Fprintf(&b, "Wall-clock time %.1f h (transfer %.1f h, setup %.2f h, productive %.1f h)\n", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours)
 	}
+	if c.CostP10 > 0 {
+		what := "total cost"
+		if c.PerMonthUSD > 0 {
+			what = "cost per month"
+		}
+		fmt.Fprintf(&b, "80%% range: %s $%s-%s", what, money(c.CostP10), money(c.CostP90))
+		if c.DurationHoursP10 > 0 {
+			fmt.Fprintf(&b, ", wall-clock time %.1f-%.1f h", c.DurationHoursP10, c.DurationHoursP90)
+		}
+		fmt.Fprintf(&b, " (%s)\n", p.Interval.Basis)
+	}
 	if c.Cost.PriceKnown {
 		fmt.Fprintf(&b, "Price: $%.2f per instance-hour (list $%.2f", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD)
 		if c.Cost.PriceRule != "" {
