@@ -183,6 +183,9 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(string(readme)), " ")
+	if q := fmt.Sprintf("plus %d fitted factors", countFitted()); !strings.Contains(text, q) {
+		t.Errorf("README.md does not say %q", q)
+	}
 	for _, v := range []float64{out.Median, out.P90} {
 		if q := fmt.Sprintf("|ln| %.3f", v); !strings.Contains(text, q) {
 			t.Errorf("README.md does not quote the held-out error %q", q)
