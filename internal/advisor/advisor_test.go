@@ -182,9 +182,10 @@ constraints: {max_gpus: 64}
 	}
 }
 
-func BenchmarkRecommendEmbedded(b *testing.B) {
+// benchRecommend times one recommendation of y over the embedded catalog.
+func benchRecommend(b *testing.B, y string) {
 	cat := embedded(b)
-	s := spec(b, "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: lora, tokens: 2e9, seq_len: 4096, global_batch: 64}\nconstraints: {max_gpus: 64, pricing: [on-demand, spot]}\n")
+	s := spec(b, y)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Recommend(Request{Spec: s, Catalog: cat, Now: now}); err != nil {
@@ -193,17 +194,14 @@ func BenchmarkRecommendEmbedded(b *testing.B) {
 	}
 }
 
+func BenchmarkRecommendEmbedded(b *testing.B) {
+	benchRecommend(b, "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: lora, tokens: 2e9, seq_len: 4096, global_batch: 64}\nconstraints: {max_gpus: 64, pricing: [on-demand, spot]}\n")
+}
+
 // BenchmarkRecommendPretrain70B is the heaviest example: a 70B pre-training
 // run, whose layout search runs for every offer and cluster size up to 64 GPUs.
 func BenchmarkRecommendPretrain70B(b *testing.B) {
-	cat := embedded(b)
-	s := spec(b, "kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {tokens: 5e10, seq_len: 8192, global_batch: 512}\nstack: {framework: megatron}\nconstraints: {max_gpus: 64, pricing: [on-demand, spot]}\n")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Recommend(Request{Spec: s, Catalog: cat, Now: now}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchRecommend(b, "kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {tokens: 5e10, seq_len: 8192, global_batch: 512}\nstack: {framework: megatron}\nconstraints: {max_gpus: 64, pricing: [on-demand, spot]}\n")
 }
 
 // BenchmarkRecommend100k evaluates 100,000 synthetic offers: the real

@@ -42,7 +42,7 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 	}
 	acts := md.ForwardActivationsM * 1e6
 	if acts == 0 {
-		acts = md.ForwardGMACsPerSample * 2.765e6
+		acts = md.ForwardGMACsPerSample * workload.ResNetActivationsPerGMAC * 1e6
 	}
 	fuse := 1.0
 	if fused {

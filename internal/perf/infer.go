@@ -273,42 +273,39 @@ func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost floa
 	return
 }
 
-// prefillWork is the GPU time of prefilling prompts of tokens each when
-// many are batched (weights are read once for the whole batch): GEMMs,
-// causal attention and the tensor-parallel traffic, with the elementwise
-// traffic overlapped with the GEMMs.
-func (r replica) prefillWork(tokens float64) float64 {
+// prefillCompute is the GPU time of prefilling one prompt of tokens: its
+// GEMMs (at the efficiency of rows-row tiles), causal attention, the
+// elementwise traffic overlapped with them, and the tensor-parallel
+// all-reduces, each with latency arLat.
+func (r replica) prefillCompute(tokens, rows, arLat float64) float64 {
 	j, m := r.j, r.m
 	tpF := float64(r.tp)
 	L := float64(j.layers)
 	h := float64(j.hidden)
-	chunk := math.Max(tokens, 2048) // engines batch prefill tokens into large chunks
-	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(chunk, h/tpF))
+	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(rows, h/tpF))
 	attn := 2 * L * j.qWidth * tokens * tokens / tpF / (r.attnRate * tokens / (tokens + 512))
 	ew := m.EWPrefill * L * h * tokens / tpF / r.bw
 	t := math.Max(gemm+attn, ew)
 	if r.tp > 1 {
-		t += 2 * L * 2 * (tpF - 1) / tpF * tokens * h * 2 / r.intra
+		t += 2 * L * (arLat + 2*(tpF-1)/tpF*tokens*h*2/r.intra)
 	}
 	return t
+}
+
+// prefillWork is the time of one prompt's prefill when many are batched:
+// engines gather prefill tokens into large chunks, weights are read once
+// for the whole batch and the all-reduces are large enough to hide their
+// latency.
+func (r replica) prefillWork(tokens float64) float64 {
+	return r.prefillCompute(tokens, math.Max(tokens, 2048), 0)
 }
 
 // prefill is the latency of one prompt on its own: its work, at least one
 // read of the weights, the all-reduce latencies and the engine's step.
 func (r replica) prefill(tokens float64) float64 {
-	j, m := r.j, r.m
-	tpF := float64(r.tp)
-	L := float64(j.layers)
-	h := float64(j.hidden)
-	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(tokens, h/tpF))
-	attn := 2 * L * j.qWidth * tokens * tokens / tpF / (r.attnRate * tokens / (tokens + 512))
-	ew := m.EWPrefill * L * h * tokens / tpF / r.bw
-	t := math.Max(gemm+attn, ew)
-	if r.tp > 1 {
-		t += 2 * L * (r.arLat + 2*(tpF-1)/tpF*tokens*h*2/r.intra)
-	}
 	weights := r.weightsGB * 1e9 / r.bw
-	return math.Max(t, weights) + j.eng.StepS + j.eng.LaunchPerLayerS*L
+	t := r.prefillCompute(tokens, tokens, r.arLat)
+	return math.Max(t, weights) + r.j.eng.StepS + r.j.eng.LaunchPerLayerS*float64(r.j.layers)
 }
 
 // steadyTokS is a replica's output tokens per second holding b sequences

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 )
 
 // Params are the model's calibrated factors: each a physical quantity (how
@@ -295,54 +294,54 @@ type Model struct {
 //go:embed model.json
 var modelJSON []byte
 
-// defaultModel is the embedded, fitted model; its parse is checked by tests.
-var defaultParams, defaultIntervals = func() (*Params, map[string][2]float64) {
-	p, iv, err := LoadModel(modelJSON)
+// defaultParams is the embedded, fitted model; its parse is checked by tests.
+var defaultParams = func() *Params {
+	p, err := LoadModel(modelJSON)
 	if err != nil {
 		panic(fmt.Sprintf("perf: embedded model.json: %v", err))
 	}
-	return p, iv
+	return p
 }()
 
-// LoadModel reads a model.json: parameters it names override the priors;
-// an unknown name or a value outside its bounds is an error.
-func LoadModel(data []byte) (*Params, map[string][2]float64, error) {
+// LoadModel reads a model.json: parameters it names override the priors,
+// and its intervals become the parameters' intervals; an unknown name or a
+// value outside its bounds is an error.
+func LoadModel(data []byte) (*Params, error) {
 	var m Model
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	p := PriorParams()
 	byName := map[string]Factor{}
 	for _, f := range factors {
 		byName[f.Name] = f
 	}
-	names := slices.Collect(maps.Keys(m.Params))
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(m.Params)) {
 		f, ok := byName[n]
 		v := m.Params[n]
 		if !ok {
-			return nil, nil, fmt.Errorf("params.%s: unknown parameter", n)
+			return nil, fmt.Errorf("params.%s: unknown parameter", n)
 		}
 		if !(v >= f.Lo && v <= f.Hi) {
-			return nil, nil, fmt.Errorf("params.%s: %g is outside [%g, %g]", n, v, f.Lo, f.Hi)
+			return nil, fmt.Errorf("params.%s: %g is outside [%g, %g]", n, v, f.Lo, f.Hi)
 		}
 		f.set(p, v)
 	}
 	for r, q := range m.Intervals {
 		if !(q[0] <= 0 && q[1] >= 0 && q[0] > -3 && q[1] < 3) {
-			return nil, nil, fmt.Errorf("intervals.%s: [%g, %g] must bracket 0 within ±3", r, q[0], q[1])
+			return nil, fmt.Errorf("intervals.%s: [%g, %g] must bracket 0 within ±3", r, q[0], q[1])
 		}
 	}
 	if m.Intervals == nil {
 		m.Intervals = map[string][2]float64{}
 	}
 	p.intervals = m.Intervals
-	return p, m.Intervals, nil
+	return p, nil
 }
 
 // DefaultParams returns a copy of the embedded, fitted parameters.
 func DefaultParams() *Params { return defaultParams.Clone() }
 
-// DefaultIntervals returns a copy of the embedded prediction intervals.
-func DefaultIntervals() map[string][2]float64 { return maps.Clone(defaultIntervals) }
+// Intervals returns a copy of the prediction intervals by regime: the 10th
+// and 90th percentiles of ln(measured / predicted speed) on held-out rows.
+func (p *Params) Intervals() map[string][2]float64 { return maps.Clone(p.intervals) }

@@ -265,41 +265,31 @@ func TestGenericRoofline(t *testing.T) {
 	}
 }
 
-func BenchmarkPredictTraining(b *testing.B) {
+// benchPredict times one prediction of y on gpus H100s.
+func benchPredict(b *testing.B, y string, gpus, nodes int) {
 	cat := embedded(b)
-	spec := mustSpec(b, "kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {seq_len: 8192, global_batch: 1024, tokens: 1e12}\nstack: {framework: megatron}\n")
+	spec := mustSpec(b, y)
 	a, _ := cat.Accelerator("h100-sxm")
-	c, _ := NewCluster(a, 512, 0, nil)
+	c, err := NewCluster(a, gpus, nodes, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Predict(spec, c); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func BenchmarkPredictTraining(b *testing.B) {
+	benchPredict(b, "kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {seq_len: 8192, global_batch: 1024, tokens: 1e12}\nstack: {framework: megatron}\n", 512, 0)
 }
 
 func BenchmarkPredictInference(b *testing.B) {
-	cat := embedded(b)
-	spec := mustSpec(b, "kind: llm-inference\nmodel: {preset: llama-3-70b}\ninference: {prompt_tokens: 1024, output_tokens: 256, requests_per_second: 30, slo: {ttft_ms: 500, tpot_ms: 50}}\n")
-	a, _ := cat.Accelerator("h100-sxm")
-	c, _ := NewCluster(a, 8, 1, nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Predict(spec, c); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPredict(b, "kind: llm-inference\nmodel: {preset: llama-3-70b}\ninference: {prompt_tokens: 1024, output_tokens: 256, requests_per_second: 30, slo: {ttft_ms: 500, tpot_ms: 50}}\n", 8, 1)
 }
 
 func BenchmarkPredictBurst(b *testing.B) {
-	cat := embedded(b)
-	spec := mustSpec(b, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 230, output_tokens: 200, output_tokens_cv: 1, batching: burst, requests: 1000, weight_precision: fp8}\n")
-	a, _ := cat.Accelerator("h100-sxm")
-	c, _ := NewCluster(a, 1, 1, nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Predict(spec, c); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPredict(b, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 230, output_tokens: 200, output_tokens_cv: 1, batching: burst, requests: 1000, weight_precision: fp8}\n", 1, 1)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -301,8 +300,6 @@ func TestBottleneckIsTheLargestTerm(t *testing.T) {
 		}
 	}
 }
-
-var _ = catalog.BF16
 
 // TestLayerSplitIsOptimal compares layerSplit with every way of splitting
 // a few layers over a few stages.

@@ -76,8 +76,6 @@ type trainConfig struct {
 	tp, pp, vp, dp, cp, ep, micro, accum int
 	shard                                string
 	rc                                   workload.Checkpointing
-	// timeAnyway asks for the step time even when the layout does not fit.
-	timeAnyway bool
 }
 
 type trainEval struct {
@@ -325,7 +323,7 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		OverheadGB: runtimeGB + fragmentation*rest/1e9, CapacityGB: capGB}
 	e.mem.TotalGB = rest/1e9 + e.mem.OverheadGB
 	e.fits = e.mem.TotalGB <= capGB
-	if !e.fits && !cfg.timeAnyway {
+	if !e.fits {
 		return e // the search keeps only the memory of a layout that does not fit
 	}
 

@@ -412,7 +412,7 @@ func (p *checker) visionModel(preset *Preset) {
 	}
 	p.nonNeg("model.forward_activations_m", m.ForwardActivationsM)
 	if m.ForwardActivationsM == 0 && m.ForwardGMACsPerSample > 0 {
-		m.ForwardActivationsM = round(m.ForwardGMACsPerSample*resnetActivationsPerGMAC, 2)
+		m.ForwardActivationsM = round(m.ForwardGMACsPerSample*ResNetActivationsPerGMAC, 2)
 		p.def("model.forward_activations_m", fmtFloat(m.ForwardActivationsM),
 			"not set; ResNet-50's ratio of 2.77 million activation values per forward GMAC (a depthwise network moves more)")
 	}

@@ -186,9 +186,10 @@ func vision(arch Arch, paramsB, gmacs, activationsM float64) Model {
 	return Model{Arch: arch, ParamsB: paramsB, ForwardGMACsPerSample: gmacs, ForwardActivationsM: activationsM, ImagePx: 224}
 }
 
-// resnetActivationsPerGMAC is ResNet-50's forward activation values (in
-// millions) per forward GMAC: 11.31 / 4.09.
-const resnetActivationsPerGMAC = 2.765
+// ResNetActivationsPerGMAC is ResNet-50's forward activation values (in
+// millions) per forward GMAC (11.31 / 4.09): the default traffic of an image
+// model that gives no activation count.
+const ResNetActivationsPerGMAC = 2.765
 
 func init() {
 	for i := range presets {

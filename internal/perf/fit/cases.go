@@ -11,7 +11,9 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -157,13 +159,7 @@ func ParseCases(data []byte) ([]Case, error) {
 	return out, nil
 }
 
-func metricNames() []string {
-	var n []string
-	for k := range metrics {
-		n = append(n, k)
-	}
-	return n
-}
+func metricNames() []string { return slices.Sorted(maps.Keys(metrics)) }
 
 // Cluster builds the case's cluster from the catalog.
 func (c Case) Cluster(cat *catalog.Catalog) (perf.Cluster, error) {
@@ -183,7 +179,3 @@ func (c Case) Cluster(cat *catalog.Catalog) (perf.Cluster, error) {
 	}
 	return cl, nil
 }
-
-// Regime is the class of prediction a case belongs to, for prediction
-// intervals: the residuals of one regime are alike.
-func Regime(spec *workload.Spec) string { return perf.RegimeOf(spec) }

@@ -358,7 +358,7 @@ func Intervals(rows []Row) map[string][2]float64 {
 		if math.IsInf(r.Speed, 0) {
 			continue
 		}
-		reg := Regime(r.Case.Spec)
+		reg := perf.RegimeOf(r.Case.Spec)
 		by[reg] = append(by[reg], r.Speed)
 		pooled = append(pooled, r.Speed)
 	}
@@ -400,7 +400,7 @@ func Coverage(rows []Row) (all float64, byRegime map[string][2]int) {
 				others = append(others, o)
 			}
 		}
-		reg := Regime(r.Case.Spec)
+		reg := perf.RegimeOf(r.Case.Spec)
 		q := Intervals(others)[reg]
 		hit := r.Speed >= q[0] && r.Speed <= q[1]
 		c := byRegime[reg]

@@ -131,7 +131,7 @@ func (r Result) Markdown() string {
 		if row.Speed > 0 {
 			dir = "too slow"
 		}
-		w("- **%s** (%s, %s): predicted %s by %.0f%%. %s\n", row.Case.ID, row.Case.Group, Regime(row.Case.Spec), dir, 100*(math.Exp(math.Abs(row.Err))-1), row.Case.Notes)
+		w("- **%s** (%s, %s): predicted %s by %.0f%%. %s\n", row.Case.ID, row.Case.Group, perf.RegimeOf(row.Case.Spec), dir, 100*(math.Exp(math.Abs(row.Err))-1), row.Case.Notes)
 	}
 
 	w("\n## Rows not scored, and why\n\n")
