@@ -177,6 +177,27 @@ type Result struct {
 	// ConfidenceVsNext is how sure the ranking is that #1 beats #2; nil
 	// with fewer than two candidates or no intervals.
 	ConfidenceVsNext *Confidence
+	// Now is the request's clock: prices are judged stale against it.
+	Now time.Time
+}
+
+// Freshness is how fresh the prices of the first top candidates (0 = all)
+// are: each offer counted once, however many cluster sizes and pricing
+// modes it appears with. Every renderer shows this one line instead of a
+// stale-price warning per candidate.
+func (r *Result) Freshness(top int) catalog.PriceStats {
+	seen := map[string]bool{}
+	var offers []*catalog.Offer
+	for i, c := range r.Candidates {
+		if top > 0 && i >= top {
+			break
+		}
+		if k := c.Offer.Key(); !seen[k] {
+			seen[k] = true
+			offers = append(offers, c.Offer)
+		}
+	}
+	return catalog.Stats(offers, r.Now)
 }
 
 // Summary counts exclusions by reason: "212 candidates excluded: 150 do
@@ -246,7 +267,7 @@ type task struct {
 // Recommend evaluates every offer in the catalog for the request.
 func Recommend(req Request) (*Result, error) {
 	spec := req.Spec
-	res := &Result{Objective: spec.Objective}
+	res := &Result{Objective: spec.Objective, Now: req.Now}
 	if req.Objective != "" {
 		res.Objective = req.Objective
 	}

@@ -54,7 +54,7 @@ func newCostCmd(e *Env) *cobra.Command {
 					Notes []string `json:"cost_notes"`
 				}{v, cands[0].Cost.Notes})
 			}
-			return report.WriteExplain(e.Stdout, cands[0], nil, l)
+			return report.WriteExplain(e.Stdout, cands[0], nil, e.Now(), l)
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE`")

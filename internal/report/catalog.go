@@ -216,8 +216,9 @@ func Offers(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time) 
 		t.Add(row...)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("%d offers; prices in USD per instance-hour (CNY converted at the rate in fx.csv).", len(offers)))
+	t.Notes = append(t.Notes, FreshnessText(English, catalog.Stats(offers, now)))
 	if stale > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d prices are older than 90 days (STALE yes): check the source before you sign.", stale))
+		t.Notes = append(t.Notes, "STALE yes = the price is older than 90 days: check the source before you sign.")
 	}
 	if unknown > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d offers have no published %s price (shown as unknown, never as 0).", unknown, m))

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalog"
 )
 
 // WriteExplain tells the full story of one candidate: what it is, how fast,
-// what limits it, every cost line, its warnings and assumptions, and why it
-// lost to the winner (winner nil: no comparison).
-func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
+// what limits it, every cost line, how fresh its price is at now, its
+// warnings and assumptions, and why it lost to the winner (winner nil: no
+// comparison).
+func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l Lang) error {
 	var b strings.Builder
 	o := c.Offer
 	if c.Rank > 0 {
@@ -56,9 +59,10 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, l Lang) error {
 	} else {
 		fmt.Fprintln(&b, WarningText(l, advisor.Warning{Code: advisor.WarnPriceUnknown}))
 	}
-	if len(c.Warnings) > 0 {
+	fmt.Fprintln(&b, FreshnessText(l, catalog.Stats([]*catalog.Offer{o}, now)))
+	if ws := shownWarnings(c); len(ws) > 0 {
 		fmt.Fprintln(&b, msg(l, "warnings"))
-		for _, wn := range c.Warnings {
+		for _, wn := range ws {
 			fmt.Fprintf(&b, "  - %s\n", WarningText(l, wn))
 		}
 	}
@@ -125,7 +129,7 @@ func lossReason(c, win *advisor.Candidate) string {
 func ExplainOffer(w io.Writer, res *advisor.Result, offer string, l Lang) (bool, error) {
 	for _, c := range res.Candidates {
 		if strings.EqualFold(c.Offer.ID(), offer) {
-			return true, WriteExplain(w, c, res.Candidates[0], l)
+			return true, WriteExplain(w, c, res.Candidates[0], res.Now, l)
 		}
 	}
 	var why []string

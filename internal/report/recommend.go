@@ -94,6 +94,10 @@ type RecommendJSON struct {
 	// ConfidenceVsNext is the probability that #1 really beats #2 (null
 	// with fewer than two candidates).
 	ConfidenceVsNext *ConfidenceJSON `json:"confidence_vs_next"`
+	// PriceFreshness is how fresh the prices of the candidates listed
+	// are, each offer counted once (each candidate also keeps its
+	// price_as_of and, when stale, its stale_price warning).
+	PriceFreshness PriceFreshnessJSON `json:"price_freshness"`
 }
 
 func r2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -163,6 +167,7 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 	if c := r.ConfidenceVsNext; c != nil {
 		d.ConfidenceVsNext = &ConfidenceJSON{Confidence: *c, Sentence: c.Sentence()}
 	}
+	d.PriceFreshness = PriceFreshnessView(r.Freshness(top))
 	return d
 }
 
@@ -314,20 +319,22 @@ func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l 
 				break
 			}
 		}
+		fmt.Fprintln(&b, FreshnessText(l, r.Freshness(top)))
 		wrote := false
 		for i, c := range r.Candidates {
 			if top > 0 && i >= top {
 				break
 			}
-			if len(c.Warnings) == 0 {
+			ws := shownWarnings(c)
+			if len(ws) == 0 {
 				continue
 			}
 			if !wrote {
 				fmt.Fprintf(&b, "\n%s\n", msg(l, "warnings"))
 				wrote = true
 			}
-			texts := make([]string, len(c.Warnings))
-			for k, wn := range c.Warnings {
+			texts := make([]string, len(ws))
+			for k, wn := range ws {
 				texts[k] = WarningText(l, wn)
 			}
 			fmt.Fprintf(&b, "  #%d %s: %s\n", c.Rank, c.Offer.ID(), strings.Join(texts, "; "))
@@ -386,12 +393,15 @@ func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int
 	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
 		fmt.Fprintf(&b, "\n%s\n", s)
 	}
+	if s := FreshnessText(l, r.Freshness(top)); s != "" {
+		fmt.Fprintf(&b, "\n%s\n", s)
+	}
 	fmt.Fprintf(&b, "\n**%s** %s\n", msg(l, "excluded"), summaryText(r, l))
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
 		}
-		for _, wn := range c.Warnings {
+		for _, wn := range shownWarnings(c) {
 			fmt.Fprintf(&b, "- #%d %s: %s\n", c.Rank, c.Offer.ID(), WarningText(l, wn))
 		}
 	}
@@ -434,12 +444,15 @@ func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l 
 	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
 		fmt.Fprintf(&b, "<p class=\"conf\">%s</p>\n", html.EscapeString(s))
 	}
+	if s := FreshnessText(l, r.Freshness(top)); s != "" {
+		fmt.Fprintf(&b, "<p class=\"fresh\">%s</p>\n", html.EscapeString(s))
+	}
 	b.WriteString("<ul class=\"w\">\n")
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
 		}
-		for _, wn := range c.Warnings {
+		for _, wn := range shownWarnings(c) {
 			fmt.Fprintf(&b, "<li>#%d %s: %s</li>\n", c.Rank, html.EscapeString(c.Offer.ID()), html.EscapeString(WarningText(l, wn)))
 		}
 	}

@@ -42,6 +42,10 @@
       bottleneck: "bottleneck", unit_cost: "unit cost", tokens_per_dollar: "tokens per $", price_date: "price date",
       per_month: "$ per month", per_hour: "$ per hour", replicas: "replicas", ttft: "TTFT ms", tpot: "TPOT ms", region: "region",
       pricing: "pricing", warnings_count: "warnings",
+      fresh: "Prices: {0} offer(s) from {1} provider(s){2}, {3}; {4}", fresh_priced: " ({0} with a price)",
+      fresh_dates: "as of {0} to {1} (median {2})", fresh_date: "as of {0}", fresh_stale: "{0} older than {1} days ({2}).",
+      fresh_none_stale: "none older than {0} days.", fresh_more: "{0} and {1} more", fresh_sep: ", ",
+      fresh_unpriced: "Prices: none of the {0} offer(s) has a published price.",
       simulate_heading: "Simulate autoscaling", service_yaml: "Service (YAML)", run_sim: "Run simulation", cancel: "Cancel",
       sim_queued: "Queued…", sim_running: "Simulating… {0}%", sim_done: "Done.", sim_canceled: "Canceled.",
       ch_traffic: "Traffic (requests/s)", ch_replicas: "Replicas", ch_latency: "p95 latency (s)", x_time_h: "time (h)",
@@ -85,6 +89,10 @@
       bottleneck: "瓶颈", unit_cost: "单位成本", tokens_per_dollar: "每美元 token 数", price_date: "价格日期",
       per_month: "$ / 月", per_hour: "$ / 时", replicas: "副本数", ttft: "首 token 毫秒", tpot: "每 token 毫秒", region: "区域",
       pricing: "计费", warnings_count: "警告",
+      fresh: "价格：{0} 条报价，来自 {1} 家云厂商{2}，{3}；{4}", fresh_priced: "（{0} 条有价格）",
+      fresh_dates: "日期 {0} 至 {1}（中位数 {2}）", fresh_date: "日期 {0}", fresh_stale: "{0} 条超过 {1} 天（{2}）。",
+      fresh_none_stale: "没有超过 {0} 天的价格。", fresh_more: "{0} 等 {1} 家", fresh_sep: "、",
+      fresh_unpriced: "价格：{0} 条报价均无公开价格。",
       simulate_heading: "模拟自动扩缩容", service_yaml: "服务（YAML）", run_sim: "运行模拟", cancel: "取消",
       sim_queued: "排队中…", sim_running: "模拟中… {0}%", sim_done: "完成。", sim_canceled: "已取消。",
       ch_traffic: "流量（请求/秒）", ch_replicas: "副本数", ch_latency: "p95 延迟（秒）", x_time_h: "时间（小时）",
@@ -412,17 +420,35 @@
     return cv.distinguishable ? t("conf_clear", better, cv.next, p) : t("conf_close", cv.next, better, p);
   }
 
+  // freshnessText is the recommendation's one line on how fresh the prices
+  // of the listed candidates are (price_freshness, computed by the server),
+  // in the page's language. It stands in for a stale-price warning per row.
+  function freshnessText(f) {
+    if (!f || !f.rows) return "";
+    if (!f.priced_rows) return t("fresh_unpriced", num(f.rows, 0));
+    var dates = f.oldest_as_of === f.newest_as_of ? t("fresh_date", f.oldest_as_of) : t("fresh_dates", f.oldest_as_of, f.newest_as_of, f.median_as_of);
+    var names = f.stale_providers || [], list = names.slice(0, 3).join(t("fresh_sep"));
+    if (names.length > 3) list = t("fresh_more", list, names.length - 3);
+    var stale = f.stale_rows ? t("fresh_stale", num(f.stale_rows, 0), f.stale_after_days, list) : t("fresh_none_stale", f.stale_after_days);
+    return t("fresh", num(f.rows, 0), (f.providers || []).length, f.priced_rows < f.rows ? t("fresh_priced", num(f.priced_rows, 0)) : "", dates, stale);
+  }
+  // shownWarnings leaves out stale_price: the freshness line covers it.
+  function shownWarnings(c) { return (c.warnings || []).filter(function (w) { return w.code !== "stale_price"; }); }
+
   function renderRecommend() {
     var d = rec.data, tb = clear($("#candidates-table tbody"));
     $("#recommend-summary").textContent = (d.summary || "") + (candidates().length ? "" : " " + t("no_candidates"));
     $("#recommend-confidence").textContent = confidenceText(d.confidence_vs_next);
     $("#recommend-confidence").hidden = !d.confidence_vs_next;
+    $("#recommend-freshness").textContent = freshnessText(d.price_freshness);
+    $("#recommend-freshness").hidden = !$("#recommend-freshness").textContent;
     var checked = {};
     candidates().forEach(function (c) {
       var cb = el("input", { type: "checkbox", "class": "compare", "data-rank": c.rank, "aria-label": t("c_compare") + " " + c.rank });
+      var ws = shownWarnings(c);
       var flags = el("td", null,
         c.pareto ? badge(t("pareto"), "pareto") : null,
-        c.warnings && c.warnings.length ? badge(t("warnings_n", c.warnings.length), "warn", c.warnings.map(function (w) { return w.text; }).join("\n")) : null);
+        ws.length ? badge(t("warnings_n", ws.length), "warn", ws.map(function (w) { return w.text; }).join("\n")) : null);
       var unit = c.unit_cost ? num(c.unit_cost.value, 4) + " " + c.unit_cost.unit : (c.per_month_usd != null ? usd(c.per_month_usd) + "/" + t("per_month").replace("$ / ", "").replace("$ per ", "") : "–");
       var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, tabindex: "0" },
         el("td", null, cb),
@@ -600,9 +626,9 @@
     }
 
     p.appendChild(el("h5", { text: t("warnings") }));
-    var wl = el("ul", { id: "detail-warnings" });
-    (c.warnings || []).forEach(function (w) { wl.appendChild(el("li", { "data-code": w.code, text: w.text })); });
-    p.appendChild(c.warnings && c.warnings.length ? wl : el("p", { "class": "status", text: t("no_warnings") }));
+    var wl = el("ul", { id: "detail-warnings" }), ws = shownWarnings(c);
+    ws.forEach(function (w) { wl.appendChild(el("li", { "data-code": w.code, text: w.text })); });
+    p.appendChild(ws.length ? wl : el("p", { "class": "status", text: t("no_warnings") }));
 
     p.appendChild(el("h5", { text: t("verdicts") }));
     var vd = el("div", { id: "detail-verdicts" }, el("p", { "class": "status", text: t("checking") }));
@@ -667,7 +693,7 @@
       [t("tokens_per_dollar"), function (c) { return c.tokens_per_dollar; }, function (v) { return num(v, 0); }, 1],
       [t("utilization"), function (c) { return c.utilization; }, pct, 1],
       [t("bottleneck"), function (c) { return c.bottleneck; }],
-      [t("warnings_count"), function (c) { return (c.warnings || []).length; }, String, -1]
+      [t("warnings_count"), function (c) { return shownWarnings(c).length; }, String, -1]
     ];
     var tbl = el("table", { "class": "data compare-table", id: "compare-table" });
     var hr = el("tr", null, el("th"));

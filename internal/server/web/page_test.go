@@ -157,10 +157,20 @@ func TestPageWithFakeAPI(t *testing.T) {
 	if !strings.Contains(conf, "#1 and #2") || !strings.Contains(conf, "probe") {
 		t.Errorf("confidence line %q: want whether #1 and #2 can be told apart and what would settle it", conf)
 	}
+	// One freshness line stands in for a stale-price warning per candidate.
+	var fresh string
+	step("freshness", into(chromedp.Text(chromedp.CSS(`#recommend-freshness`)), &fresh))
+	if want := "Prices: 8 offer(s) from 3 provider(s), as of 2023-11-15 to 2026-02-26 (median 2024-06-24); 8 older than 90 days (azure, nebius, crusoe)."; fresh != want {
+		t.Errorf("freshness line %q, want %q", fresh, want)
+	}
+	if n := count(`#candidates-table .badge.warn`); n != 0 {
+		t.Errorf("%d candidates flag warnings; the fixture's only warnings are stale prices, shown once in the freshness line", n)
+	}
 	step("detail", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(2) td:nth-child(3)`)),
 		poll(`document.querySelector('#candidate-detail').dataset.rank === '2'`),
 		chromedp.WaitVisible(chromedp.CSS(`#cost-bar span`)),
 		chromedp.WaitVisible(chromedp.CSS(`#detail-verdicts .badge.ok`)),
+		poll(`document.querySelector('#detail-warnings') === null`),
 		chromedp.Click(chromedp.CSS(`#detail-explain summary`)),
 		poll(`document.querySelector('#detail-explain .explain').textContent.startsWith('why')`))
 	step("compare", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(1) input.compare`)),
