@@ -300,7 +300,7 @@ func Recommend(req Request) (*Result, error) {
 		res.Excluded = append(res.Excluded, Excluded{Offer: o.ID(), Region: o.Region, GPUs: gpus, Pricing: mode, ReasonCode: code, Reason: reason})
 	}
 	for _, o := range req.Catalog.Offers {
-		a, _ := req.Catalog.Accelerator(o.GPU)
+		a, _ := req.Catalog.OfferAccelerator(o)
 		switch {
 		case len(providers) > 0 && !providers[o.Provider]:
 			exclude(o, o.GPUCount, "", ReasonProvider, fmt.Sprintf("%s is not in constraints.providers", o.Provider))
@@ -447,7 +447,7 @@ type predicted struct {
 func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskResult {
 	var r taskResult
 	o, spec := t.offer, req.Spec
-	a, _ := req.Catalog.Accelerator(o.GPU)
+	a, _ := req.Catalog.OfferAccelerator(o)
 	key := predictKey{o.Provider, o.InstanceType, t.shape.instances}
 	v, ok := cache.Load(key)
 	if !ok {

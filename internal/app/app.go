@@ -69,7 +69,7 @@ func NewChecker(m *compat.Matrix, c *catalog.Catalog) *Checker {
 func (k *Checker) Stack(spec *workload.Spec, o *catalog.Offer) compat.Result {
 	fp, err := json.Marshal(spec.Stack)
 	if err != nil {
-		a, _ := k.cat.Accelerator(o.GPU)
+		a, _ := k.cat.OfferAccelerator(o)
 		return k.matrix.Check(spec.Stack, a, o.Driver)
 	}
 	return k.stack(string(fp), spec, o)
@@ -84,7 +84,7 @@ func (k *Checker) stack(fp string, spec *workload.Spec, o *catalog.Offer) compat
 	if ok {
 		return r
 	}
-	a, _ := k.cat.Accelerator(o.GPU)
+	a, _ := k.cat.OfferAccelerator(o)
 	r = k.matrix.Check(spec.Stack, a, o.Driver)
 	k.mu.Lock()
 	if len(k.cache) >= maxStackCache {
@@ -184,7 +184,7 @@ func Cluster(c *catalog.Catalog, f Fields, gpu, offer string, gpus, nodes int) (
 			return perf.Cluster{}, apperr.Invalidf(f.GPU, "%s has %s, not %s", o.ID(), o.GPU, a.ID)
 		}
 	case o != nil:
-		a, _ = c.Accelerator(o.GPU)
+		a, _ = c.OfferAccelerator(o)
 	default:
 		return perf.Cluster{}, apperr.Invalidf(f.GPU, "give --gpu ID or --offer PROVIDER/INSTANCE")
 	}
@@ -292,7 +292,7 @@ func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *
 	if ws.Kind != workload.KindLLMInference {
 		return nil, apperr.Invalidf("service.workload", "must be an llm-inference workload, got %s", ws.Kind)
 	}
-	a, _ := c.Accelerator(o.GPU)
+	a, _ := c.OfferAccelerator(o)
 	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
 	if err != nil {
 		return nil, err
@@ -371,7 +371,7 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 			offers = append(offers, cand.Offer)
 		}
 	}
-	a, _ := c.Accelerator(chosen.Offer.GPU)
+	a, _ := c.OfferAccelerator(chosen.Offer)
 	in := export.Input{Spec: spec, Offers: offers, GPU: a}
 	switch chosen.Cost.Mode {
 	case catalog.Spot:

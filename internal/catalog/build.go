@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +25,18 @@ type Catalog struct {
 	provider map[string]*Provider
 	region   map[string]*Region // provider/region
 	fx       map[string]FX
+	sliced   map[sliceKey]*Accelerator
 }
+
+// sliceKey names the accelerator of a sliced offer: id and fraction.
+type sliceKey struct {
+	id string
+	f  float64
+}
+
+// MaxOfferGPUs bounds an offer's accelerator count: a TPU v5p pod slice
+// holds up to 8,960 chips, rented as one unit.
+const MaxOfferGPUs = 10000
 
 // Build layers files (later ones replace earlier rows with the same key and
 // add new ones), resolves references, converts prices to USD and checks every
@@ -35,6 +47,7 @@ func Build(layers ...*Files) (*Catalog, error) {
 		provider: map[string]*Provider{},
 		region:   map[string]*Region{},
 		fx:       map[string]FX{"USD": {Currency: "USD", USDPerUnit: 1}},
+		sliced:   map[sliceKey]*Accelerator{},
 	}
 	var errs apperr.List
 	accel := map[string]*Accelerator{}
@@ -144,10 +157,24 @@ func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
 		*errs = append(*errs, offerErr(&o, "gpu", "unknown accelerator %q (not an id or alias in %s)", o.GPU, AcceleratorsFile))
 	} else {
 		o.GPU = a.ID
+		mem := a.MemGiB
+		switch {
+		case o.GPUFraction == 0:
+		case o.GPUFraction >= 1 || o.GPUFraction < 0:
+			*errs = append(*errs, offerErr(&o, "gpu_fraction", "must be between 0 and 1 (a slice of one GPU), got %g; leave it empty for whole GPUs", o.GPUFraction))
+		case o.GPUCount != 1:
+			*errs = append(*errs, offerErr(&o, "gpu_fraction", "a sliced offer holds a fraction of one GPU: gpu_count must be 1, got %d", o.GPUCount))
+		default:
+			mem = a.MemGiB * o.GPUFraction
+			k := sliceKey{a.ID, o.GPUFraction}
+			if _, ok := c.sliced[k]; !ok {
+				c.sliced[k] = slice(a, o.GPUFraction)
+			}
+		}
 		if o.GPUMemGiB == 0 {
-			o.GPUMemGiB = a.MemGiB
-		} else if math.Abs(o.GPUMemGiB-a.MemGiB) > 0.1*a.MemGiB {
-			*errs = append(*errs, offerErr(&o, "gpu_memory_gib", "%g GiB per GPU, but %s has %g GiB: wrong accelerator?", o.GPUMemGiB, a.ID, a.MemGiB))
+			o.GPUMemGiB = mem
+		} else if math.Abs(o.GPUMemGiB-mem) > 0.1*mem {
+			*errs = append(*errs, offerErr(&o, "gpu_memory_gib", "%g GiB per GPU, but %s has %.3g GiB: wrong accelerator or fraction?", o.GPUMemGiB, a.ID, mem))
 		}
 	}
 	if _, ok := c.provider[o.Provider]; !ok {
@@ -158,8 +185,8 @@ func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
 	} else {
 		o.Country = r.Country
 	}
-	if o.GPUCount < 1 || o.GPUCount > 144 {
-		*errs = append(*errs, offerErr(&o, "gpu_count", "must be between 1 and 144, got %d", o.GPUCount))
+	if o.GPUCount < 1 || o.GPUCount > MaxOfferGPUs {
+		*errs = append(*errs, offerErr(&o, "gpu_count", "must be between 1 and %d, got %d", MaxOfferGPUs, o.GPUCount))
 	}
 	rate, ok := c.fx[o.Currency]
 	if !ok {
@@ -177,6 +204,51 @@ func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
 func (c *Catalog) Accelerator(name string) (*Accelerator, bool) {
 	a, ok := c.byName[strings.ToLower(strings.TrimSpace(name))]
 	return a, ok
+}
+
+// OfferAccelerator is the accelerator an offer gives its user: the
+// catalog's, or for a sliced offer its share of memory, bandwidth and
+// compute. ok is false when the offer's accelerator is unknown.
+func (c *Catalog) OfferAccelerator(o *Offer) (*Accelerator, bool) {
+	a, ok := c.Accelerator(o.GPU)
+	if !ok || !o.Sliced() {
+		return a, ok
+	}
+	if s, ok := c.sliced[sliceKey{a.ID, o.GPUFraction}]; ok {
+		return s, true
+	}
+	return slice(a, o.GPUFraction), true // an offer added after Build
+}
+
+// slice is the part f of accelerator a: memory, bandwidth and every peak
+// scale by f (a time-sliced or partitioned GPU); a slice has no GPU-to-GPU
+// link and no MIG of its own.
+func slice(a *Accelerator, f float64) *Accelerator {
+	s := *a
+	s.Name = fmt.Sprintf("%s (%s slice)", a.Name, FractionString(f))
+	s.MemGiB *= f
+	s.MemBandwidthGBps *= f
+	for i := range s.PeakTFLOPS {
+		s.PeakTFLOPS[i] *= f
+	}
+	s.LinkKind, s.LinkGBps = "none", 0
+	s.GPUsPerServer, s.NVLinkDomain = 1, 1
+	s.MIG = false
+	s.TDPWatts *= f
+	s.PowerCapWatts *= f
+	return &s
+}
+
+// FractionString writes a slice as 1/n when it is one, else as a decimal:
+// 0.1667 is "1/6", 0.125 "1/8", 0.4 "0.4".
+func FractionString(f float64) string {
+	if f > 0 && f < 1 {
+		n := math.Round(1 / f)
+		if math.Abs(1/n-f) < 0.002 {
+			return fmt.Sprintf("1/%d", int(n))
+		}
+	}
+	return strconv.FormatFloat(f, 'g', 3, 64)
 }
 
 // Provider returns the provider with the given id.

@@ -229,15 +229,21 @@ func (p Prices) Get(m Mode) (float64, bool) { return p[m], p[m] > 0 }
 
 // Offer is one instance type in one region of one provider.
 type Offer struct {
-	Provider     string  `json:"provider"`
-	InstanceType string  `json:"instance_type"`
-	Region       string  `json:"region"`
-	Country      string  `json:"country"` // from the region
-	GPU          string  `json:"gpu"`     // accelerator id (aliases resolved at load)
-	GPUCount     int     `json:"gpu_count"`
-	GPUMemGiB    float64 `json:"gpu_memory_gib"`
-	VCPUs        int     `json:"vcpus"`
-	RAMGiB       float64 `json:"ram_gib"`
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Region       string `json:"region"`
+	Country      string `json:"country"` // from the region
+	GPU          string `json:"gpu"`     // accelerator id (aliases resolved at load)
+	GPUCount     int    `json:"gpu_count"`
+	// GPUFraction is the share of one accelerator the offer holds when it
+	// is a slice (a vGPU or MIG partition): 1/6 of an A10, 1/8 of an L4.
+	// 0 means whole GPUs. A sliced offer has GPUCount 1, and its memory,
+	// bandwidth and compute are that share of the accelerator's
+	// (Catalog.OfferAccelerator).
+	GPUFraction float64 `json:"gpu_fraction,omitempty"`
+	GPUMemGiB   float64 `json:"gpu_memory_gib"`
+	VCPUs       int     `json:"vcpus"`
+	RAMGiB      float64 `json:"ram_gib"`
 	// Storage and network; 0 = none or unknown.
 	NVMeTB           float64 `json:"nvme_tb,omitempty"`
 	NVMeReadGBps     float64 `json:"nvme_read_gb_s,omitempty"`
@@ -265,6 +271,18 @@ type Offer struct {
 	Notes              string           `json:"notes,omitempty"`
 	Fact
 }
+
+// GPUs is the number of whole accelerators the offer is worth: the count,
+// or the fraction of a sliced offer. Prices per GPU-hour divide by it.
+func (o *Offer) GPUs() float64 {
+	if o.GPUFraction > 0 {
+		return o.GPUFraction * float64(o.GPUCount)
+	}
+	return float64(o.GPUCount)
+}
+
+// Sliced reports whether the offer holds a fraction of one accelerator.
+func (o *Offer) Sliced() bool { return o.GPUFraction > 0 && o.GPUFraction < 1 }
 
 // ID is the offer's name, provider/instance-type.
 func (o *Offer) ID() string { return o.Provider + "/" + o.InstanceType }

@@ -177,7 +177,7 @@ func Sort(offers []*Offer, key SortKey, m Mode) {
 			return -o.GPUMemGiB * float64(o.GPUCount)
 		case ByPricePerGPU:
 			if p, ok := o.YourPrices.Get(m); ok {
-				return p / float64(o.GPUCount)
+				return p / o.GPUs()
 			}
 		default:
 			if p, ok := o.YourPrices.Get(m); ok {

@@ -35,7 +35,7 @@ var regionColumns = []string{"provider", "region", "country", "city", "eu_eea", 
 var fxColumns = []string{"currency", "usd_per_unit", "source", "as_of"}
 
 var offerColumns = []string{
-	"provider", "instance_type", "region", "gpu", "gpu_count", "gpu_memory_gib", "vcpus", "ram_gib",
+	"provider", "instance_type", "region", "gpu", "gpu_count", "gpu_fraction", "gpu_memory_gib", "vcpus", "ram_gib",
 	"nvme_tb", "nvme_read_gb_s", "block_gb_s", "network_gbps", "interconnect_kind", "interconnect_gb_s",
 	"fabric_kind", "fabric_gbps", "price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y",
 	"price_monthly", "currency", "egress_usd_per_gb", "block_usd_per_gb_month", "confidential_computing",
@@ -182,8 +182,13 @@ func parseRegions(file string, data []byte, errs *apperr.List) []*Region {
 			MainlandChina: t.boolean("mainland_china"),
 			Fact:          t.fact(),
 		}
-		if len(r.Country) != 2 {
-			t.fail(t.line, "country", "want an ISO 3166 alpha-2 code such as DE, got %q", r.Country)
+		switch {
+		case r.Country == "UNKNOWN":
+			// Written on purpose: a marketplace that does not say where
+			// its capacity is. Residency constraints exclude the region.
+			r.Country = ""
+		case len(r.Country) != 2:
+			t.fail(t.line, "country", "want an ISO 3166 alpha-2 code such as DE (or unknown, when the provider does not publish it), got %q", r.Country)
 		}
 		out = append(out, r)
 	})
@@ -216,6 +221,7 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 				Region:             t.req("region"),
 				GPU:                t.req("gpu"),
 				GPUCount:           t.integer("gpu_count"),
+				GPUFraction:        t.pos("gpu_fraction"),
 				GPUMemGiB:          t.pos("gpu_memory_gib"),
 				VCPUs:              t.integer("vcpus"),
 				RAMGiB:             t.pos("ram_gib"),

@@ -14,7 +14,7 @@ func newCatalogCmd(e *Env) *cobra.Command {
 		Short: "Check catalog files; import, update and compare price snapshots in the catalog store",
 	}
 	addStoreCmds(e, cmd)
-	cmd.AddCommand(newCatalogStatsCmd(e))
+	cmd.AddCommand(newCatalogStatsCmd(e), newCatalogBuildCmd(e))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a catalog directory (layout of data/) and report every problem with file, row and column",

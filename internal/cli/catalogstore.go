@@ -120,19 +120,26 @@ func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catal
 		byKey[o.Key()] = o
 	}
 	layer := &catalog.Files{}
+	newRegion := map[string]bool{}
 	skipped := 0
 	for _, o := range offers {
 		if o.LocalPrices == (catalog.Prices{}) && o.ListPrices != (catalog.Prices{}) {
 			o.Currency, o.LocalPrices = "USD", o.ListPrices
 		}
-		a, okGPU := known.Accelerator(o.GPU)
+		a, okGPU := known.OfferAccelerator(o)
 		_, okProv := known.Provider(o.Provider)
-		_, okRegion := known.Region(o.Provider, o.Region)
 		_, okRate := known.Rate(o.Currency)
-		if !okGPU || !okProv || !okRegion || !okRate || o.GPUCount < 1 || o.GPUCount > 144 ||
+		if !okGPU || !okProv || !okRate || o.GPUCount < 1 || o.GPUCount > catalog.MaxOfferGPUs ||
 			(o.GPUMemGiB != 0 && math.Abs(o.GPUMemGiB-a.MemGiB) > 0.1*a.MemGiB) {
 			skipped++
 			continue
+		}
+		if _, ok := known.Region(o.Provider, o.Region); !ok && !newRegion[o.Provider+"/"+o.Region] {
+			// A region the catalog does not know yet (a new one in a
+			// provider's file): kept, with its country unknown, so that
+			// residency constraints exclude it rather than the offer vanishing.
+			newRegion[o.Provider+"/"+o.Region] = true
+			layer.Regions = append(layer.Regions, &catalog.Region{Provider: o.Provider, ID: o.Region, Fact: o.Fact})
 		}
 		if b, ok := byKey[o.Key()]; ok {
 			merged := *b
@@ -277,7 +284,7 @@ A source that fails keeps its previous snapshot; the others are saved.`,
 }
 
 func newCatalogImportCmd(e *Env, db *string) *cobra.Command {
-	var format, provider string
+	var format, provider, asOf string
 	var regions []string
 	cmd := &cobra.Command{
 		Use:   "import --format azure|aws|gcp|skypilot|gpuhunt FILE...",
@@ -285,8 +292,12 @@ func newCatalogImportCmd(e *Env, db *string) *cobra.Command {
 		Long: `Import saved price lists (an Azure Retail Prices response, an AWS offer file, a GCP
 skus response, SkyPilot's vms.csv or a gpuhunt CSV) into the store. Each file is
 one snapshot, saved in one transaction: it replaces the offers of the providers
-it contains and leaves the others alone. A file that fails changes nothing.`,
-		Example: `  gpupick catalog import --format skypilot ~/.sky/catalogs/v7/aws/vms.csv
+it contains and leaves the others alone. A file that fails changes nothing.
+The prices are dated by --as-of, the day the file speaks for (a catalog
+commit's date, the day a price list was downloaded): SkyPilot and gpuhunt
+files carry no date of their own and need it; for the others it defaults to
+today, with a warning.`,
+		Example: `  gpupick catalog import --format skypilot --as-of 2026-06-03 ~/.sky/catalogs/v9/aws/vms.csv
   gpupick catalog import --format azure --db prices.db azure-page1.json azure-page2.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -298,6 +309,16 @@ it contains and leaves the others alone. A file that fails changes nothing.`,
 				return err
 			}
 			opt := importer.Options{Regions: splitList(regions), Provider: provider, Now: e.Now, Catalog: c}
+			if asOf != "" {
+				d, err := time.Parse(time.DateOnly, asOf)
+				if err != nil {
+					return apperr.Invalidf("--as-of", "want a date YYYY-MM-DD, got %q", asOf)
+				}
+				if d.After(e.Now()) {
+					return apperr.Invalidf("--as-of", "%s is in the future", asOf)
+				}
+				opt.AsOf = d
+			}
 			var results []*importer.Result
 			var firstErr error
 			for _, name := range args {
@@ -339,6 +360,7 @@ it contains and leaves the others alone. A file that fails changes nothing.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "", "format of the files: "+strings.Join(importer.Sources, ", "))
 	cmd.Flags().StringVar(&provider, "provider", "", "provider `ID` of skypilot or gpuhunt files whose path does not tell (<cloud>/vms.csv)")
+	cmd.Flags().StringVar(&asOf, "as-of", "", "the `DATE` (YYYY-MM-DD) the file's prices speak for; required for skypilot and gpuhunt files")
 	cmd.Flags().StringSliceVar(&regions, "region", nil, "import only these `REGIONS`")
 	cmd.MarkFlagRequired("format")
 	return cmd
@@ -370,6 +392,9 @@ func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res 
 		strings.Join(info.Providers, ", "), info.ID, info.FetchedAt.Format(time.DateOnly))
 	if len(res.Rejected) > 0 {
 		fmt.Fprintf(e.Stderr, "%s: %d rows rejected%s\n", res.URL, len(res.Rejected), firstRejects(res.Rejected, 10))
+	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintf(e.Stderr, "%s: %d warnings%s\n", res.URL, len(res.Warnings), firstRejects(res.Warnings, 10))
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func importDays(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "gpupick.db")
 	for i, f := range []string{"aws-day1.csv", "aws-day2.csv"} {
-		out, errOut, code := runAt(t, day1.AddDate(0, 0, i), db, "catalog", "import", "--format", "skypilot", "--provider", "aws", "testdata/store/"+f)
+		out, errOut, code := runAt(t, day1.AddDate(0, 0, i), db, "catalog", "import", "--format", "skypilot", "--provider", "aws", "--as-of", day1.AddDate(0, 0, i).Format(time.DateOnly), "testdata/store/"+f)
 		if code != 0 {
 			t.Fatalf("import %s: exit %d\n%s%s", f, code, out, errOut)
 		}
@@ -110,7 +110,7 @@ func TestCatalogStoreErrors(t *testing.T) {
 		{"no snapshot", db, []string{"catalog", "diff", "1", "9"}, 2, "no snapshot #9"},
 		{"no database", missing, []string{"catalog", "snapshots"}, 2, "no database at"},
 		{"bad format", db, []string{"catalog", "import", "--format", "excel", "x.csv"}, 2, "--format"},
-		{"bad file", db, []string{"catalog", "import", "--format", "skypilot", "--provider", "aws", "testdata/store/aws-bad.csv"}, 2, "aws-bad.csv"},
+		{"bad file", db, []string{"catalog", "import", "--format", "skypilot", "--provider", "aws", "--as-of", "2026-01-02", "testdata/store/aws-bad.csv"}, 2, "aws-bad.csv"},
 		{"missing file", db, []string{"catalog", "import", "--format", "skypilot", "--provider", "aws", "testdata/store/nope.csv"}, 2, "nope.csv"},
 	}
 	for _, tt := range tests {

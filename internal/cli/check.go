@@ -49,7 +49,7 @@ func newCheckCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				a, _ = c.Accelerator(o.GPU)
+				a, _ = c.OfferAccelerator(o)
 				if gpu != "" && !strings.EqualFold(gpu, a.ID) {
 					if b, ok := c.Accelerator(gpu); !ok || b.ID != a.ID {
 						return apperr.Invalidf("--gpu", "%s has %s, not %s", o.ID(), a.ID, gpu)

@@ -162,7 +162,7 @@ func newProbeCompareCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, _ := c.Accelerator(o.GPU)
+			a, _ := c.OfferAccelerator(o)
 			fs := probe.Compare(r, o, a, spec, m)
 			if format == report.JSONFmt {
 				err = report.WriteJSON(e.Stdout, compareJSON{Offer: o.ID(), GPU: o.GPU, Findings: fs, Calibration: r.Calibration(a, o)})

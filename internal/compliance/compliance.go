@@ -104,7 +104,7 @@ func FactsFor(c *catalog.Catalog, o *catalog.Offer, gpus int) Facts {
 	if r, ok := c.Region(o.Provider, o.Region); ok {
 		f.Region = r
 	}
-	if a, ok := c.Accelerator(o.GPU); ok {
+	if a, ok := c.OfferAccelerator(o); ok {
 		f.GPU = a
 	}
 	return f

@@ -24,6 +24,15 @@ func roundTo(v float64, prec int) float64 {
 	return r
 }
 
+// GPUCountString is an offer's accelerators as people read them: "8", or
+// "1/6" for a slice of one GPU.
+func GPUCountString(o *catalog.Offer) string {
+	if o.Sliced() {
+		return catalog.FractionString(o.GPUFraction)
+	}
+	return strconv.Itoa(o.GPUCount)
+}
+
 func date(t time.Time) string { return t.Format(time.DateOnly) }
 
 // AcceleratorJSON is one element of `gpupick gpus -o json`.
@@ -104,6 +113,7 @@ type OfferJSON struct {
 	Country            string             `json:"country"`
 	GPU                string             `json:"gpu"`
 	GPUCount           int                `json:"gpu_count"`
+	GPUFraction        float64            `json:"gpu_fraction,omitempty"`
 	GPUMemGiB          float64            `json:"gpu_memory_gib"`
 	VCPUs              int                `json:"vcpus,omitempty"`
 	RAMGiB             float64            `json:"ram_gib,omitempty"`
@@ -143,7 +153,7 @@ func priceMap(p catalog.Prices) map[string]float64 {
 func OfferView(o *catalog.Offer, now time.Time) OfferJSON {
 	j := OfferJSON{
 		ID: o.ID(), Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region, Country: o.Country,
-		GPU: o.GPU, GPUCount: o.GPUCount, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+		GPU: o.GPU, GPUCount: o.GPUCount, GPUFraction: o.GPUFraction, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
 		NVMeTB: o.NVMeTB, NVMeReadGBps: o.NVMeReadGBps, BlockGBps: o.BlockGBps, NetworkGbps: o.NetworkGbps,
 		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps, FabricKind: o.FabricKind,
 		FabricGbps: o.FabricGbps, Prices: priceMap(o.ListPrices), Currency: o.Currency,
@@ -191,13 +201,13 @@ func Offers(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time) 
 			if !ok {
 				return "unknown", "unknown"
 			}
-			return fmt.Sprintf("%.2f", v), fmt.Sprintf("%.2f", v/float64(o.GPUCount))
+			return fmt.Sprintf("%.2f", v), fmt.Sprintf("%.2f", v/o.GPUs())
 		}
 		p, pg := price(o.ListPrices)
 		if p == "unknown" {
 			unknown++
 		}
-		row := []string{o.ID(), o.Region, o.Country, o.GPU, strconv.Itoa(o.GPUCount), num(o.GPUMemGiB, 1),
+		row := []string{o.ID(), o.Region, o.Country, o.GPU, GPUCountString(o), num(o.GPUMemGiB, 1),
 			intOrEmpty(o.VCPUs), num(o.RAMGiB, 0), p, pg}
 		if yours {
 			yp, ypg := price(o.YourPrices)

@@ -110,8 +110,8 @@ func lossReason(c, win *advisor.Candidate) string {
 			parts = append(parts, fmt.Sprintf("finishes %.1fx faster", 1/r))
 		}
 	}
-	cg := c.Cost.PricePerHourUSD / float64(c.Offer.GPUCount)
-	wg := win.Cost.PricePerHourUSD / float64(win.Offer.GPUCount)
+	cg := c.Cost.PricePerHourUSD / c.Offer.GPUs()
+	wg := win.Cost.PricePerHourUSD / win.Offer.GPUs()
 	parts = append(parts, fmt.Sprintf("pays $%.2f per GPU-hour against $%.2f", cg, wg))
 	perGPU := func(x *advisor.Candidate) float64 { return x.Pred.Throughput.Value / float64(max(1, x.Pred.GPUs)) }
 	if win.Pred.Throughput.Unit == c.Pred.Throughput.Unit && perGPU(win) > 0 {

@@ -271,7 +271,7 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 		if o, err = app.PickRegion(s.st().cat, app.JSON, o, in.Region, spec.Compliance); err != nil {
 			return v, err
 		}
-		a, _ = c.Accelerator(o.GPU)
+		a, _ = c.OfferAccelerator(o)
 		if in.GPU != "" && !strings.EqualFold(in.GPU, a.ID) {
 			if b, ok := c.Accelerator(in.GPU); !ok || b.ID != a.ID {
 				return v, apperr.Invalidf("gpu", "%s has %s, not %s", o.ID(), a.ID, in.GPU)

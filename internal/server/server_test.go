@@ -517,7 +517,7 @@ func TestWrites(t *testing.T) {
 	token := addToken(t, s)
 	csv := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n" +
 		"p5.48xlarge,H100,8,192,2048,77.77,30.1,us-east-1,us-east-1a\n"
-	body := jsonBody(t, ImportRequest{Format: "skypilot", Provider: "aws", Name: "vms.csv", Content: csv})
+	body := jsonBody(t, ImportRequest{Format: "skypilot", Provider: "aws", Name: "vms.csv", AsOf: "2026-06-03", Content: csv})
 	if r := do(t, h, "POST", "/api/v1/catalog/import", body, ""); r.status != http.StatusUnauthorized {
 		t.Fatalf("import without a token: %d", r.status)
 	}

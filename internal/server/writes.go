@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -17,7 +18,10 @@ type ImportRequest struct {
 	Format   string `json:"format"`
 	Name     string `json:"name,omitempty"`
 	Provider string `json:"provider,omitempty"`
-	Content  string `json:"content"`
+	// AsOf is the date (YYYY-MM-DD) the prices speak for; required for
+	// skypilot and gpuhunt content, which carries no date of its own.
+	AsOf    string `json:"as_of,omitempty"`
+	Content string `json:"content"`
 }
 
 // ImportResponse is the snapshot the import saved and what it refused.
@@ -38,7 +42,15 @@ func (s *Server) importPrices(_ http.ResponseWriter, r *http.Request, in *Import
 	if name == "" {
 		name = "upload"
 	}
-	res, err := importer.Parse(in.Format, strings.NewReader(in.Content), name, importer.Options{Catalog: s.st().cat, Provider: in.Provider, Now: s.now})
+	opt := importer.Options{Catalog: s.st().cat, Provider: in.Provider, Now: s.now}
+	if in.AsOf != "" {
+		d, err := time.Parse(time.DateOnly, in.AsOf)
+		if err != nil || d.After(s.now()) {
+			return ImportResponse{}, apperr.Invalidf("as_of", "want a past date YYYY-MM-DD, got %q", in.AsOf)
+		}
+		opt.AsOf = d
+	}
+	res, err := importer.Parse(in.Format, strings.NewReader(in.Content), name, opt)
 	if err != nil {
 		return ImportResponse{}, err
 	}

@@ -18,6 +18,7 @@ type offerRecord struct {
 	Country            string    `json:"country,omitempty"`
 	GPU                string    `json:"gpu"`
 	GPUCount           int       `json:"gpu_count"`
+	GPUFraction        float64   `json:"gpu_fraction,omitempty"`
 	GPUMemGiB          float64   `json:"gpu_memory_gib,omitempty"`
 	VCPUs              int       `json:"vcpus,omitempty"`
 	RAMGiB             float64   `json:"ram_gib,omitempty"`
@@ -44,7 +45,7 @@ type offerRecord struct {
 func toRecord(o *catalog.Offer) offerRecord {
 	r := offerRecord{
 		Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region, Country: o.Country,
-		GPU: o.GPU, GPUCount: o.GPUCount, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+		GPU: o.GPU, GPUCount: o.GPUCount, GPUFraction: o.GPUFraction, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
 		NVMeTB: o.NVMeTB, NVMeReadGBps: o.NVMeReadGBps, BlockGBps: o.BlockGBps, NetworkGbps: o.NetworkGbps,
 		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps,
 		FabricKind: o.FabricKind, FabricGbps: o.FabricGbps, Currency: o.Currency,
@@ -61,7 +62,7 @@ func toRecord(o *catalog.Offer) offerRecord {
 func (r *offerRecord) offer() *catalog.Offer {
 	o := &catalog.Offer{
 		Provider: r.Provider, InstanceType: r.InstanceType, Region: r.Region, Country: r.Country,
-		GPU: r.GPU, GPUCount: r.GPUCount, GPUMemGiB: r.GPUMemGiB, VCPUs: r.VCPUs, RAMGiB: r.RAMGiB,
+		GPU: r.GPU, GPUCount: r.GPUCount, GPUFraction: r.GPUFraction, GPUMemGiB: r.GPUMemGiB, VCPUs: r.VCPUs, RAMGiB: r.RAMGiB,
 		NVMeTB: r.NVMeTB, NVMeReadGBps: r.NVMeReadGBps, BlockGBps: r.BlockGBps, NetworkGbps: r.NetworkGbps,
 		InterconnectKind: r.InterconnectKind, InterconnectGBps: r.InterconnectGBps,
 		FabricKind: r.FabricKind, FabricGbps: r.FabricGbps, Currency: r.Currency,

@@ -117,10 +117,6 @@ func azureItems(b *builder, items []azureItem) {
 			b.considered++
 			b.unmapped(0, item, "armSkuName", it.ArmSkuName)
 			continue
-		case fractionalGPU:
-			b.considered++
-			b.reject(0, item, "armSkuName", "holds a fraction of a GPU (%s); the catalog counts whole accelerators", frac)
-			continue
 		}
 		b.considered++
 		if it.RetailPrice == nil {
@@ -162,7 +158,7 @@ func azureItems(b *builder, items []azureItem) {
 		}
 		b.add(priceRow{
 			item: item, provider: "azure", instance: azureInstance(it.ArmSkuName), region: it.ArmRegionName,
-			gpu: spec.GPU, count: spec.Count, mode: mode, price: price, currency: it.CurrencyCode,
+			gpu: spec.GPU, count: spec.Count, fraction: frac.Fraction, mode: mode, price: price, currency: it.CurrencyCode,
 		})
 	}
 }

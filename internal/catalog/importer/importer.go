@@ -48,7 +48,9 @@ type Result struct {
 	Provider string
 	// URL is where the rows came from: a URL or a file name.
 	URL string
-	// FetchedAt is when the import ran; every row's AsOf is this time.
+	// FetchedAt is the date the prices speak for: the source's date
+	// (Options.AsOf) for a saved file, the time of the fetch for a live
+	// import. Every row's AsOf is this time.
 	FetchedAt time.Time
 	// Offers are the accepted rows, one per (provider, instance type,
 	// region), sorted by Key. Prices of several source rows for the same
@@ -62,6 +64,25 @@ type Result struct {
 	// Skipped counts source rows that are not GPU offers at all (CPU VMs,
 	// Windows or licence meters, storage): they are out of scope, not errors.
 	Skipped int
+	// Rows counts the GPU rows of a CSV source (rows naming an accelerator,
+	// FPGAs included) and AcceptedRows those that gave at least one price
+	// to an accepted offer. OutOfScope counts the rows refused because their
+	// accelerator is not a GPU or AI accelerator (FPGAs).
+	Rows, AcceptedRows, OutOfScope int
+	// Warnings are accepted rows with a caveat: a region the catalog does
+	// not know yet (accepted with its country unknown), a spot price not
+	// below on-demand (dropped).
+	Warnings []Reject
+}
+
+// AcceptRate is the share of the GPU rows in scope that were accepted (1
+// when there are none).
+func (r *Result) AcceptRate() float64 {
+	n := r.Rows - r.OutOfScope
+	if n <= 0 {
+		return 1
+	}
+	return float64(r.AcceptedRows) / float64(n)
 }
 
 // Reject is one refused row or price.
@@ -107,6 +128,12 @@ type Options struct {
 	Provider string
 	// Now is the clock stamped on rows; nil means time.Now.
 	Now func() time.Time
+	// AsOf is the date of a saved file's prices (the source's date: a
+	// catalog commit, a publication date). Parse requires it for formats
+	// that carry no date of their own (skypilot, gpuhunt) and prefers it to
+	// the date a document states. Fetch ignores it: a live price is as of
+	// the fetch.
+	AsOf time.Time
 	// RatePerSecond caps requests per second (a token bucket, burst 1);
 	// 0 means 4.
 	RatePerSecond float64
@@ -142,6 +169,16 @@ func Parse(format string, r io.Reader, name string, opt Options) (*Result, error
 		return nil, &apperr.Error{Code: apperr.Internal, Msg: "importer: Options.Catalog is required"}
 	}
 	b := newBuilder(format, "", name, &opt)
+	if !opt.AsOf.IsZero() {
+		b.fact.AsOf = opt.AsOf.UTC()
+		b.res.FetchedAt = b.fact.AsOf
+	} else if format == "skypilot" || format == "gpuhunt" {
+		return nil, &apperr.Error{Code: apperr.Invalid, File: name, Field: "as-of",
+			Msg: format + " files carry no date: say the date of the prices (the catalog commit's date) with --as-of YYYY-MM-DD"}
+	} else {
+		b.res.Warnings = append(b.res.Warnings, Reject{Field: "as-of",
+			Reason: "no --as-of given: the prices are dated today, the day of the import; give the date the file was downloaded if it is older"})
+	}
 	var err error
 	switch format {
 	case "azure":
@@ -225,16 +262,22 @@ type builder struct {
 	// same field the format has changed, and the import fails.
 	considered int
 	missing    map[string]int
+	// accepted holds the source lines that gave an accepted price.
+	accepted map[int]bool
+	// newRegions are regions accepted with an unknown country.
+	newRegions map[string]bool
 }
 
 func newBuilder(source, provider, url string, opt *Options) *builder {
 	now := opt.now()
 	b := &builder{
-		res:     &Result{Source: source, Provider: provider, URL: url, FetchedAt: now, Unmapped: map[string]int{}},
-		cat:     opt.Catalog,
-		fact:    catalog.Fact{Source: url, AsOf: now},
-		offers:  map[string]*catalog.Offer{},
-		missing: map[string]int{},
+		res:        &Result{Source: source, Provider: provider, URL: url, FetchedAt: now, Unmapped: map[string]int{}},
+		cat:        opt.Catalog,
+		fact:       catalog.Fact{Source: url, AsOf: now},
+		offers:     map[string]*catalog.Offer{},
+		missing:    map[string]int{},
+		accepted:   map[int]bool{},
+		newRegions: map[string]bool{},
 	}
 	if len(opt.Regions) > 0 {
 		b.want = map[string]bool{}
@@ -274,6 +317,8 @@ type priceRow struct {
 	count    int
 	vcpus    int
 	ramGiB   float64
+	fraction float64 // share of one GPU; 0 for whole GPUs
+	notes    string  // how the price was made, when not read as is
 	mode     catalog.Mode
 	price    float64 // per instance-hour, in currency
 	currency string
@@ -292,17 +337,22 @@ func (b *builder) add(p priceRow) bool {
 		b.reject(p.line, p.item, "provider", "unknown provider %q (not in the catalog's providers.yaml)", p.provider)
 		return false
 	}
-	reg, ok := b.cat.Region(p.provider, p.region)
-	if !ok {
-		b.reject(p.line, p.item, "region", "unknown region %q of %s (not in the catalog's regions.csv)", p.region, p.provider)
-		return false
+	country := ""
+	if reg, ok := b.cat.Region(p.provider, p.region); ok {
+		country = reg.Country
+	} else if k := p.provider + "/" + p.region; !b.newRegions[k] {
+		// A new region is not a reason to lose its prices: the offer is
+		// kept with its country unknown, which residency rules exclude.
+		b.newRegions[k] = true
+		b.res.Warnings = append(b.res.Warnings, Reject{Line: p.line, Item: p.item, Field: "region",
+			Reason: fmt.Sprintf("region %q of %s is not in the catalog's regions.csv: accepted with its country unknown (residency constraints exclude it; add the region to regions.csv)", p.region, p.provider)})
 	}
 	if math.IsNaN(p.price) || math.IsInf(p.price, 0) || p.price <= 0 {
 		b.reject(p.line, p.item, "price", "%s price must be > 0, got %g", p.mode, p.price)
 		return false
 	}
-	if p.count < 1 || p.count > 144 {
-		b.reject(p.line, p.item, "gpu_count", "must be between 1 and 144, got %d", p.count)
+	if p.count < 1 || p.count > catalog.MaxOfferGPUs {
+		b.reject(p.line, p.item, "gpu_count", "must be between 1 and %d, got %d", catalog.MaxOfferGPUs, p.count)
 		return false
 	}
 	cur := strings.ToUpper(p.currency)
@@ -318,8 +368,9 @@ func (b *builder) add(p priceRow) bool {
 	o := b.offers[key]
 	if o == nil {
 		o = &catalog.Offer{
-			Provider: p.provider, InstanceType: p.instance, Region: p.region, Country: reg.Country,
-			GPU: p.gpu, GPUCount: p.count, VCPUs: p.vcpus, RAMGiB: p.ramGiB, Currency: cur, Fact: b.fact,
+			Provider: p.provider, InstanceType: p.instance, Region: p.region, Country: country,
+			GPU: p.gpu, GPUCount: p.count, GPUFraction: p.fraction, VCPUs: p.vcpus, RAMGiB: p.ramGiB, Currency: cur, Fact: b.fact,
+			Notes: p.notes,
 		}
 		b.offers[key] = o
 	} else {
@@ -341,6 +392,9 @@ func (b *builder) add(p priceRow) bool {
 	if old := o.LocalPrices[p.mode]; old == 0 || p.price < old {
 		o.LocalPrices[p.mode] = p.price
 		o.ListPrices[p.mode] = p.price * rate.USDPerUnit
+	}
+	if p.line > 0 {
+		b.accepted[p.line] = true
 	}
 	return true
 }
@@ -372,7 +426,8 @@ func (b *builder) finish() error {
 		o := b.offers[k]
 		if od, ok := o.LocalPrices.Get(catalog.OnDemand); ok {
 			if sp, ok := o.LocalPrices.Get(catalog.Spot); ok && sp >= od {
-				b.reject(0, o.Key(), "spot", "spot %g is not below on-demand %g: spot price dropped", sp, od)
+				b.res.Warnings = append(b.res.Warnings, Reject{Item: o.Key(), Field: "spot",
+					Reason: fmt.Sprintf("spot %g is not below on-demand %g: spot price dropped", sp, od)})
 				o.LocalPrices[catalog.Spot], o.ListPrices[catalog.Spot] = 0, 0
 			}
 		}

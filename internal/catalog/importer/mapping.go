@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -11,6 +13,12 @@ import (
 type gpuSpec struct {
 	GPU   string
 	Count int
+}
+
+// sliceSpec is an instance type that holds a share of one accelerator.
+type sliceSpec struct {
+	GPU      string
+	Fraction float64
 }
 
 // azureSKUs maps Azure armSkuName (lowercase, without "standard_") to the
@@ -39,12 +47,11 @@ var azureSKUs = map[string]gpuSpec{
 	"nv36ads_a10_v5": {"a10", 1}, "nv36adms_a10_v5": {"a10", 1}, "nv72ads_a10_v5": {"a10", 2},
 }
 
-// azureFractional are Azure GPU VMs that hold a slice of a GPU: the catalog
-// counts whole accelerators, so they are refused with a reason.
-var azureFractional = map[string]string{
-	"nv6ads_a10_v5": "1/6 A10", "nv12ads_a10_v5": "1/3 A10", "nv18ads_a10_v5": "1/2 A10",
-	"nv4as_v4": "1/8 MI25", "nv8as_v4": "1/4 MI25", "nv16as_v4": "1/2 MI25",
-	"ng8ads_v620_v1": "1/4 V620", "ng16ads_v620_v1": "1/2 V620",
+// azureFractional are Azure GPU VMs that hold a slice of a GPU (a
+// partitioned vGPU): imported with their fraction.
+var azureFractional = map[string]sliceSpec{
+	"nv6ads_a10_v5": {"a10", 1.0 / 6}, "nv12ads_a10_v5": {"a10", 1.0 / 3}, "nv18ads_a10_v5": {"a10", 0.5},
+	"nv4as_v4": {"mi25", 1.0 / 8}, "nv8as_v4": {"mi25", 0.25}, "nv16as_v4": {"mi25", 0.5},
 }
 
 // azureKind says what an Azure armSkuName is.
@@ -60,18 +67,18 @@ const (
 // azureGPU classifies an armSkuName such as "Standard_ND96isr_H100_v5". The
 // GPU series all start with N (NC, ND, NG, NV, NCC); an N-series SKU missing
 // from the table is unmapped (reported), anything else is not a GPU VM.
-func azureGPU(armSku string) (gpuSpec, skuKind, string) {
+func azureGPU(armSku string) (gpuSpec, skuKind, sliceSpec) {
 	k := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(armSku, "Standard_"), "standard_"))
 	if s, ok := azureSKUs[k]; ok {
-		return s, mappedGPU, ""
+		return s, mappedGPU, sliceSpec{}
 	}
 	if f, ok := azureFractional[k]; ok {
-		return gpuSpec{}, fractionalGPU, f
+		return gpuSpec{f.GPU, 1}, fractionalGPU, f
 	}
 	if len(k) >= 2 && k[0] == 'n' && strings.ContainsAny(k[1:2], "cdgv") {
-		return gpuSpec{}, unmappedGPU, ""
+		return gpuSpec{}, unmappedGPU, sliceSpec{}
 	}
-	return gpuSpec{}, notGPU, ""
+	return gpuSpec{}, notGPU, sliceSpec{}
 }
 
 // awsFamilies maps an EC2 instance family (the part before the dot) to our
@@ -81,14 +88,16 @@ var awsFamilies = map[string]string{
 	"p3": "v100-16gb", "p3dn": "v100",
 	"p4d": "a100-40gb", "p4de": "a100-80gb",
 	"p5": "h100-sxm", "p5e": "h200", "p5en": "h200",
-	"p6-b200": "b200",
-	"g4dn":    "t4",
-	"g5":      "a10g",
-	"g6":      "l4", "gr6": "l4",
+	"p6-b200": "b200", "p6-b300": "b300",
+	"g4dn": "t4", "g5g": "t4", "g4ad": "radeon-pro-v520",
+	"g5": "a10g",
+	"g6": "l4", "gr6": "l4", "g6f": "l4", "gr6f": "l4",
 	"g6e":  "l40s",
+	"g7e":  "rtx-pro-6000",
+	"dl1":  "gaudi1",
 	"trn1": "trainium1", "trn1n": "trainium1",
 	"trn2": "trainium2",
-	"inf2": "inferentia2",
+	"inf1": "inferentia1", "inf2": "inferentia2",
 }
 
 // awsCounts holds accelerator counts the offer file's "gpu" attribute leaves
@@ -257,6 +266,74 @@ var skyNames = map[string]nameRule{
 	"rtx4090": {ID: "rtx-4090"}, "rtx6000-ada": {ID: "rtx-6000-ada"},
 	"mi300x": {ID: "mi300x"}, "mi325x": {ID: "mi325x"},
 	"trainium": {ID: "trainium1"}, "trainium2": {ID: "trainium2"}, "inferentia2": {ID: "inferentia2"},
+	"inferentia": {ID: "inferentia1"}, "gaudi hl-205": {ID: "gaudi1"}, "t4g": {ID: "t4"},
+	"h100-nvlink": {ID: "h100-sxm"}, "a100-80g-pcie": {ID: "a100-80gb-pcie"},
+	"rtxpro6000": {ID: "rtx-pro-6000"}, "rtxpro6000ws": {ID: "rtx-pro-6000"},
+	"rtx pro 6000 96gb": {ID: "rtx-pro-6000"},
+	// Lambda's RTX6000 is the Turing Quadro RTX 6000 (24 GB), not the Ada card.
+	"rtx6000": {ID: "quadro-rtx-6000"},
+}
+
+// nonGPU names accelerators that are not GPUs or AI accelerators: rows
+// with them are refused with this reason, not counted as unmapped.
+func nonGPU(name string) (string, bool) {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "virtex") || strings.Contains(n, "fpga") {
+		return fmt.Sprintf("%q is an FPGA, not a GPU or AI accelerator: out of scope", name), true
+	}
+	return "", false
+}
+
+// tpuSlice reads a Cloud TPU slice name such as "tpu-v5p-8" or
+// "tpu-v5litepod-16": our accelerator id and its chips. The number after a
+// v2, v3, v4 or v5p name counts TensorCores (two per chip); after v5e
+// (v5litepod) and v6e it counts chips.
+func tpuSlice(name string) (id string, chips int, ok bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	rest, found := strings.CutPrefix(n, "tpu-")
+	if !found {
+		return "", 0, false
+	}
+	gen, size, found := strings.Cut(rest, "-")
+	if !found {
+		return "", 0, false
+	}
+	k, err := strconv.Atoi(size)
+	if err != nil || k < 1 {
+		return "", 0, false
+	}
+	switch gen {
+	case "v2", "v3", "v4", "v5p":
+		if k%2 != 0 {
+			return "", 0, false
+		}
+		return "tpu-" + gen, k / 2, true
+	case "v5litepod", "v5e":
+		return "tpu-v5e", k, true
+	case "v6e":
+		return "tpu-v6e", k, true
+	}
+	return "", 0, false
+}
+
+// fraction reads an accelerator count: a whole number ("8", "8.0"), or the
+// share of one GPU (0.125, 0.167 for 1/6, 0.333 for 1/3), which is snapped
+// to 1/n when it is within rounding of one.
+func fraction(s string) (count int, frac float64, ok bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || v <= 0 || v > catalog.MaxOfferGPUs {
+		return 0, 0, false
+	}
+	if v >= 1 {
+		if v != math.Trunc(v) {
+			return 0, 0, false
+		}
+		return int(v), 0, true
+	}
+	if n := math.Round(1 / v); math.Abs(1/n-v) < 0.005 {
+		return 1, 1 / n, true
+	}
+	return 1, v, true
 }
 
 // gpuhuntNames maps gpuhunt's normalised gpu_name (with gpu_memory in GB

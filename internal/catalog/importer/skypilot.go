@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,10 @@ type csvTable struct {
 	cols map[string]int
 	rec  []string
 	line int
+	// width is the header's; a record with more fields (an unquoted comma
+	// in the last cell, as in Azure's "V1,V2") has its extra fields folded
+	// back into the last cell.
+	width int
 }
 
 // newCSVTable reads the header and checks the required columns are there.
@@ -36,7 +41,7 @@ func newCSVTable(r io.Reader, required ...string) (*csvTable, error) {
 		}
 		return nil, fmt.Errorf("line 1: cannot read the header: %w", err)
 	}
-	t := &csvTable{r: cr, cols: make(map[string]int, len(header))}
+	t := &csvTable{r: cr, cols: make(map[string]int, len(header)), width: len(header)}
 	for i, h := range header {
 		t.cols[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
 	}
@@ -70,6 +75,9 @@ func (t *csvTable) next() (bool, error) {
 		e := apperr.Invalidf("", "malformed CSV: %v", err)
 		e.Line = line
 		return false, e
+	}
+	if t.width > 0 && len(rec) > t.width {
+		rec = append(rec[:t.width-1:t.width-1], strings.Join(rec[t.width-1:], ","))
 	}
 	t.rec = rec
 	t.line, _ = t.r.FieldPos(0)
@@ -128,18 +136,54 @@ func providerOf(name, given string, fromDir bool) (string, error) {
 }
 
 // skyAccel is an accelerator row of SkyPilot's GCP catalog (no instance
-// type: its price is added to a host row's).
+// type: its price is added to a host row's, or to an N1 host's).
 type skyAccel struct {
-	price, spot float64
+	line         int
+	name, count  string
+	region, zone string
+	price, spot  float64
+	used         bool
 }
 
+// skyRegionPattern is a marketplace region written "City, CC, continent"
+// (Vast): the region is the country code.
+var skyRegionPattern = regexp.MustCompile(`^[^,]*,\s*([A-Za-z]{2})\s*,\s*[A-Za-z]+$`)
+
+// skyRegion is the catalog's region id for a SkyPilot Region cell.
+func skyRegion(region string) string {
+	if m := skyRegionPattern.FindStringSubmatch(region); m != nil {
+		return strings.ToUpper(m[1])
+	}
+	return region
+}
+
+// gcpN1 are the GPUs GCP attaches to N1 VMs (no machine type of their
+// own), with the accelerator type gcloud names them by.
+var gcpN1 = map[string]string{"T4": "nvidia-tesla-t4", "V100": "nvidia-tesla-v100", "P100": "nvidia-tesla-p100", "P4": "nvidia-tesla-p4"}
+
+// N1 host rates, USD per hour in us-central1: Compute Engine's N1
+// predefined vCPU and memory prices. The host an attached GPU needs is
+// priced from them (n1-standard-8 per GPU: 8 vCPUs, 30 GiB), scaled by the
+// region's price ratio of the GPU itself.
+const (
+	n1VCPUHour   = 0.031611
+	n1GiBHour    = 0.004237
+	n1VCPUPerGPU = 8
+	n1Source     = "N1 host priced at us-central1 list rates 0.031611 USD/vCPU-h and 0.004237 USD/GiB-h (cloud.google.com/compute/vm-instance-pricing, N1 predefined) scaled by the region's GPU price ratio [estimated]"
+)
+
 // parseSkyPilot reads a SkyPilot vms.csv. Prices are USD per instance-hour
-// (Price on-demand, SpotPrice spot; empty = not offered); rows per zone of
-// one region merge into one offer keeping the lowest price. In the GCP
-// catalog, host rows (no accelerator) of accelerator-optimised machines are
-// summed with the accelerator row of the same name, count and zone. CPU-only
-// rows, TPU rows and N1 attachable GPUs (no instance type of their own) are
-// skipped.
+// (Price on-demand, SpotPrice spot; empty or 0 = not offered); rows per
+// zone of one region merge into one offer keeping the lowest price. An
+// AcceleratorCount below 1 is a slice of one GPU (AWS g6f, Azure NVads A10
+// v5). In the GCP catalog:
+//   - host rows (no accelerator) of accelerator-optimised machines are
+//     summed with the accelerator row of the same name, count and zone; a
+//     host row priced 0 (A4) means the accelerator row carries the price;
+//   - TPU slices (tpu-v5p-8) are offers of their own, counted in chips;
+//   - GPUs attached to N1 VMs get an N1 host, priced at N1 rates.
+//
+// FPGA rows are refused as out of scope; CPU-only rows are skipped.
 func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 	provider, err := providerOf(name, given, true)
 	if err != nil {
@@ -152,7 +196,8 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 	_, hasZone := t.cols["AvailabilityZone"]
 	// GCP: accelerator rows by name|count|region|zone, host rows to price
 	// once every accelerator row is read.
-	accels := map[string]skyAccel{}
+	accels := map[string]*skyAccel{}
+	var accelRows []*skyAccel
 	type hostRow struct {
 		line             int
 		instance, region string
@@ -162,6 +207,7 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 		price, spot      float64
 	}
 	var hosts []hostRow
+	gpuLines := map[int]bool{}
 	for {
 		ok, err := t.next()
 		if err != nil {
@@ -171,7 +217,7 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			break
 		}
 		inst, accel := t.str("InstanceType"), t.str("AcceleratorName")
-		region := t.str("Region")
+		region := skyRegion(t.str("Region"))
 		zone := ""
 		if hasZone {
 			zone = t.str("AvailabilityZone")
@@ -180,42 +226,55 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 		spot, okS := t.num("SpotPrice")
 		vcpuF, _ := t.num("vCPUs")
 		ram, _ := t.num("MemoryGiB")
+		if inst == "" {
+			inst = accel
+		}
 		item := provider + "/" + inst + "@" + region
-		if inst == "" && accel == "" {
-			b.res.Skipped++
-			continue
-		}
-		if region == "" {
-			b.considered++
-			b.lacks(t.line, item, "Region")
-			continue
-		}
-		if !b.wantRegion(region) {
-			continue
-		}
-		if !okP || !okS {
-			b.considered++
-			b.reject(t.line, item, "Price", "want numbers, got Price %q SpotPrice %q", t.str("Price"), t.str("SpotPrice"))
-			continue
-		}
-		if provider == "gcp" && inst == "" {
-			// an accelerator row: TPUs and N1-attached GPUs have no machine
-			// of their own in gcpMachines and are skipped when no host uses them.
-			accels[accel+"|"+t.str("AcceleratorCount")+"|"+region+"|"+zone] = skyAccel{price, spot}
-			continue
-		}
 		if accel == "" {
-			if _, ok := gcpMachines[inst]; ok && provider == "gcp" {
+			if _, ok := gcpMachines[inst]; ok && provider == "gcp" && region != "" && b.wantRegion(region) && okP && okS {
 				hosts = append(hosts, hostRow{t.line, inst, region, zone, int(vcpuF), ram, price, spot})
 			} else {
 				b.res.Skipped++
 			}
 			continue
 		}
+		b.res.Rows++
+		gpuLines[t.line] = true
+		if why, out := nonGPU(accel); out {
+			b.res.OutOfScope++
+			b.reject(t.line, item, "AcceleratorName", "%s", why)
+			continue
+		}
 		b.considered++
-		count, okC := wholeCount(t.str("AcceleratorCount"))
-		if !okC || count == 0 {
-			b.reject(t.line, item, "AcceleratorCount", "want a whole number of accelerators >= 1, got %q (a fraction of a GPU?)", t.str("AcceleratorCount"))
+		if region == "" {
+			b.lacks(t.line, item, "Region")
+			continue
+		}
+		if !b.wantRegion(region) {
+			b.res.Rows--
+			continue
+		}
+		if !okP || !okS {
+			b.reject(t.line, item, "Price", "want numbers, got Price %q SpotPrice %q", t.str("Price"), t.str("SpotPrice"))
+			continue
+		}
+		rawP, rawS := t.str("Price"), t.str("SpotPrice")
+		if spot == 0 {
+			rawS = "" // a spot price of 0 means none is offered
+		}
+		if provider == "gcp" && t.str("InstanceType") == "" {
+			if id, chips, ok := tpuSlice(accel); ok {
+				skyAdd(b, t.line, item, provider, strings.ToLower(accel), region, id, chips, 0, 0, price, spot, rawP, rawS, "")
+				continue
+			}
+			a := &skyAccel{line: t.line, name: accel, count: normCount(t.str("AcceleratorCount")), region: region, zone: zone, price: price, spot: spot}
+			accels[a.name+"|"+a.count+"|"+region+"|"+zone] = a
+			accelRows = append(accelRows, a)
+			continue
+		}
+		count, frac, okC := fraction(t.str("AcceleratorCount"))
+		if !okC {
+			b.reject(t.line, item, "AcceleratorCount", "want a whole number of accelerators >= 1 or a fraction of one, got %q", t.str("AcceleratorCount"))
 			continue
 		}
 		id, ok := skyGPU(b.cat, provider, inst, accel)
@@ -223,49 +282,130 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			b.unmapped(t.line, item, "AcceleratorName", accel)
 			continue
 		}
-		skyAdd(b, t.line, item, provider, inst, region, id, count, int(vcpuF), ram, price, spot, t.str("Price"), t.str("SpotPrice"))
+		skyAddSlice(b, t.line, item, provider, inst, region, id, count, frac, int(vcpuF), ram, price, spot, rawP, rawS, "")
 	}
 	for _, h := range hosts {
 		m := gcpMachines[h.instance]
 		item := "gcp/" + h.instance + "@" + h.region
-		b.considered++
 		a, ok := accels[m.Sky+"|"+strconv.Itoa(m.Count)+"|"+h.region+"|"+h.zone]
 		if !ok {
-			a, ok = accels[m.Sky+"|"+strconv.Itoa(m.Count)+".0|"+h.region+"|"+h.zone]
+			continue // a host without its accelerator row in this zone: nothing to price
 		}
-		if !ok {
-			b.reject(h.line, item, "AcceleratorName", "no %s x%d accelerator row in %s %s to add to the host price", m.Sky, m.Count, h.region, h.zone)
-			continue
+		price, spot, note := h.price+a.price, h.spot+a.spot, ""
+		if h.price == 0 {
+			// A4: the host row is priced 0 and the accelerator row carries
+			// the machine's whole price.
+			price, spot, note = a.price, a.spot, "host row priced 0 in the source: the accelerator row carries the machine's price"
 		}
 		p, s := "", ""
-		if h.price > 0 && a.price > 0 {
+		if a.price > 0 {
 			p = "set"
 		}
-		if h.spot > 0 && a.spot > 0 {
+		if a.spot > 0 && (h.spot > 0 || h.price == 0) {
 			s = "set"
 		}
-		skyAdd(b, h.line, item, "gcp", h.instance, h.region, m.GPU, m.Count, h.vcpus, h.ram, h.price+a.price, h.spot+a.spot, p, s)
+		if skyAdd(b, h.line, item, "gcp", h.instance, h.region, m.GPU, m.Count, h.vcpus, h.ram, price, spot, p, s, note) {
+			b.accepted[a.line] = true
+		}
+		a.used = true
+	}
+	gcpN1Hosts(b, accelRows)
+	for _, a := range accelRows {
+		if !a.used {
+			b.reject(a.line, "gcp/"+a.name+"x"+a.count+"@"+a.region, "AcceleratorName",
+				"no machine type in %s %s carries %s x%s (no host row for it in the file)", a.region, a.zone, a.name, a.count)
+		}
+	}
+	for line := range b.accepted {
+		if gpuLines[line] {
+			b.res.AcceptedRows++
+		}
 	}
 	return nil
 }
 
-// skyAdd files the on-demand and spot prices of one row; rawPrice and
-// rawSpot are the cells, empty when the mode is not offered.
-func skyAdd(b *builder, line int, item, provider, inst, region, gpu string, count, vcpus int, ram, price, spot float64, rawPrice, rawSpot string) {
+// gcpN1Hosts prices the GPUs GCP attaches to N1 VMs: each accelerator row
+// becomes the offer n1-standard-<8 per GPU>+<gcloud accelerator type>x<n>,
+// the GPU's price plus the host's.
+func gcpN1Hosts(b *builder, rows []*skyAccel) {
+	base := map[string]float64{} // name -> us-central1 price of one GPU
+	for _, a := range rows {
+		if a.region == "us-central1" && a.count == "1" && a.price > 0 {
+			if p, ok := base[a.name]; !ok || a.price < p {
+				base[a.name] = a.price
+			}
+		}
+	}
+	for _, a := range rows {
+		kind, ok := gcpN1[a.name]
+		if !ok || a.used {
+			continue
+		}
+		a.used = true
+		item := "gcp/" + a.name + "x" + a.count + "@" + a.region
+		n, err := strconv.Atoi(a.count)
+		if err != nil || n < 1 {
+			b.reject(a.line, item, "AcceleratorCount", "want a whole number of GPUs, got %q", a.count)
+			continue
+		}
+		id, ok := resolveName(b.cat, skyNames, a.name, 0, "")
+		if !ok {
+			b.unmapped(a.line, item, "AcceleratorName", a.name)
+			continue
+		}
+		scale := 1.0
+		if p, ok := base[a.name]; ok && a.price > 0 {
+			scale = a.price / float64(n) / p
+		}
+		vcpus := n1VCPUPerGPU * n
+		ram := 3.75 * float64(vcpus)
+		host := (float64(vcpus)*n1VCPUHour + ram*n1GiBHour) * scale
+		inst := fmt.Sprintf("n1-standard-%d+%sx%d", vcpus, kind, n)
+		price, spot, p, s := 0.0, 0.0, "", ""
+		if a.price > 0 {
+			price, p = a.price+host, "set"
+		}
+		if a.spot > 0 && a.price > 0 {
+			spot, s = a.spot+host*a.spot/a.price, "set"
+		}
+		skyAdd(b, a.line, "gcp/"+inst+"@"+a.region, "gcp", inst, a.region, id, n, vcpus, ram, price, spot, p, s, n1Source)
+	}
+}
+
+// normCount writes an accelerator count cell as the host table does: "8"
+// for "8.0".
+func normCount(s string) string {
+	if v, err := strconv.ParseFloat(s, 64); err == nil && v == math.Trunc(v) {
+		return strconv.Itoa(int(v))
+	}
+	return s
+}
+
+// skyAdd files the on-demand and spot prices of one row of whole GPUs.
+func skyAdd(b *builder, line int, item, provider, inst, region, gpu string, count, vcpus int, ram, price, spot float64, rawPrice, rawSpot, notes string) bool {
+	return skyAddSlice(b, line, item, provider, inst, region, gpu, count, 0, vcpus, ram, price, spot, rawPrice, rawSpot, notes)
+}
+
+// skyAddSlice files the on-demand and spot prices of one row; rawPrice and
+// rawSpot are the cells, empty when the mode is not offered. It reports
+// whether a price was accepted.
+func skyAddSlice(b *builder, line int, item, provider, inst, region, gpu string, count int, frac float64, vcpus int, ram, price, spot float64, rawPrice, rawSpot, notes string) bool {
 	row := priceRow{line: line, item: item, provider: provider, instance: inst, region: region,
-		gpu: gpu, count: count, vcpus: vcpus, ramGiB: ram, currency: "USD"}
+		gpu: gpu, count: count, fraction: frac, vcpus: vcpus, ramGiB: ram, currency: "USD", notes: notes}
 	if rawPrice == "" && rawSpot == "" {
 		b.reject(line, item, "Price", "neither Price nor SpotPrice is set")
-		return
+		return false
 	}
+	ok := false
 	if rawPrice != "" {
 		row.mode, row.price = catalog.OnDemand, price
-		b.add(row)
+		ok = b.add(row)
 	}
 	if rawSpot != "" {
 		row.mode, row.price = catalog.Spot, spot
-		b.add(row)
+		ok = b.add(row) || ok
 	}
+	return ok
 }
 
 // skyGPU maps a SkyPilot row to our id: the provider's own instance table

@@ -1,0 +1,385 @@
+// Package rebuild makes the embedded catalog's offers from its sources:
+// public SkyPilot-format price catalogs kept byte-exact in data/sources
+// (listed with repository, commit and date in sources.yaml), hand-kept rows
+// for providers without a public catalog (sources/manual), and instance
+// specs the price files do not carry (sources/instance-specs.csv). It is
+// deterministic: the same sources give the same bytes. It reads an fs.FS and
+// returns file contents; writing them is the caller's job.
+package rebuild
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalog/importer"
+	"github.com/gpupick/gpupick/internal/strictyaml"
+)
+
+// Paths inside the data directory.
+const (
+	ManifestFile = "sources/sources.yaml"
+	ManualDir    = "sources/manual"
+	SpecsFile    = "sources/instance-specs.csv"
+	SourcesDoc   = "SOURCES.md"
+)
+
+// MaxRejectRate is the share of a source file's GPU rows that may be
+// refused before the build fails: a higher rate means the format or the
+// mapping tables have fallen behind the file.
+const MaxRejectRate = 0.10
+
+// OutlierFactor bounds an offer's price per GPU-hour against the median of
+// its accelerator: beyond this factor either way it is refused, unless a
+// hand-kept row's notes say "[price outlier: why]".
+const OutlierFactor = 3.0
+
+// Source is one price file of the manifest.
+type Source struct {
+	File       string `yaml:"file"`
+	Provider   string `yaml:"provider"`
+	Format     string `yaml:"format"`
+	Repository string `yaml:"repository"`
+	Path       string `yaml:"path"`
+	Commit     string `yaml:"commit"`
+	AsOf       string `yaml:"as_of"`
+	AsOfBasis  string `yaml:"as_of_basis"`
+}
+
+type manifest struct {
+	Sources []Source `yaml:"sources"`
+}
+
+// FileReport is what the build did with one source file.
+type FileReport struct {
+	Source
+	Date           time.Time
+	Rows           int // GPU rows
+	Accepted       int
+	OutOfScope     int
+	Offers         int // offers kept after the outlier check
+	Outliers       []importer.Reject
+	Rejected       []importer.Reject
+	Warnings       []importer.Reject
+	ReplacedByHand int // hand-kept rows of the provider the file replaced
+}
+
+// RejectRate is the share of in-scope GPU rows refused.
+func (f *FileReport) RejectRate() float64 {
+	n := f.Rows - f.OutOfScope
+	if n <= 0 {
+		return 0
+	}
+	return 1 - float64(f.Accepted)/float64(n)
+}
+
+// ManualReport describes one provider's hand-kept file.
+type ManualReport struct {
+	Provider, File string
+	Rows, Kept     int
+	Oldest, Newest time.Time
+	Sources        int
+}
+
+// Result is a finished build: the files to write, relative to the data
+// directory, and what was done.
+type Result struct {
+	Files   map[string][]byte
+	Reports []FileReport
+	Manual  []ManualReport
+	Offers  []*catalog.Offer
+}
+
+// Build reads the sources under fsys (the data directory) and makes
+// offers/<provider>.csv and SOURCES.md. It fails, naming file and line,
+// when a source cannot be read, a file refuses more than MaxRejectRate of
+// its GPU rows, a region has no row in regions.csv, or a hand-kept row is
+// a price outlier without a note.
+func Build(fsys fs.FS) (*Result, error) {
+	// The accelerators, providers, regions and rates the sources are read
+	// against; the offers the build replaces are not read (they may be the
+	// broken files it is run to fix).
+	base, err := catalog.Parse(withoutOffers{fsys}, false)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Build(base)
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	raw, err := fs.ReadFile(fsys, ManifestFile)
+	if err != nil {
+		return nil, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Msg: "cannot read", Err: err}
+	}
+	if err := strictyaml.Decode(raw, &m); err != nil {
+		return nil, apperr.InFile(apperr.Wrap(apperr.Invalid, "", err), ManifestFile)
+	}
+	specs, err := readSpecs(fsys)
+	if err != nil {
+		return nil, err
+	}
+	var errs apperr.List
+	res := &Result{Files: map[string][]byte{}}
+	byProvider := map[string][]*catalog.Offer{}
+	imported := map[string]bool{} // offer keys from source files
+	for i, s := range m.Sources {
+		field := fmt.Sprintf("sources[%d]", i)
+		date, err := time.Parse(time.DateOnly, s.AsOf)
+		if err != nil {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".as_of", Msg: fmt.Sprintf("want YYYY-MM-DD, got %q", s.AsOf)})
+			continue
+		}
+		if s.Format != "skypilot" || s.Provider == "" || s.File == "" || s.Commit == "" || s.Repository == "" {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field,
+				Msg: "want file, provider, format skypilot, repository and commit"})
+			continue
+		}
+		data, err := fs.ReadFile(fsys, path.Join("sources", s.File))
+		if err != nil {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: path.Join("sources", s.File), Msg: "cannot read", Err: err})
+			continue
+		}
+		name := path.Join("sources", s.File)
+		r, err := importer.Parse(s.Format, bytes.NewReader(data), name,
+			importer.Options{Catalog: cat, Provider: s.Provider, AsOf: date})
+		if err != nil {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Err: err})
+			continue
+		}
+		fr := FileReport{Source: s, Date: date, Rows: r.Rows, Accepted: r.AcceptedRows, OutOfScope: r.OutOfScope,
+			Rejected: r.Rejected, Warnings: r.Warnings}
+		for _, w := range r.Warnings {
+			if w.Field == "region" {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: w.Line, Field: "Region",
+					Msg: w.Item + ": region not in " + catalog.RegionsFile + ": add it with its country (the embedded catalog knows every region's country)"})
+			}
+		}
+		if rate := fr.RejectRate(); rate > MaxRejectRate {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: fmt.Sprintf(
+				"%.1f%% of its %d GPU rows refused (at most %.0f%% may be): the importer's tables have fallen behind the file; first refusals: %s",
+				100*rate, fr.Rows-fr.OutOfScope, 100*MaxRejectRate, firstReasons(r.Rejected, 3))})
+		}
+		src := s.Repository + "@" + s.Commit + " " + s.Path
+		for _, o := range r.Offers {
+			o.Source = src
+			if sp, ok := specs[o.Provider+"/"+o.InstanceType]; ok {
+				sp.apply(o)
+			}
+			imported[o.Key()] = true
+			byProvider[o.Provider] = append(byProvider[o.Provider], o)
+		}
+		fr.Offers = len(r.Offers)
+		res.Reports = append(res.Reports, fr)
+	}
+	manual, err := fs.Glob(fsys, ManualDir+"/*.csv")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(manual)
+	for _, name := range manual {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: "cannot read", Err: err})
+			continue
+		}
+		rows := catalog.ParseOffers(name, data, &errs)
+		mr := ManualReport{Provider: strings.TrimSuffix(path.Base(name), ".csv"), File: name, Rows: len(rows)}
+		sources := map[string]bool{}
+		for _, o := range rows {
+			if imported[o.Key()] {
+				continue // a public catalog's price is newer than a hand-kept one
+			}
+			mr.Kept++
+			sources[strings.SplitN(o.Source, ";", 2)[0]] = true
+			if mr.Oldest.IsZero() || o.AsOf.Before(mr.Oldest) {
+				mr.Oldest = o.AsOf
+			}
+			if o.AsOf.After(mr.Newest) {
+				mr.Newest = o.AsOf
+			}
+			byProvider[o.Provider] = append(byProvider[o.Provider], o)
+		}
+		mr.Sources = len(sources)
+		res.Manual = append(res.Manual, mr)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	// Outliers: each offer's price per GPU-hour against its accelerator's
+	// market median. A public catalog's row beyond the band that is in line
+	// with the same instance type in the provider's other regions is that
+	// provider's pricing (a hyperscaler's list price, a large host around
+	// one GPU): kept, with the note that says so. One far from its own
+	// instance type's median too is a data error (a placeholder price in
+	// one zone), and refused.
+	med := medians(cat, byProvider)
+	fileOf := map[string]int{}
+	for i, f := range res.Reports {
+		fileOf[f.Provider] = i
+	}
+	var providers []string
+	for p := range byProvider {
+		providers = append(providers, p)
+	}
+	sort.Strings(providers)
+	for _, p := range providers {
+		own := newInstanceMedians(cat, byProvider[p])
+		var kept []*catalog.Offer
+		for _, o := range byProvider[p] {
+			why := outlier(cat, o, med)
+			switch {
+			case why == "" || strings.Contains(o.Notes, "[price outlier:"):
+				kept = append(kept, o)
+			case imported[o.Key()] && own.plausible(cat, o):
+				o.Notes = joinNotes(o.Notes, "[price outlier: "+why+"; in line with "+o.InstanceType+" in "+p+"'s other regions]")
+				kept = append(kept, o)
+			case imported[o.Key()]:
+				fr := &res.Reports[fileOf[p]]
+				fr.Outliers = append(fr.Outliers, importer.Reject{Item: o.Key(), Field: "price", Reason: why + ", and beyond 3x of " + o.InstanceType + "'s median over " + p + "'s regions"})
+				fr.Offers--
+			default:
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManualDir + "/" + p + ".csv", Field: "price_on_demand",
+					Msg: o.Key() + ": " + why + `: check the source, or say why in notes with "[price outlier: ...]"`})
+			}
+		}
+		var buf bytes.Buffer
+		if err := catalog.WriteOffers(&buf, kept); err != nil {
+			return nil, err
+		}
+		res.Files[catalog.OffersDir+"/"+p+".csv"] = buf.Bytes()
+		res.Offers = append(res.Offers, kept...)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	res.Files[SourcesDoc] = sourcesDoc(res)
+	return res, nil
+}
+
+// withoutOffers hides the offers directory of a catalog directory.
+type withoutOffers struct{ fs.FS }
+
+func (w withoutOffers) Open(name string) (fs.File, error) {
+	if name == catalog.OffersDir || strings.HasPrefix(name, catalog.OffersDir+"/") {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return w.FS.Open(name)
+}
+
+// usdPerGPUHour is an offer's on-demand price per whole GPU-hour in USD,
+// or its monthly price's hourly equivalent where on-demand is not sold.
+func usdPerGPUHour(cat *catalog.Catalog, o *catalog.Offer) (float64, bool) {
+	rate, ok := cat.Rate(o.Currency)
+	if !ok {
+		return 0, false
+	}
+	p, ok := o.LocalPrices.Get(catalog.OnDemand)
+	if !ok {
+		if p, ok = o.LocalPrices.Get(catalog.Monthly); !ok {
+			return 0, false
+		}
+	}
+	return p * rate.USDPerUnit / o.GPUs(), true
+}
+
+// medians are each accelerator's market price per GPU-hour: the median
+// over providers of each provider's median, so that a cloud listing many
+// regions counts once, as a marketplace listing one does.
+func medians(cat *catalog.Catalog, byProvider map[string][]*catalog.Offer) map[string]float64 {
+	perProvider := map[string][]float64{}
+	for _, offers := range byProvider {
+		prices := map[string][]float64{}
+		for _, o := range offers {
+			if a, ok := cat.Accelerator(o.GPU); ok {
+				if v, ok := usdPerGPUHour(cat, o); ok {
+					prices[a.ID] = append(prices[a.ID], v)
+				}
+			}
+		}
+		for id, v := range prices {
+			perProvider[id] = append(perProvider[id], median(v))
+		}
+	}
+	out := map[string]float64{}
+	for id, v := range perProvider {
+		out[id] = median(v)
+	}
+	return out
+}
+
+// instanceMedians is the median price per GPU-hour of each instance type
+// of one provider over its regions.
+type instanceMedians map[string]float64
+
+func newInstanceMedians(cat *catalog.Catalog, offers []*catalog.Offer) instanceMedians {
+	prices := map[string][]float64{}
+	for _, o := range offers {
+		if v, ok := usdPerGPUHour(cat, o); ok {
+			prices[o.InstanceType] = append(prices[o.InstanceType], v)
+		}
+	}
+	out := instanceMedians{}
+	for k, v := range prices {
+		out[k] = median(v)
+	}
+	return out
+}
+
+// plausible reports whether the offer's price is within the band of its
+// instance type's median.
+func (m instanceMedians) plausible(cat *catalog.Catalog, o *catalog.Offer) bool {
+	v, ok := usdPerGPUHour(cat, o)
+	med := m[o.InstanceType]
+	return !ok || med == 0 || (v <= OutlierFactor*med && v >= med/OutlierFactor)
+}
+
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	n := len(v)
+	return (v[(n-1)/2] + v[n/2]) / 2
+}
+
+// outlier says why an offer's price is implausible, or "".
+func outlier(cat *catalog.Catalog, o *catalog.Offer, med map[string]float64) string {
+	a, ok := cat.Accelerator(o.GPU)
+	if !ok {
+		return ""
+	}
+	v, ok := usdPerGPUHour(cat, o)
+	m := med[a.ID]
+	if !ok || m == 0 {
+		return ""
+	}
+	if v > OutlierFactor*m || v < m/OutlierFactor {
+		return fmt.Sprintf("%.2f USD per GPU-hour is %.1fx the median %.2f of %s (allowed: 1/%g to %gx)", v, v/m, m, a.ID, OutlierFactor, OutlierFactor)
+	}
+	if sp, ok := o.LocalPrices.Get(catalog.Spot); ok {
+		rate, _ := cat.Rate(o.Currency)
+		if s := sp * rate.USDPerUnit / o.GPUs(); s > OutlierFactor*m {
+			return fmt.Sprintf("spot %.2f USD per GPU-hour is %.1fx the on-demand median %.2f of %s", s, s/m, m, a.ID)
+		}
+	}
+	return ""
+}
+
+func firstReasons(rs []importer.Reject, n int) string {
+	var parts []string
+	for i, r := range rs {
+		if i == n {
+			break
+		}
+		parts = append(parts, r.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// RoundRate writes a share as a percentage with one decimal.
+func roundRate(v float64) string { return fmt.Sprintf("%.1f%%", 100*math.Max(0, v)) }
