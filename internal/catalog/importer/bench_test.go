@@ -27,7 +27,7 @@ func skyPilotCSV(n int) []byte {
 func BenchmarkParseSkyPilot100k(b *testing.B) {
 	const rows = 100_000
 	data := skyPilotCSV(rows)
-	opt := testOptions(b)
+	opt := fileOptions(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var start = time.Now()

@@ -59,9 +59,18 @@ func TestFetchAzurePaging(t *testing.T) {
 		{"azure/Standard_NC24ads_A100_v4@eastus", "a100-80gb-pcie", 1, 3.673, 0.4444, 0, 0},
 		{"azure/Standard_NC4as_T4_v3@eastus", "t4", 1, 0.526, 0, 0, 0},
 		{"azure/Standard_ND96isr_H100_v5@eastus", "h100-sxm", 8, 98.32, 39.33, 57.0776, 41.8569},
+		{"azure/Standard_NV6ads_A10_v5@eastus", "a10", 1, 0.454, 0, 0, 0}, // 1/6 of an A10
 	}
 	if d := cmp.Diff(want, summarize(res.Offers)); d != "" {
 		t.Errorf("offers (-want +got):\n%s", d)
+	}
+	if o := offerByKey(res, "azure/Standard_NV6ads_A10_v5@eastus"); o == nil || o.GPUFraction != 1.0/6 {
+		t.Errorf("NV6ads A10 v5 = %+v, want fraction 1/6", o)
+	}
+	// The region asked for is the only one imported: no offer, and no
+	// warning, for the file's unknown region.
+	if hasWarning(res, "region", "") || hasReject(res, "region", "") {
+		t.Errorf("rejects:%s\nwarnings:%s", rejectList(res), warningList(res))
 	}
 	if hits.Load() != 2 {
 		t.Errorf("requests = %d, want 2 pages", hits.Load())
@@ -84,8 +93,8 @@ func TestFetchAzureRetriesThen200(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Offers) != 3 || hits.Load() != 3 {
-		t.Errorf("offers %d, requests %d; want 3 and 3", len(res.Offers), hits.Load())
+	if len(res.Offers) != 4 || hits.Load() != 3 {
+		t.Errorf("offers %d, requests %d; want 4 and 3", len(res.Offers), hits.Load())
 	}
 }
 
@@ -198,6 +207,9 @@ func TestFetchAWS(t *testing.T) {
 	}
 	if d := cmp.Diff(want, summarize(res.Offers)); d != "" {
 		t.Errorf("offers (-want +got):\n%s", d)
+	}
+	if len(res.Unmapped) != 1 || res.Unmapped["family x9imaginary (1 GPUs)"] != 1 {
+		t.Errorf("unmapped = %v", res.Unmapped)
 	}
 	// A second region whose file keeps failing fails the whole import.
 	opt.Regions = []string{"us-east-1", "us-west-2"}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -10,17 +11,27 @@ import (
 // fuzzParse parses data and checks that whatever comes out obeys the
 // catalog's rules; it must never panic.
 func fuzzParse(t *testing.T, format, name string, data []byte) {
-	opt := testOptions(t)
+	opt := fileOptions(t)
 	res, err := Parse(format, bytes.NewReader(data), name, opt)
 	if err != nil {
 		return
 	}
 	for _, o := range res.Offers {
-		if _, ok := opt.Catalog.Region(o.Provider, o.Region); !ok {
-			t.Fatalf("%s: unknown region accepted", o.Key())
+		// A region the catalog does not know is accepted with its country
+		// unknown, and warned about; a known one carries its country.
+		if reg, ok := opt.Catalog.Region(o.Provider, o.Region); ok && o.Country != reg.Country {
+			t.Fatalf("%s: country %q, the catalog says %q", o.Key(), o.Country, reg.Country)
+		} else if !ok && (o.Country != "" || !hasWarning(res, "region", fmt.Sprintf("region %q of %s", o.Region, o.Provider))) {
+			t.Fatalf("%s: unknown region accepted with country %q or without a warning:%s", o.Key(), o.Country, warningList(res))
 		}
-		if _, ok := opt.Catalog.Accelerator(o.GPU); !ok || o.GPUCount < 1 {
+		if _, ok := opt.Catalog.Accelerator(o.GPU); !ok || o.GPUCount < 1 || o.GPUCount > catalog.MaxOfferGPUs {
 			t.Fatalf("%s: GPU %q x%d accepted", o.Key(), o.GPU, o.GPUCount)
+		}
+		if f := o.GPUFraction; f != 0 && (f < 0 || f >= 1 || f != f || o.GPUCount != 1) {
+			t.Fatalf("%s: fraction %g of x%d", o.Key(), f, o.GPUCount)
+		}
+		if !o.AsOf.Equal(fixedAsOf) {
+			t.Fatalf("%s: as of %v, want %v", o.Key(), o.AsOf, fixedAsOf)
 		}
 		any := false
 		for m := catalog.Mode(0); m < catalog.NumModes; m++ {
@@ -67,6 +78,12 @@ func FuzzGCP(f *testing.F) {
 func FuzzSkyPilot(f *testing.F) {
 	addSeeds(f, "testdata/skypilot/aws/vms.csv", "testdata/skypilot/gcp/vms.csv", "testdata/skypilot/lambda/vms.csv")
 	f.Add([]byte("InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\np5.48xlarge,H100,1e300,NaN,-1,us-east-1\n,A100,8,1,1,us-central1\n"))
+	f.Add([]byte("InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region,AvailabilityZone\n" +
+		"g6f.large,L4,0.125,0.2,0.1,us-east-1,use1-az1\ng6f.xlarge,L4,0.4,0.4,0,us-east-1,use1-az1\n" +
+		"f1.2xlarge,Virtex UltraScale (VU9P),1.0,1.65,0.34,us-east-1,use1-az1\n" +
+		"a4-highgpu-8g,,,0.0,0.0,us-central1,us-central1-b\n,B200,8,90.216,34.2368,us-central1,us-central1-b\n" +
+		",T4,2,0.7,0.33,europe-west4,europe-west4-a\n,tpu-v5p-8,1,16.8,0,us-east5,us-east5-a\n,tpu-v3-7,1,8,1,us-central1,us-central1-a\n" +
+		"x,RTX4090,1,0.3,0.2,\"Denmark, DK, EU\",\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzParse(t, "skypilot", "aws/vms.csv", data)
 		fuzzParse(t, "skypilot", "gcp/vms.csv", data)

@@ -14,6 +14,10 @@ import (
 // fixedNow is the clock of every test import.
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
+// fixedAsOf is the date of the saved files' prices (Options.AsOf): not
+// fixedNow, so a test can tell which one rows carry.
+var fixedAsOf = time.Date(2025, 5, 20, 0, 0, 0, 0, time.UTC)
+
 func testOptions(t testing.TB) Options {
 	return Options{
 		Catalog:       catalogtest.Embedded(t),
@@ -23,6 +27,14 @@ func testOptions(t testing.TB) Options {
 		MaxRetries:    2,
 		Timeout:       5 * time.Second,
 	}
+}
+
+// fileOptions are testOptions with the prices dated fixedAsOf, as Parse
+// requires for the formats that carry no date (skypilot, gpuhunt).
+func fileOptions(t testing.TB) Options {
+	opt := testOptions(t)
+	opt.AsOf = fixedAsOf
+	return opt
 }
 
 // offerSum is what tests compare of an offer.
@@ -58,11 +70,50 @@ func hasReject(res *Result, field, text string) bool {
 }
 
 func rejectList(res *Result) string {
+	return listOf(res.Rejected)
+}
+
+// hasWarning reports whether a warning names field and contains text.
+func hasWarning(res *Result, field, text string) bool {
+	for _, r := range res.Warnings {
+		if r.Field == field && strings.Contains(r.String(), text) {
+			return true
+		}
+	}
+	return false
+}
+
+// warnings counts the warnings that name field.
+func warnings(res *Result, field string) int {
+	n := 0
+	for _, r := range res.Warnings {
+		if r.Field == field {
+			n++
+		}
+	}
+	return n
+}
+
+func warningList(res *Result) string {
+	return listOf(res.Warnings)
+}
+
+func listOf(rs []Reject) string {
 	var b strings.Builder
-	for _, r := range res.Rejected {
+	for _, r := range rs {
 		b.WriteString("\n  " + r.String())
 	}
 	return b.String()
+}
+
+// offerByKey is the offer with that Key, or nil.
+func offerByKey(res *Result, key string) *catalog.Offer {
+	for _, o := range res.Offers {
+		if o.Key() == key {
+			return o
+		}
+	}
+	return nil
 }
 
 func readFile(t testing.TB, name string) []byte {

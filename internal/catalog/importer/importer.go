@@ -7,10 +7,10 @@
 //
 // Every accepted row is in catalog terms: our provider and accelerator ids,
 // USD prices per instance-hour per mode, and a Fact naming the source URL or
-// file and the fetch time. Rows that break the catalog's rules (a price of
-// zero, a region the catalog does not know, a GPU name no mapping table
-// knows) are refused and reported in Result.Rejected, never dropped
-// silently. A failure part-way through a live import fails the whole import:
+// file and the date of its prices. Rows that break the catalog's rules (a
+// price of zero, a GPU name no mapping table knows) are refused and reported
+// in Result.Rejected, never dropped silently; a region the catalog does not
+// know is kept with its country unknown, and said in Result.Warnings. A failure part-way through a live import fails the whole import:
 // partial results are never returned as success.
 //
 // This is an edge package: it does HTTP. The catalog package it feeds does
@@ -337,16 +337,6 @@ func (b *builder) add(p priceRow) bool {
 		b.reject(p.line, p.item, "provider", "unknown provider %q (not in the catalog's providers.yaml)", p.provider)
 		return false
 	}
-	country := ""
-	if reg, ok := b.cat.Region(p.provider, p.region); ok {
-		country = reg.Country
-	} else if k := p.provider + "/" + p.region; !b.newRegions[k] {
-		// A new region is not a reason to lose its prices: the offer is
-		// kept with its country unknown, which residency rules exclude.
-		b.newRegions[k] = true
-		b.res.Warnings = append(b.res.Warnings, Reject{Line: p.line, Item: p.item, Field: "region",
-			Reason: fmt.Sprintf("region %q of %s is not in the catalog's regions.csv: accepted with its country unknown (residency constraints exclude it; add the region to regions.csv)", p.region, p.provider)})
-	}
 	if math.IsNaN(p.price) || math.IsInf(p.price, 0) || p.price <= 0 {
 		b.reject(p.line, p.item, "price", "%s price must be > 0, got %g", p.mode, p.price)
 		return false
@@ -364,6 +354,16 @@ func (b *builder) add(p priceRow) bool {
 		b.reject(p.line, p.item, "currency", "no exchange rate for %q in the catalog", cur)
 		return false
 	}
+	country := ""
+	if reg, ok := b.cat.Region(p.provider, p.region); ok {
+		country = reg.Country
+	} else if k := p.provider + "/" + p.region; !b.newRegions[k] {
+		// A new region is not a reason to lose its prices: the offer is
+		// kept with its country unknown, which residency rules exclude.
+		b.newRegions[k] = true
+		b.res.Warnings = append(b.res.Warnings, Reject{Line: p.line, Item: p.item, Field: "region",
+			Reason: fmt.Sprintf("region %q of %s is not in the catalog's regions.csv: accepted with its country unknown (residency constraints exclude it; add the region to regions.csv)", p.region, p.provider)})
+	}
 	key := p.provider + "/" + p.instance + "@" + p.region
 	o := b.offers[key]
 	if o == nil {
@@ -374,8 +374,8 @@ func (b *builder) add(p priceRow) bool {
 		}
 		b.offers[key] = o
 	} else {
-		if o.GPU != p.gpu || o.GPUCount != p.count {
-			b.reject(p.line, p.item, "gpu", "%s x%d conflicts with %s x%d of an earlier row for %s", p.gpu, p.count, o.GPU, o.GPUCount, key)
+		if o.GPU != p.gpu || o.GPUCount != p.count || o.GPUFraction != p.fraction {
+			b.reject(p.line, p.item, "gpu", "%s x%d (fraction %g) conflicts with %s x%d (fraction %g) of an earlier row for %s", p.gpu, p.count, p.fraction, o.GPU, o.GPUCount, o.GPUFraction, key)
 			return false
 		}
 		if o.Currency != cur {

@@ -25,6 +25,15 @@ func TestMappingIDsExist(t *testing.T) {
 			t.Errorf("azureSKUs[%q]: count %d", k, s.Count)
 		}
 	}
+	for k, s := range azureFractional {
+		check("azureFractional", k, s.GPU)
+		if s.Fraction <= 0 || s.Fraction >= 1 {
+			t.Errorf("azureFractional[%q]: fraction %g", k, s.Fraction)
+		}
+		if _, ok := azureSKUs[k]; ok {
+			t.Errorf("azureFractional[%q] is also in azureSKUs", k)
+		}
+	}
 	for k, id := range awsFamilies {
 		check("awsFamilies", k, id)
 	}
@@ -61,22 +70,27 @@ func TestAzureGPU(t *testing.T) {
 		sku  string
 		want gpuSpec
 		kind skuKind
+		frac float64
 	}{
-		{"Standard_ND96isr_H100_v5", gpuSpec{"h100-sxm", 8}, mappedGPU},
-		{"standard_nc24ads_a100_v4", gpuSpec{"a100-80gb-pcie", 1}, mappedGPU},
-		{"Standard_ND96asr_v4", gpuSpec{"a100-40gb", 8}, mappedGPU},
-		{"Standard_NC80adis_H100_v5", gpuSpec{"h100-nvl", 2}, mappedGPU},
-		{"Standard_ND96isr_MI300X_v5", gpuSpec{"mi300x", 8}, mappedGPU},
-		{"Standard_NV6ads_A10_v5", gpuSpec{}, fractionalGPU},
-		{"Standard_NC6", gpuSpec{}, unmappedGPU}, // K80, not in the catalog
-		{"Standard_NV12s_v3", gpuSpec{}, unmappedGPU},
-		{"Standard_D4s_v5", gpuSpec{}, notGPU},
-		{"Standard_NP10s", gpuSpec{}, notGPU}, // FPGA
-		{"", gpuSpec{}, notGPU},
+		{"Standard_ND96isr_H100_v5", gpuSpec{"h100-sxm", 8}, mappedGPU, 0},
+		{"standard_nc24ads_a100_v4", gpuSpec{"a100-80gb-pcie", 1}, mappedGPU, 0},
+		{"Standard_ND96asr_v4", gpuSpec{"a100-40gb", 8}, mappedGPU, 0},
+		{"Standard_NC80adis_H100_v5", gpuSpec{"h100-nvl", 2}, mappedGPU, 0},
+		{"Standard_ND96isr_MI300X_v5", gpuSpec{"mi300x", 8}, mappedGPU, 0},
+		{"Standard_NV6ads_A10_v5", gpuSpec{"a10", 1}, fractionalGPU, 1.0 / 6},
+		{"Standard_NV12ads_A10_v5", gpuSpec{"a10", 1}, fractionalGPU, 1.0 / 3},
+		{"Standard_NV18ads_A10_v5", gpuSpec{"a10", 1}, fractionalGPU, 0.5},
+		{"Standard_NV4as_v4", gpuSpec{"mi25", 1}, fractionalGPU, 0.125},
+		{"Standard_NV36ads_A10_v5", gpuSpec{"a10", 1}, mappedGPU, 0}, // the whole-GPU size
+		{"Standard_NC6", gpuSpec{}, unmappedGPU, 0},                  // K80, not in the catalog
+		{"Standard_NV12s_v3", gpuSpec{}, unmappedGPU, 0},
+		{"Standard_D4s_v5", gpuSpec{}, notGPU, 0},
+		{"Standard_NP10s", gpuSpec{}, notGPU, 0}, // FPGA
+		{"", gpuSpec{}, notGPU, 0},
 	} {
-		got, kind, _ := azureGPU(c.sku)
-		if got != c.want || kind != c.kind {
-			t.Errorf("azureGPU(%q) = %v %d, want %v %d", c.sku, got, kind, c.want, c.kind)
+		got, kind, slice := azureGPU(c.sku)
+		if got != c.want || kind != c.kind || slice.Fraction != c.frac || (c.frac > 0 && slice.GPU != c.want.GPU) {
+			t.Errorf("azureGPU(%q) = %v %d %v, want %v %d fraction %g", c.sku, got, kind, slice, c.want, c.kind, c.frac)
 		}
 	}
 }
@@ -96,7 +110,13 @@ func TestAWSGPU(t *testing.T) {
 		{"g6e.xlarge", "1", gpuSpec{"l40s", 1}, mappedGPU},
 		{"inf2.48xlarge", "", gpuSpec{"inferentia2", 12}, mappedGPU},
 		{"trn2.48xlarge", "", gpuSpec{"trainium2", 16}, mappedGPU},
-		{"g4ad.xlarge", "1", gpuSpec{}, unmappedGPU},
+		{"g4ad.xlarge", "1", gpuSpec{"radeon-pro-v520", 1}, mappedGPU},
+		{"g5g.xlarge", "1", gpuSpec{"t4", 1}, mappedGPU}, // T4G
+		{"p6-b300.48xlarge", "8", gpuSpec{"b300", 8}, mappedGPU},
+		{"g7e.2xlarge", "1", gpuSpec{"rtx-pro-6000", 1}, mappedGPU},
+		{"dl1.24xlarge", "8", gpuSpec{"gaudi1", 8}, mappedGPU},
+		{"inf1.xlarge", "1", gpuSpec{"inferentia1", 1}, mappedGPU},
+		{"x9imaginary.xlarge", "1", gpuSpec{}, unmappedGPU},
 		{"m7i.large", "", gpuSpec{}, notGPU},
 	} {
 		got, kind := awsGPU(c.it, c.gpu)
@@ -152,7 +172,18 @@ func TestResolveName(t *testing.T) {
 		{"sky", "RTX6000-Ada", 0, "", "rtx-6000-ada"},
 		{"sky", "MI300X", 0, "", "mi300x"},
 		{"sky", "Gaudi2", 0, "", "gaudi2"}, // through the catalog's aliases
-		{"sky", "Radeon Pro V520", 0, "", ""},
+		{"sky", "Radeon Pro V520", 0, "", "radeon-pro-v520"},
+		{"sky", "RTX5090", 0, "", "rtx-5090"},
+		{"sky", "Gaudi HL-205", 0, "", "gaudi1"},
+		{"sky", "Inferentia", 0, "", "inferentia1"},
+		{"sky", "T4g", 0, "", "t4"},
+		{"sky", "RTXPRO6000", 0, "", "rtx-pro-6000"},
+		{"sky", "RTX PRO 6000 96GB", 0, "", "rtx-pro-6000"},
+		{"sky", "H100-NVLINK", 0, "", "h100-sxm"},
+		{"sky", "A100-80G-PCIE", 0, "", "a100-80gb-pcie"},
+		{"sky", "RTX6000", 0, "", "quadro-rtx-6000"}, // Lambda's Turing card, not the Ada one
+		{"sky", "Imaginary X1", 0, "", ""},
+		{"hunt", "RTX5090", 32, "", "rtx-5090"}, // through the catalog's aliases
 		{"sky", "K80", 0, "", ""},
 		{"hunt", "A100", 40, "", "a100-40gb"},
 		{"hunt", "A100", 80, "", "a100-80gb"},
@@ -161,7 +192,7 @@ func TestResolveName(t *testing.T) {
 		{"hunt", "H100", 94, "", "h100-nvl"},
 		{"hunt", "H100NVL", 94, "", "h100-nvl"},
 		{"hunt", "RTX4090", 24, "", "rtx-4090"},
-		{"hunt", "RTX6000", 24, "", ""}, // Turing Quadro: not in the catalog
+		{"hunt", "RTX6000", 24, "", ""}, // Turing Quadro: gpuhunt's table maps only the 48 GB (Ada) card
 		{"hunt", "v5litepod", 16, "", "tpu-v5e"},
 		{"hunt", "", 0, "", ""},
 	} {

@@ -226,8 +226,8 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 		spot, okS := t.num("SpotPrice")
 		vcpuF, _ := t.num("vCPUs")
 		ram, _ := t.num("MemoryGiB")
-		if inst == "" {
-			inst = accel
+		if inst == "" && provider == "gcp" {
+			inst = accel // GCP accelerator rows: TPU slices and attachable GPUs
 		}
 		item := provider + "/" + inst + "@" + region
 		if accel == "" {
@@ -270,6 +270,10 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			a := &skyAccel{line: t.line, name: accel, count: normCount(t.str("AcceleratorCount")), region: region, zone: zone, price: price, spot: spot}
 			accels[a.name+"|"+a.count+"|"+region+"|"+zone] = a
 			accelRows = append(accelRows, a)
+			continue
+		}
+		if inst == "" {
+			b.lacks(t.line, item, "InstanceType")
 			continue
 		}
 		count, frac, okC := fraction(t.str("AcceleratorCount"))
