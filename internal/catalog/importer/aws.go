@@ -294,7 +294,7 @@ func (doc *awsDoc) apply(b *builder) {
 			}
 			b.add(priceRow{
 				item: item, provider: "aws", instance: a.InstanceType, region: a.RegionCode,
-				gpu: spec.GPU, count: spec.Count, vcpus: vcpus, ramGiB: leadingNumber(a.Memory),
+				gpu: spec.GPU, count: spec.Count, fraction: awsFractions[a.InstanceType], vcpus: vcpus, ramGiB: leadingNumber(a.Memory),
 				mode: m, price: pr.price, currency: pr.currency,
 			})
 		}

@@ -249,7 +249,7 @@ func TestFetchGCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hits.Load() != 2 || len(res.Offers) == 0 || res.Unmapped["nvidia tesla p100"] != 1 {
+	if hits.Load() != 2 || len(res.Offers) == 0 || res.Unmapped["nvidia imaginary x1"] != 1 {
 		t.Errorf("requests %d offers %d unmapped %v", hits.Load(), len(res.Offers), res.Unmapped)
 	}
 	// A wrong key: not retried, and the key never shows in the error.

@@ -27,6 +27,8 @@ func parseGpuhunt(b *builder, r io.Reader, name, given string) error {
 			return err
 		}
 		if !ok {
+			// Every accepted line is a GPU row: there are no host rows here.
+			b.res.Rows, b.res.AcceptedRows = b.considered, len(b.accepted)
 			return nil
 		}
 		inst, region := t.str("instance_name"), t.str("location")

@@ -107,6 +107,13 @@ var awsCounts = map[string]int{
 	"inf2.xlarge": 1, "inf2.8xlarge": 1, "inf2.24xlarge": 6, "inf2.48xlarge": 12,
 }
 
+// awsFractions are the EC2 instance types that hold a slice of one GPU (g6f,
+// gr6f: fractions of an L4), as SkyPilot's AWS catalog counts them; the
+// offer file's "gpu" attribute does not say.
+var awsFractions = map[string]float64{
+	"g6f.large": 0.125, "g6f.xlarge": 0.125, "g6f.2xlarge": 0.25, "g6f.4xlarge": 0.5, "gr6f.4xlarge": 0.5,
+}
+
 // awsFamily returns the family of an instance type: "p5" of "p5.48xlarge".
 func awsFamily(instanceType string) string {
 	f, _, _ := strings.Cut(instanceType, ".")
@@ -126,6 +133,9 @@ func awsGPU(instanceType, gpuAttr string) (gpuSpec, skuKind) {
 	}
 	if c, ok := awsCounts[instanceType]; ok {
 		n = c
+	}
+	if _, ok := awsFractions[instanceType]; ok {
+		n = 1
 	}
 	return gpuSpec{id, n}, mappedGPU
 }
@@ -148,8 +158,8 @@ type gcpMachine struct {
 }
 
 // gcpMachines lists the machine types whose price is host + accelerators.
-// N1 VMs with attached T4/V100 have no instance type of their own and are
-// left out.
+// N1 VMs with attached T4/V100/P100/P4 have no machine type of their own:
+// the SkyPilot parser gives them an N1 host (gcpN1Hosts).
 var gcpMachines = func() map[string]gcpMachine {
 	m := map[string]gcpMachine{}
 	add := func(prefix, gpu, host, sky string, models []string, shapes ...[3]float64) {
@@ -175,6 +185,13 @@ var gcpMachines = func() map[string]gcpMachine {
 	add("g2-standard-", "l4", "g2", "L4", []string{"nvidia l4"},
 		[3]float64{4, 16, 1}, [3]float64{8, 32, 1}, [3]float64{12, 48, 1}, [3]float64{16, 64, 1},
 		[3]float64{24, 96, 2}, [3]float64{32, 128, 1}, [3]float64{48, 192, 4}, [3]float64{96, 384, 8})
+	add("a3-edgegpu-", "h100-sxm", "a3", "H100", []string{"nvidia h100 80gb"}, [3]float64{208, 1872, 8})
+	// Variants without local SSD: the same GPUs and host at a lower price.
+	for _, v := range []string{"a3-edgegpu-8g", "a3-ultragpu-8g"} {
+		x := m[v]
+		x.Name = v + "-nolssd"
+		m[x.Name] = x
+	}
 	return m
 }()
 
@@ -189,6 +206,8 @@ var gcpGPUs = map[string]string{
 	"nvidia l4":         "l4",
 	"nvidia tesla t4":   "t4",
 	"nvidia tesla v100": "v100-16gb",
+	"nvidia tesla p100": "p100",
+	"nvidia tesla p4":   "p4",
 }
 
 // gcpGPUModel normalises a GCP GPU SKU description to its model:
@@ -330,7 +349,7 @@ func fraction(s string) (count int, frac float64, ok bool) {
 		}
 		return int(v), 0, true
 	}
-	if n := math.Round(1 / v); math.Abs(1/n-v) < 0.005 {
+	if n := math.Round(1 / v); math.Abs(1/n-v) < 0.01*v {
 		return 1, 1 / n, true
 	}
 	return 1, v, true
@@ -347,7 +366,7 @@ var gpuhuntNames = map[string]nameRule{
 	"a10": {ID: "a10"}, "a10g": {ID: "a10g"}, "a40": {ID: "a40"}, "a6000": {ID: "rtx-a6000"}, "rtxa6000": {ID: "rtx-a6000"},
 	"l4": {ID: "l4"}, "l40": {ID: "l40"}, "l40s": {ID: "l40s"}, "t4": {ID: "t4"},
 	"rtx4090": {ID: "rtx-4090"}, "rtx6000ada": {ID: "rtx-6000-ada"},
-	"rtx6000": {ByMem: map[int]string{48: "rtx-6000-ada"}},
+	"rtx6000": {ByMem: map[int]string{24: "quadro-rtx-6000", 48: "rtx-6000-ada"}},
 	"mi300x":  {ID: "mi300x"}, "mi325x": {ID: "mi325x"}, "mi250x": {ID: "mi250x"},
 	"gaudi2": {ID: "gaudi2"}, "gaudi3": {ID: "gaudi3"},
 	"v5litepod": {ID: "tpu-v5e"}, "v5e": {ID: "tpu-v5e"}, "v5p": {ID: "tpu-v5p"}, "v6e": {ID: "tpu-v6e"},

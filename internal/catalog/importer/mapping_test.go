@@ -192,7 +192,7 @@ func TestResolveName(t *testing.T) {
 		{"hunt", "H100", 94, "", "h100-nvl"},
 		{"hunt", "H100NVL", 94, "", "h100-nvl"},
 		{"hunt", "RTX4090", 24, "", "rtx-4090"},
-		{"hunt", "RTX6000", 24, "", ""}, // Turing Quadro: gpuhunt's table maps only the 48 GB (Ada) card
+		{"hunt", "RTX6000", 24, "", "quadro-rtx-6000"}, // the Turing Quadro RTX 6000 (Lambda), by its 24 GB
 		{"hunt", "v5litepod", 16, "", "tpu-v5e"},
 		{"hunt", "", 0, "", ""},
 	} {

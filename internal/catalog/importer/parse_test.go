@@ -145,7 +145,7 @@ func TestParseGCP(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", w.Key, d)
 		}
 	}
-	if res.Unmapped["nvidia tesla p100"] != 1 {
+	if res.Unmapped["nvidia imaginary x1"] != 1 {
 		t.Errorf("unmapped = %v", res.Unmapped)
 	}
 	// us-moon1 is not in the catalog: its machines are accepted with the

@@ -238,6 +238,9 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			}
 			continue
 		}
+		if region != "" && !b.wantRegion(region) {
+			continue
+		}
 		b.res.Rows++
 		gpuLines[t.line] = true
 		if why, out := nonGPU(accel); out {
@@ -248,10 +251,6 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 		b.considered++
 		if region == "" {
 			b.lacks(t.line, item, "Region")
-			continue
-		}
-		if !b.wantRegion(region) {
-			b.res.Rows--
 			continue
 		}
 		if !okP || !okS {
@@ -286,6 +285,12 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			b.unmapped(t.line, item, "AcceleratorName", accel)
 			continue
 		}
+		if provider == "azure" && frac == 0 {
+			// A slice the file counts as one GPU: the SKU table knows.
+			if _, kind, s := azureGPU(inst); kind == fractionalGPU {
+				frac = s.Fraction
+			}
+		}
 		skyAddSlice(b, t.line, item, provider, inst, region, id, count, frac, int(vcpuF), ram, price, spot, rawP, rawS, "")
 	}
 	for _, h := range hosts {
@@ -293,7 +298,8 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 		item := "gcp/" + h.instance + "@" + h.region
 		a, ok := accels[m.Sky+"|"+strconv.Itoa(m.Count)+"|"+h.region+"|"+h.zone]
 		if !ok {
-			continue // a host without its accelerator row in this zone: nothing to price
+			b.res.Skipped++ // a host without its accelerator row in this zone: nothing to price
+			continue
 		}
 		price, spot, note := h.price+a.price, h.spot+a.spot, ""
 		if h.price == 0 {

@@ -364,3 +364,28 @@ func TestSkyPilotRegionsOption(t *testing.T) {
 		t.Errorf("offers %v rows %d accepted %d", summarize(res.Offers), res.Rows, res.AcceptedRows)
 	}
 }
+
+// The EC2 slices are slices in the AWS Price List path too, and a small
+// share is not snapped to a far 1/n.
+func TestAWSFractionsAndSnap(t *testing.T) {
+	if s, k := awsGPU("g6f.large", "1"); k != mappedGPU || s.GPU != "l4" || s.Count != 1 || awsFractions["g6f.large"] != 0.125 {
+		t.Errorf("g6f.large = %+v %v, fraction %g", s, k, awsFractions["g6f.large"])
+	}
+	if _, f, ok := fraction("0.06"); !ok || f != 0.06 {
+		t.Errorf("fraction(0.06) = %g %v, want 0.06 unsnapped", f, ok)
+	}
+}
+
+// gpuhunt files count their GPU rows for the accept rate as SkyPilot files do.
+func TestGpuhuntAcceptRate(t *testing.T) {
+	in := "instance_name,location,price,gpu_count,gpu_name,spot\n" +
+		"gpu_1x_a10,us-east-1,0.75,1,A10,False\n" +
+		"gpu_1x_x,us-east-1,0.75,1,Imaginary X1,False\n"
+	res, err := Parse("gpuhunt", strings.NewReader(in), "lambdalabs.csv", fileOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows != 2 || res.AcceptedRows != 1 || res.AcceptRate() != 0.5 {
+		t.Errorf("rows %d accepted %d rate %g, want 2, 1, 0.5", res.Rows, res.AcceptedRows, res.AcceptRate())
+	}
+}
