@@ -295,9 +295,20 @@
     });
   }
 
+  // gpus is what an offer is worth in whole GPUs: its count, or the share
+  // of one GPU a slice holds (gpu_fraction, e.g. 1/6 of an A10).
+  function gpus(o) { return o.gpu_count * (o.gpu_fraction || 1); }
+
+  // gpuCount writes the count as people read it: "8", or "1/6" for a slice.
+  function gpuCount(o) {
+    if (!o.gpu_fraction) return String(o.gpu_count);
+    var n = Math.round(1 / o.gpu_fraction);
+    return Math.abs(1 / n - o.gpu_fraction) < 0.002 ? "1/" + n : String(+o.gpu_fraction.toPrecision(3));
+  }
+
   function perGPU(o, m) {
     var p = o.prices_usd_per_hour && o.prices_usd_per_hour[m];
-    return p == null || !o.gpu_count ? null : p / o.gpu_count;
+    return p == null || !o.gpu_count ? null : p / gpus(o);
   }
 
   function renderOffers() {
@@ -306,7 +317,7 @@
     items.forEach(function (o) {
       var tr = el("tr", { "data-offer": o.id },
         el("td", null, el("span", { title: o.instance_type, text: o.id })),
-        el("td", { text: o.gpu + " × " + o.gpu_count }),
+        el("td", { text: o.gpu + " × " + gpuCount(o) }),
         el("td", { "class": "num", text: num(o.gpu_memory_gib, 0) }),
         el("td", { text: o.provider }),
         el("td", { text: o.region }),

@@ -123,6 +123,9 @@ func TestPageWithFakeAPI(t *testing.T) {
 	if n := count(`#offers-table tbody tr`); n != 25 {
 		t.Errorf("offers rows = %d, want 25", n)
 	}
+	// A slice of one GPU reads as its share, priced per whole-GPU hour.
+	step("slice", poll(`(() => { const r = document.querySelector('#offers-table tr[data-offer="azure/Standard_NV6ads_A10_v5"]');
+		return r && r.cells[1].textContent === 'a10 × 1/6' && r.cells[6].textContent === '$2.72'; })()`))
 	step("filter", chromedp.SendKeys(chromedp.CSS(`#filter-gpu`), "h100-sxm"), chromedp.Click(chromedp.CSS(`#filter-apply`)),
 		poll(`[...document.querySelectorAll('#offers-table tbody tr')].every(r => r.cells[1].textContent.startsWith('h100-sxm '))`))
 	step("stale badge", chromedp.WaitVisible(chromedp.CSS(`#offers-table .badge.stale`)))
