@@ -276,9 +276,9 @@ type nameRule struct {
 // catalog's own aliases would be wrong: SkyPilot's "A100" is the 40 GB part,
 // its "V100" the 16 GB one. Names not here fall back to the catalog aliases.
 var skyNames = map[string]nameRule{
-	"a100": {ID: "a100-40gb"}, "a100-80gb": {ID: "a100-80gb"},
+	"a100": {ID: "a100-40gb", ByMem: map[int]string{40: "a100-40gb", 80: "a100-80gb"}}, "a100-80gb": {ID: "a100-80gb"},
 	"h100": {ID: "h100-sxm"}, "h100-mega": {ID: "h100-sxm"}, "h100-sxm": {ID: "h100-sxm"},
-	"v100": {ID: "v100-16gb"}, "v100-32gb": {ID: "v100"},
+	"v100": {ID: "v100-16gb", ByMem: map[int]string{16: "v100-16gb", 32: "v100"}}, "v100-32gb": {ID: "v100"},
 	"a10g": {ID: "a10g"}, "a10": {ID: "a10"}, "l4": {ID: "l4"}, "l40s": {ID: "l40s"}, "t4": {ID: "t4"},
 	"h200": {ID: "h200"}, "b200": {ID: "b200"}, "gb200": {ID: "gb200"}, "gh200": {ID: "gh200"},
 	"a6000": {ID: "rtx-a6000"}, "rtxa6000": {ID: "rtx-a6000"}, "a40": {ID: "a40"},
@@ -408,7 +408,7 @@ func resolveName(cat *catalog.Catalog, table map[string]nameRule, name string, m
 	if v, ok := pcieVariant[id]; ok && strings.Contains(in, "pcie") {
 		id = v
 	}
-	if id == "h100-sxm" && strings.Contains(in, "nvl") {
+	if id == "h100-sxm" && strings.Contains(in, "nvl") && !strings.Contains(in, "nvlink") {
 		id = "h100-nvl"
 	}
 	a, ok := cat.Accelerator(id)

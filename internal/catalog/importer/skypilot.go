@@ -280,10 +280,33 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			b.reject(t.line, item, "AcceleratorCount", "want a whole number of accelerators >= 1 or a fraction of one, got %q", t.str("AcceleratorCount"))
 			continue
 		}
-		id, ok := skyGPU(b.cat, provider, inst, accel)
+		mem := 0.0
+		if provider == "vastai" {
+			// A marketplace lists one name for cards of several memory
+			// sizes (A100 40 and 80 GB, RTX 4060 and 4060 Ti), and its
+			// GpuInfo gives the machine's total: the memory per GPU tells
+			// them apart, and the offer's name carries it.
+			if m := skyTotalMiB.FindStringSubmatch(t.str("GpuInfo")); m != nil && count > 0 {
+				if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+					mem = v / 1024 / float64(count)
+				}
+			}
+		}
+		id, ok := skyGPU(b.cat, provider, inst, accel, mem)
 		if !ok {
 			b.unmapped(t.line, item, "AcceleratorName", accel)
 			continue
+		}
+		if mem > 0 {
+			a, _ := b.cat.Accelerator(id)
+			if math.Abs(mem-a.MemGiB) > 0.1*a.MemGiB {
+				b.reject(t.line, item, "GpuInfo", "%.0f GiB per GPU, but %s has %g GiB: a variant the catalog does not have (add it to accelerators.csv)", mem, id, a.MemGiB)
+				continue
+			}
+			if r, ok := skyNames[strings.ToLower(accel)]; ok && r.ByMem != nil {
+				inst = fmt.Sprintf("%s-%.0fGB", inst, a.MemGiB)
+				item = provider + "/" + inst + "@" + region
+			}
 		}
 		if provider == "azure" && frac == 0 {
 			// A slice the file counts as one GPU: the SKU table knows.
@@ -420,7 +443,7 @@ func skyAddSlice(b *builder, line int, item, provider, inst, region, gpu string,
 
 // skyGPU maps a SkyPilot row to our id: the provider's own instance table
 // first (it knows SXM from PCIe and 16 from 32 GB), then the name.
-func skyGPU(cat *catalog.Catalog, provider, inst, accel string) (string, bool) {
+func skyGPU(cat *catalog.Catalog, provider, inst, accel string, memGiB float64) (string, bool) {
 	switch provider {
 	case "aws":
 		if s, k := awsGPU(inst, ""); k == mappedGPU {
@@ -435,5 +458,8 @@ func skyGPU(cat *catalog.Catalog, provider, inst, accel string) (string, bool) {
 			return m.GPU, true
 		}
 	}
-	return resolveName(cat, skyNames, accel, 0, inst)
+	return resolveName(cat, skyNames, accel, memGiB, inst)
 }
+
+// skyTotalMiB reads the GPU memory total of a SkyPilot GpuInfo cell.
+var skyTotalMiB = regexp.MustCompile(`'TotalGpuMemoryInMiB':\s*([0-9.]+)`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/catalogtest"
 )
 
 // parseSky parses an inline SkyPilot vms.csv named name (the directory
@@ -387,5 +388,33 @@ func TestGpuhuntAcceptRate(t *testing.T) {
 	}
 	if res.Rows != 2 || res.AcceptedRows != 1 || res.AcceptRate() != 0.5 {
 		t.Errorf("rows %d accepted %d rate %g, want 2, 1, 0.5", res.Rows, res.AcceptedRows, res.AcceptRate())
+	}
+}
+
+// A marketplace's one name for two memory sizes is told apart by the memory
+// per GPU, and a card the catalog lacks (a Ti with other memory) is refused;
+// "NVLINK" in a name is not the H100 NVL.
+func TestSkyPilotMemoryVariants(t *testing.T) {
+	in := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n" +
+		`2x-A100_SXM4-32-65536,A100,2,32,64.0,"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 163840}}], 'TotalGpuMemoryInMiB': 163840}",1.87,0.00,"Montana, US, NA"` + "\n" +
+		`2x-A100_SXM4-32-65536,A100,2,32,64.0,"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}",1.87,0.00,"Germany, DE, EU"` + "\n" +
+		`4x-RTX_4060_Ti-32-65536,RTX4060,4,32,64.0,"{'Gpus': [{'Name': 'RTX4060', 'Count': 4, 'MemoryInfo': {'SizeInMiB': 65520}}], 'TotalGpuMemoryInMiB': 65520}",0.29,0.00,", CN, AS"` + "\n"
+	res, err := Parse("skypilot", strings.NewReader(in), "vast/vms.csv", fileOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range res.Offers {
+		got[o.Key()] = o.GPU
+	}
+	want := map[string]string{"vastai/2x-A100_SXM4-32-65536-80GB@US": "a100-80gb", "vastai/2x-A100_SXM4-32-65536-40GB@DE": "a100-40gb"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("offers (-want +got):\n%s", d)
+	}
+	if len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, "16 GiB per GPU, but rtx-4060 has 8 GiB") {
+		t.Errorf("rejects %v, want the 4060 Ti", res.Rejected)
+	}
+	if id, _ := resolveName(catalogtest.Embedded(t), skyNames, "H100-NVLINK", 0, "H100_NVLINK_80GB::8"); id != "h100-sxm" {
+		t.Errorf("H100-NVLINK = %s, want h100-sxm", id)
 	}
 }
