@@ -127,12 +127,18 @@ func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catal
 			o.Currency, o.LocalPrices = "USD", o.ListPrices
 		}
 		a, okGPU := known.OfferAccelerator(o)
-		_, okProv := known.Provider(o.Provider)
 		_, okRate := known.Rate(o.Currency)
-		if !okGPU || !okProv || !okRate || o.GPUCount < 1 || o.GPUCount > catalog.MaxOfferGPUs ||
+		if !okGPU || !okRate || o.GPUCount < 1 || o.GPUCount > catalog.MaxOfferGPUs ||
 			(o.GPUMemGiB != 0 && math.Abs(o.GPUMemGiB-a.MemGiB) > 0.1*a.MemGiB) {
 			skipped++
 			continue
+		}
+		if _, ok := known.Provider(o.Provider); !ok && !newRegion[o.Provider] {
+			// A provider imported from a price file but without facts in
+			// providers.yaml: offered, with what is not known unknown.
+			newRegion[o.Provider] = true
+			layer.Providers = append(layer.Providers, &catalog.Provider{ID: o.Provider, Name: o.Provider,
+				Notes: "imported from a price file; not in providers.yaml: headquarters, certifications, keys and egress are unknown", Fact: o.Fact})
 		}
 		if _, ok := known.Region(o.Provider, o.Region); !ok && !newRegion[o.Provider+"/"+o.Region] {
 			// A region the catalog does not know yet (a new one in a

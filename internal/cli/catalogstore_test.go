@@ -216,6 +216,34 @@ func TestStoreLayer(t *testing.T) {
 		t.Errorf("line = %q, %v", line, err)
 	}
 
+	// A provider and region the catalog has no row for are layered with
+	// what is known: the offer is there, its country unknown.
+	s, err = store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = &catalog.Offer{Provider: "cudo", InstanceType: "sapphire-rapids-h100_1x2v4gb", Region: "no-kristiansand-1", GPU: "h100-sxm", GPUCount: 1, Currency: "USD"}
+	o.ListPrices[catalog.OnDemand], o.LocalPrices[catalog.OnDemand] = 1.82, 1.82
+	if _, err := s.SaveSnapshot(context.Background(), store.Snapshot{Source: "test", FetchedAt: day1.Add(time.Hour), Offers: []*catalog.Offer{o}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if layer, _, err = e.storeLayer(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = catalog.Build(base, layer); err != nil {
+		t.Fatalf("layering a new provider: %v", err)
+	}
+	found := false
+	for _, o := range c.Offers {
+		if o.Key() == "cudo/sapphire-rapids-h100_1x2v4gb@no-kristiansand-1" {
+			found = o.Country == "" && o.ListPrices[catalog.OnDemand] == 1.82
+		}
+	}
+	if p, ok := c.Provider("cudo"); !found || !ok || p.HQCountry != "" {
+		t.Errorf("the cudo offer after layering: found %v, provider %+v", found, p)
+	}
+
 	// No database: no layer, no line, no error, and no file created.
 	e.Getenv = func(string) string { return filepath.Join(t.TempDir(), "none.db") }
 	if layer, line, err := e.storeLayer(); layer != nil || line != "" || err != nil {

@@ -333,10 +333,6 @@ func (b *builder) add(p priceRow) bool {
 	if p.item == "" {
 		p.item = p.provider + "/" + p.instance + "@" + p.region
 	}
-	if _, ok := b.cat.Provider(p.provider); !ok {
-		b.reject(p.line, p.item, "provider", "unknown provider %q (not in the catalog's providers.yaml)", p.provider)
-		return false
-	}
 	if math.IsNaN(p.price) || math.IsInf(p.price, 0) || p.price <= 0 {
 		b.reject(p.line, p.item, "price", "%s price must be > 0, got %g", p.mode, p.price)
 		return false
@@ -353,6 +349,14 @@ func (b *builder) add(p priceRow) bool {
 	if !ok {
 		b.reject(p.line, p.item, "currency", "no exchange rate for %q in the catalog", cur)
 		return false
+	}
+	if _, ok := b.cat.Provider(p.provider); !ok && !b.newRegions[p.provider] {
+		// A provider the catalog has no facts on: its prices are kept,
+		// and what is not known of it (jurisdiction, certifications,
+		// egress) is said where it matters.
+		b.newRegions[p.provider] = true
+		b.res.Warnings = append(b.res.Warnings, Reject{Line: p.line, Item: p.item, Field: "provider",
+			Reason: fmt.Sprintf("provider %q is not in the catalog's providers.yaml: its offers are accepted, with its jurisdiction, certifications and egress unknown (add it to providers.yaml)", p.provider)})
 	}
 	country := ""
 	if reg, ok := b.cat.Region(p.provider, p.region); ok {

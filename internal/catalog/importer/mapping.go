@@ -405,11 +405,13 @@ func resolveName(cat *catalog.Catalog, table map[string]nameRule, name string, m
 		return "", false
 	}
 	in := strings.ToLower(instance)
-	if v, ok := pcieVariant[id]; ok && strings.Contains(in, "pcie") {
-		id = v
-	}
-	if id == "h100-sxm" && strings.Contains(in, "nvl") && !strings.Contains(in, "nvlink") {
-		id = "h100-nvl"
+	switch {
+	case id == "h100-sxm" && strings.Contains(in, "nvl") && !strings.Contains(in, "nvlink"):
+		id = "h100-nvl" // a PCIe card too, but its own part (94 GB)
+	case strings.Contains(in, "pci"):
+		if v, ok := pcieVariant[id]; ok {
+			id = v
+		}
 	}
 	a, ok := cat.Accelerator(id)
 	if !ok {

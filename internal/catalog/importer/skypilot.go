@@ -132,6 +132,11 @@ func providerOf(name, given string, fromDir bool) (string, error) {
 	if p, ok := providerNames[strings.ToLower(word)]; ok {
 		return p, nil
 	}
+	if fromDir && providerWord.MatchString(word) {
+		// catalogs/v9/<cloud>/vms.csv of a cloud the tables do not name:
+		// the directory is the provider's id.
+		return word, nil
+	}
 	return "", apperr.Invalidf("provider", "cannot tell the provider of %q from its name: say which provider it is", name)
 }
 
@@ -280,33 +285,33 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			b.reject(t.line, item, "AcceleratorCount", "want a whole number of accelerators >= 1 or a fraction of one, got %q", t.str("AcceleratorCount"))
 			continue
 		}
-		mem := 0.0
-		if provider == "vastai" {
-			// A marketplace lists one name for cards of several memory
-			// sizes (A100 40 and 80 GB, RTX 4060 and 4060 Ti), and its
-			// GpuInfo gives the machine's total: the memory per GPU tells
-			// them apart, and the offer's name carries it.
-			if m := skyTotalMiB.FindStringSubmatch(t.str("GpuInfo")); m != nil && count > 0 {
-				if v, err := strconv.ParseFloat(m[1], 64); err == nil {
-					mem = v / 1024 / float64(count)
-				}
-			}
-		}
-		id, ok := skyGPU(b.cat, provider, inst, accel, mem)
+		// Memory per GPU tells apart names that cover several parts (A100
+		// 40 and 80 GB; a 4060 and a 4060 Ti). Files write GpuInfo three
+		// ways (per GPU, the machine's total, or a total that is per GPU),
+		// so each reading is tried.
+		mems := skyMemories(t.str("GpuInfo"), count)
+		id, ok := skyGPU(b.cat, provider, inst, accel, mems)
 		if !ok {
 			b.unmapped(t.line, item, "AcceleratorName", accel)
 			continue
 		}
-		if mem > 0 {
-			a, _ := b.cat.Accelerator(id)
-			if math.Abs(mem-a.MemGiB) > 0.1*a.MemGiB {
-				b.reject(t.line, item, "GpuInfo", "%.0f GiB per GPU, but %s has %g GiB: a variant the catalog does not have (add it to accelerators.csv)", mem, id, a.MemGiB)
+		a, _ := b.cat.Accelerator(id)
+		want := a.MemGiB
+		if frac > 0 {
+			want *= frac
+		}
+		if len(mems) > 0 && !memMatches(mems, want) {
+			why := fmt.Sprintf("GpuInfo says %.0f GiB per GPU, but %s has %.3g GiB", mems[0], id, want)
+			if provider == "vastai" {
+				// A marketplace lists consumer variants under one name.
+				b.reject(t.line, item, "GpuInfo", "%s: a variant the catalog does not have (add it to accelerators.csv)", why)
 				continue
 			}
-			if r, ok := skyNames[strings.ToLower(accel)]; ok && r.ByMem != nil {
-				inst = fmt.Sprintf("%s-%.0fGB", inst, a.MemGiB)
-				item = provider + "/" + inst + "@" + region
-			}
+			b.res.Warnings = append(b.res.Warnings, Reject{Line: t.line, Item: item, Field: "GpuInfo", Reason: why + ": kept as " + id})
+		} else if r, ok := skyNames[strings.ToLower(accel)]; ok && r.ByMem != nil && len(mems) > 0 && provider == "vastai" {
+			// One marketplace name, two memory sizes: the offer's name says which.
+			inst = fmt.Sprintf("%s-%.0fGB", inst, a.MemGiB)
+			item = provider + "/" + inst + "@" + region
 		}
 		if provider == "azure" && frac == 0 {
 			// A slice the file counts as one GPU: the SKU table knows.
@@ -443,7 +448,7 @@ func skyAddSlice(b *builder, line int, item, provider, inst, region, gpu string,
 
 // skyGPU maps a SkyPilot row to our id: the provider's own instance table
 // first (it knows SXM from PCIe and 16 from 32 GB), then the name.
-func skyGPU(cat *catalog.Catalog, provider, inst, accel string, memGiB float64) (string, bool) {
+func skyGPU(cat *catalog.Catalog, provider, inst, accel string, mems []float64) (string, bool) {
 	switch provider {
 	case "aws":
 		if s, k := awsGPU(inst, ""); k == mappedGPU {
@@ -458,8 +463,59 @@ func skyGPU(cat *catalog.Catalog, provider, inst, accel string, memGiB float64) 
 			return m.GPU, true
 		}
 	}
-	return resolveName(cat, skyNames, accel, memGiB, inst)
+	if r, ok := skyNames[strings.ToLower(strings.TrimSpace(accel))]; ok && r.ByMem != nil {
+		for _, m := range mems {
+			if _, ok := r.ByMem[int(m+0.5)]; ok {
+				return resolveName(cat, skyNames, accel, m, inst)
+			}
+		}
+	}
+	return resolveName(cat, skyNames, accel, 0, inst)
 }
+
+// skyGpuMiB and skyTotalMiB read the memory of a SkyPilot GpuInfo cell.
+var skyGpuMiB = regexp.MustCompile(`'SizeInMiB':\s*([0-9.]+)`)
+
+// skyMemories are the plausible readings of a GpuInfo cell's memory per
+// GPU in GiB (1 GiB or more): the size as written, the total over the
+// count, the size over the count. None when the cell says nothing usable.
+func skyMemories(info string, count int) []float64 {
+	var out []float64
+	add := func(v float64) {
+		if v >= 1 {
+			out = append(out, v)
+		}
+	}
+	n := float64(max(count, 1))
+	size, total := 0.0, 0.0
+	if m := skyGpuMiB.FindStringSubmatch(info); m != nil {
+		size, _ = strconv.ParseFloat(m[1], 64)
+	}
+	if m := skyTotalMiB.FindStringSubmatch(info); m != nil {
+		total, _ = strconv.ParseFloat(m[1], 64)
+	}
+	// Most specific first: a total over the count is per GPU whatever the
+	// size field meant.
+	if n > 1 {
+		add(total / 1024 / n)
+		add(size / 1024 / n)
+	}
+	add(size / 1024)
+	return out
+}
+
+// memMatches reports whether one reading is within 10% of want.
+func memMatches(mems []float64, want float64) bool {
+	for _, m := range mems {
+		if math.Abs(m-want) <= 0.1*want {
+			return true
+		}
+	}
+	return false
+}
+
+// providerWord is a directory name usable as a provider id.
+var providerWord = regexp.MustCompile(`^[a-z][a-z0-9-]{1,30}$`)
 
 // skyTotalMiB reads the GPU memory total of a SkyPilot GpuInfo cell.
 var skyTotalMiB = regexp.MustCompile(`'TotalGpuMemoryInMiB':\s*([0-9.]+)`)

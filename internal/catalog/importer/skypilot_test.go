@@ -418,3 +418,40 @@ func TestSkyPilotMemoryVariants(t *testing.T) {
 		t.Errorf("H100-NVLINK = %s, want h100-sxm", id)
 	}
 }
+
+// A SkyPilot file of a provider the catalog has no facts on (Cudo, rows in
+// the format of its public catalog) imports like the others: the provider
+// and its regions are accepted with warnings, names resolve by instance and
+// memory.
+func TestSkyPilotNewProvider(t *testing.T) {
+	in := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		`epyc-genoa-h100-nvl-pcie_1x2v4gb,H100,1.0,2,4,2.4994,au-melbourne-1,"{'Gpus': [{'Name': 'H100', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 96256}}], 'TotalGpuMemoryInMiB': 96256}",` + "\n" +
+		`intel-ice-lake-a100-pci_2x8v16gb,A100,2.0,8,16,2.79,us-carlsbad-1,"{'Gpus': [{'Name': 'A100', 'Count': '2.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 163840}",` + "\n" +
+		`sapphire-rapids-h100_1x2v4gb,H100-SXM,1.0,2,4,1.82,no-kristiansand-1,"{'Gpus': [{'Name': 'H100-SXM', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}",` + "\n"
+	res, err := Parse("skypilot", strings.NewReader(in), "catalogs/v7/cudo/vms.csv", fileOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range res.Offers {
+		got[o.Key()] = o.GPU
+	}
+	want := map[string]string{
+		"cudo/epyc-genoa-h100-nvl-pcie_1x2v4gb@au-melbourne-1": "h100-nvl",
+		"cudo/intel-ice-lake-a100-pci_2x8v16gb@us-carlsbad-1":  "a100-80gb-pcie",
+		"cudo/sapphire-rapids-h100_1x2v4gb@no-kristiansand-1":  "h100-sxm",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("offers (-want +got):\n%s", d)
+	}
+	if res.AcceptRate() != 1 || len(res.Rejected) != 0 {
+		t.Errorf("accept rate %g, rejects %v", res.AcceptRate(), res.Rejected)
+	}
+	fields := map[string]int{}
+	for _, w := range res.Warnings {
+		fields[w.Field]++
+	}
+	if fields["provider"] != 1 || fields["region"] != 3 {
+		t.Errorf("warnings by field %v, want provider 1 and region 3", fields)
+	}
+}

@@ -157,6 +157,10 @@ func Build(fsys fs.FS) (*Result, error) {
 		fr := FileReport{Source: s, Date: date, Rows: r.Rows, Accepted: r.AcceptedRows, OutOfScope: r.OutOfScope,
 			Rejected: r.Rejected, Warnings: r.Warnings}
 		for _, w := range r.Warnings {
+			if w.Field == "provider" {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: w.Line, Field: "provider",
+					Msg: s.Provider + ": not in " + catalog.ProvidersFile + ": add the provider's facts (headquarters, certifications, egress) first"})
+			}
 			if w.Field == "region" {
 				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: w.Line, Field: "Region",
 					Msg: w.Item + ": region not in " + catalog.RegionsFile + ": add it with its country (the embedded catalog knows every region's country)"})
