@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -261,7 +260,7 @@ type shape struct {
 type task struct {
 	offer    *catalog.Offer
 	shape    shape
-	warnings []CheckWarning // from the request's checks, once per offer
+	warnings []Warning // from the request's checks, made once per offer
 }
 
 // Recommend evaluates every offer in the catalog for the request.
@@ -295,18 +294,40 @@ func Recommend(req Request) (*Result, error) {
 	for _, v := range spec.Stack.Vendors {
 		vendors[string(v)] = true
 	}
-	var tasks []task
-	exclude := func(o *catalog.Offer, gpus int, mode, code, reason string) {
-		res.Excluded = append(res.Excluded, Excluded{Offer: o.ID(), Region: o.Region, GPUs: gpus, Pricing: mode, ReasonCode: code, Reason: reason})
+	tasks := make([]task, 0, len(req.Catalog.Offers)*2)
+	// An offer's name is shared by its neighbours in the catalog (the
+	// regions of an instance type), a vendor's sentence by its accelerator.
+	var lastID string
+	var lastIDOffer *catalog.Offer
+	offerID := func(o *catalog.Offer) string {
+		if lastIDOffer == nil || o.Provider != lastIDOffer.Provider || o.InstanceType != lastIDOffer.InstanceType {
+			lastID, lastIDOffer = o.ID(), o
+		}
+		return lastID
 	}
+	exclude := func(o *catalog.Offer, gpus int, mode, code, reason string) {
+		res.Excluded = append(res.Excluded, Excluded{Offer: offerID(o), Region: o.Region, GPUs: gpus, Pricing: mode, ReasonCode: code, Reason: reason})
+	}
+	type vendorKey struct{ id, vendor string }
+	vendorReason := map[vendorKey]string{}
+	var sh []shape
 	for _, o := range req.Catalog.Offers {
-		a, _ := req.Catalog.OfferAccelerator(o)
 		switch {
 		case len(providers) > 0 && !providers[o.Provider]:
 			exclude(o, o.GPUCount, "", ReasonProvider, fmt.Sprintf("%s is not in constraints.providers", o.Provider))
 			continue
-		case len(vendors) > 0 && !vendors[a.Vendor]:
-			exclude(o, o.GPUCount, "", ReasonVendor, fmt.Sprintf("%s is made by %s, not in stack.vendors", a.ID, a.Vendor))
+		case len(vendors) > 0:
+			a, _ := req.Catalog.OfferAccelerator(o)
+			if vendors[a.Vendor] {
+				break
+			}
+			k := vendorKey{a.ID, a.Vendor}
+			why, ok := vendorReason[k]
+			if !ok {
+				why = fmt.Sprintf("%s is made by %s, not in stack.vendors", a.ID, a.Vendor)
+				vendorReason[k] = why
+			}
+			exclude(o, o.GPUCount, "", ReasonVendor, why)
 			continue
 		}
 		skip := false
@@ -323,8 +344,10 @@ func Recommend(req Request) (*Result, error) {
 		if skip {
 			continue
 		}
-		for _, s := range shapes(spec, o, maxGPUs) {
-			tasks = append(tasks, task{offer: o, shape: s, warnings: warnings})
+		ws := checkWarnings(warnings)
+		sh = shapes(sh[:0], spec, o, maxGPUs)
+		for _, s := range sh {
+			tasks = append(tasks, task{offer: o, shape: s, warnings: ws})
 		}
 		if o.GPUCount > maxGPUs {
 			exclude(o, o.GPUCount, "", ReasonNoFit, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
@@ -332,6 +355,13 @@ func Recommend(req Request) (*Result, error) {
 	}
 	res.Evaluated = len(res.Excluded) // offers removed before prediction count as evaluated once
 	results := evaluate(req, tasks, modes)
+	nx, nc := len(res.Excluded), 0
+	for _, r := range results {
+		nx += len(r.excluded)
+		nc += len(r.candidates)
+	}
+	res.Excluded = slices.Grow(res.Excluded, nx-len(res.Excluded))
+	res.Candidates = make([]*Candidate, 0, nc)
 	for _, r := range results {
 		res.Evaluated += r.evaluated
 		res.Excluded = append(res.Excluded, r.excluded...)
@@ -359,27 +389,30 @@ func EvaluateOffer(req Request, o *catalog.Offer, instances int, modes []catalog
 	if instances < 1 {
 		instances = 1
 	}
-	var cache sync.Map
 	t := task{offer: o, shape: shape{instances, instances * o.GPUCount}}
+	var warnings []CheckWarning
 	for _, chk := range req.Checks {
 		code, why, ws := chk(req.Spec, o)
 		if code != "" {
 			return nil, []Excluded{{Offer: o.ID(), Region: o.Region, GPUs: instances * o.GPUCount, ReasonCode: code, Reason: why}}
 		}
-		t.warnings = append(t.warnings, ws...)
+		warnings = append(warnings, ws...)
 	}
-	r := evalTask(req, t, modes, &cache)
+	t.warnings = checkWarnings(warnings)
+	ev := newEvaluator(&req, modes, nil)
+	ev.startGroup(o)
+	r := ev.task(&t)
 	return r.candidates, r.excluded
 }
 
-// shapes lists the clusters to try on an offer: one instance, then whole
+// shapes appends to out the clusters to try on an offer: one instance, then whole
 // instances in powers of two up to max_gpus where the offer has a fabric.
 // Inference replicas need no fabric: they are sized by the load instead.
-func shapes(spec *workload.Spec, o *catalog.Offer, maxGPUs int) []shape {
+func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []shape {
 	if o.GPUCount > maxGPUs {
-		return nil
+		return out
 	}
-	out := []shape{{1, o.GPUCount}}
+	out = append(out, shape{1, o.GPUCount})
 	if spec.Kind == workload.KindLLMInference || spec.Kind == workload.KindGeneric {
 		return out // replicas are independent: sized after prediction
 	}
@@ -394,244 +427,6 @@ func shapes(spec *workload.Spec, o *catalog.Offer, maxGPUs int) []shape {
 		out = append(out, shape{n, n * o.GPUCount})
 	}
 	return out
-}
-
-type taskResult struct {
-	candidates []*Candidate
-	excluded   []Excluded
-	evaluated  int
-}
-
-// predictKey identifies hardware that predicts the same: one instance type
-// in any region, at one size.
-type predictKey struct {
-	provider, instance string
-	instances          int
-}
-
-func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
-	workers := req.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	out := make([]taskResult, len(tasks))
-	cache := &sync.Map{} // predictKey -> *predicted
-	if req.Predictions != nil && req.Tune == nil {
-		cache = req.Predictions.table(req.Spec)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = evalTask(req, tasks[i], modes, cache)
-			}
-		}()
-	}
-	for i := range tasks {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
-}
-
-type predicted struct {
-	once sync.Once
-	p    perf.Prediction
-	err  error
-}
-
-func evalTask(req Request, t task, modes []catalog.Mode, cache *sync.Map) taskResult {
-	var r taskResult
-	o, spec := t.offer, req.Spec
-	a, _ := req.Catalog.OfferAccelerator(o)
-	key := predictKey{o.Provider, o.InstanceType, t.shape.instances}
-	v, ok := cache.Load(key)
-	if !ok {
-		v, _ = cache.LoadOrStore(key, &predicted{})
-	}
-	pr := v.(*predicted)
-	pr.once.Do(func() {
-		cl, err := perf.NewCluster(a, t.shape.gpus, t.shape.instances, o)
-		if err != nil {
-			pr.err = err
-			return
-		}
-		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
-		if req.Tune != nil {
-			req.Tune(o, &cl)
-		}
-		pr.p, pr.err = perf.Predict(spec, cl)
-	})
-	excl := func(mode, code, reason string) {
-		r.excluded = append(r.excluded, Excluded{Offer: o.ID(), Region: o.Region, GPUs: t.shape.gpus, Pricing: mode, ReasonCode: code, Reason: reason})
-	}
-	r.evaluated = len(modes)
-	if pr.err != nil {
-		excl("", ReasonNoFabric, pr.err.Error())
-		return r
-	}
-	p := &pr.p // shared, read-only: a service's fleet gets its own below
-	if !p.Fits {
-		excl("", ReasonNoFit, p.Reason)
-		return r
-	}
-	if d := p.DurationHours; d != nil && (math.IsInf(*d, 0) || math.IsNaN(*d)) || p.Throughput.Value <= 0 {
-		excl("", ReasonNoFit, fmt.Sprintf("no usable prediction for %s (throughput %g %s)", o.GPU, p.Throughput.Value, p.Throughput.Unit))
-		return r
-	}
-	instances := t.shape.instances
-	replicas := 0
-	service := spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
-	if service && p.Serving != nil {
-		// Size the fleet: enough instances for the replicas the SLO needs.
-		perInstance := max(1, p.Parallelism.Replicas)
-		need := max(1, p.Serving.ReplicasNeeded)
-		instances = (need + perInstance - 1) / perInstance
-		replicas = need
-		maxGPUs := spec.Constraints.MaxGPUs
-		if maxGPUs == 0 {
-			maxGPUs = DefaultMaxGPUs
-		}
-		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
-			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
-			return r
-		}
-		if instances*o.GPUCount > maxGPUs {
-			excl("", ReasonUnsustained, fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
-				*spec.Inference.RequestsPerSecond, instances, instances*o.GPUCount, maxGPUs))
-			return r
-		}
-		if instances > 1 {
-			// Each instance carries its share of the load: predict that
-			// operating point, so latency and utilisation are the fleet's.
-			scaled := *spec
-			inf := *spec.Inference
-			perInstance := *inf.RequestsPerSecond / float64(instances)
-			inf.RequestsPerSecond = &perInstance
-			scaled.Inference = &inf
-			cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
-			if err == nil {
-				if p2, err := perf.Predict(&scaled, cl); err == nil && p2.Fits {
-					p2.Serving.ReplicasNeeded = need
-					p2.Throughput.Value *= float64(instances)
-					p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each serving %.3g requests/s", instances, perInstance))
-					p = &p2
-				}
-			}
-		}
-	}
-	pp := p // shared by the candidates of every pricing mode
-	for _, m := range modes {
-		if _, ok := o.YourPrices.Get(m); !ok {
-			if o.YourPrices == (catalog.Prices{}) && m == modes[0] {
-				// No price at all: keep it visible, unranked by cost.
-				c := newCandidate(req, t, instances, replicas, pp, m, service)
-				if code, why := violates(spec, c); code != "" {
-					excl(m.String(), code, why)
-					continue
-				}
-				c.Warnings = append(c.Warnings, Warning{Code: WarnPriceUnknown})
-				r.candidates = append(r.candidates, c)
-				continue
-			}
-			// Concatenated, not formatted: the catalog has many such rows.
-			excl(m.String(), ReasonNoPrice, o.Provider+" publishes no "+m.String()+" price for "+o.InstanceType+" in "+o.Region)
-			continue
-		}
-		c := newCandidate(req, t, instances, replicas, pp, m, service)
-		if code, why := violates(spec, c); code != "" {
-			excl(m.String(), code, why)
-			continue
-		}
-		r.candidates = append(r.candidates, c)
-	}
-	return r
-}
-
-func newCandidate(req Request, t task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) *Candidate {
-	spec, o := req.Spec, t.offer
-	prov, _ := req.Catalog.Provider(o.Provider)
-	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
-		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
-		OutputsGB: spec.Data.OutputsGB, Detail: req.Detail}
-	if p.DurationHours != nil {
-		job.ProductiveHours = *p.DurationHours
-	}
-	job.DatasetGB = spec.Data.DatasetGB
-	job.CheckpointGB = checkpointGB(spec)
-	if spec.Data.Storage == workload.StorageLocalNVMe || (spec.Data.Storage == workload.StorageAuto && o.NVMeTB*1000*0.9 >= spec.Data.DatasetGB && spec.Data.DatasetGB > 0) {
-		job.StagingGBps = math.Min(o.NetworkGbps/8*0.6, 2)
-		if job.StagingGBps <= 0 {
-			job.StagingGBps = 1
-		}
-	}
-	if loc := spec.Data.Location; loc.Provider != "" {
-		switch {
-		case strings.EqualFold(loc.Provider, "onprem"):
-			job.DataOnPrem = true
-		case strings.EqualFold(loc.Provider, o.Provider):
-			if loc.Region != "" && loc.Region != o.Region {
-				job.DataFrom, job.DataFromSame = prov, true
-			}
-		default:
-			src, ok := req.Catalog.Provider(loc.Provider)
-			if !ok {
-				src = &catalog.Provider{ID: loc.Provider}
-			}
-			job.DataFrom = src
-		}
-	}
-	e := cost.Price(job)
-	c := &Candidate{Offer: o, Instances: instances, GPUs: instances * o.GPUCount, Pred: p, Cost: e, ReplicasNeeded: replicas}
-	if service {
-		c.PerHourUSD = e.PerHourUSD
-		c.PerMonthUSD = e.Cost.Total
-	} else {
-		c.DurationHours = e.WallHours
-	}
-	setIntervals(c, service)
-	// Unit cost and tokens per dollar.
-	work, unit, scale := workDone(spec, p, service)
-	if e.PriceKnown && work > 0 && e.Cost.Total > 0 {
-		c.UnitCost = e.Cost.Total / work * scale
-		c.UnitCostUnit = unit
-		if strings.Contains(unit, "tokens") {
-			c.TokensPerUSD = work / e.Cost.Total
-		}
-	}
-	// Warnings.
-	if o.Stale(req.Now) {
-		c.Warnings = append(c.Warnings, Warning{WarnStale, []any{o.AsOf.Format("2006-01-02")}})
-	}
-	if p.Utilization < LowUtilization {
-		c.Warnings = append(c.Warnings, Warning{WarnLowUtil, []any{math.Round(p.Utilization * 100), p.Bottleneck}})
-	}
-	if e.Spot != nil {
-		if e.Spot.ProbMissingDeadline > 0.01 {
-			c.Warnings = append(c.Warnings, Warning{WarnSpotRisk, []any{math.Round(e.Spot.ProbMissingDeadline * 100)}})
-		}
-		if e.Spot.ExpectedInterrupts >= 0.1 {
-			c.Warnings = append(c.Warnings, Warning{WarnSpot, []any{round1(e.Spot.ExpectedInterrupts), round1(e.Spot.CheckpointInterval)}})
-		}
-	}
-	if e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0 {
-		c.Warnings = append(c.Warnings, Warning{WarnReserved, []any{m.String(), math.Round(e.Reserved.BreakEvenUtilization * 100), math.Round(e.Reserved.Utilization * 100)}})
-	}
-	if p.Confidence == "low" {
-		c.Warnings = append(c.Warnings, Warning{Code: WarnLowConfidence})
-	}
-	for _, w := range t.warnings {
-		code := w.Code
-		if code == "" {
-			code = WarnNote
-		}
-		c.Warnings = append(c.Warnings, Warning{code, []any{w.Text}})
-	}
-	return c
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
@@ -679,19 +474,4 @@ func checkpointGB(spec *workload.Spec) float64 {
 		return n * spec.Inference.WeightPrecision.Bytes() / 1e9
 	}
 	return 0
-}
-
-// violates checks deadline and budget.
-func violates(spec *workload.Spec, c *Candidate) (string, string) {
-	k := spec.Constraints
-	if k.DeadlineHours > 0 && c.DurationHours > k.DeadlineHours {
-		return ReasonDeadline, fmt.Sprintf("takes %.1f h (%s), the deadline is %.0f h", c.DurationHours, c.Pred.Bottleneck, k.DeadlineHours)
-	}
-	if s := c.Cost.Spot; s != nil && k.DeadlineHours > 0 && s.ProbMissingDeadline > 0.10 {
-		return ReasonSpotRisk, fmt.Sprintf("on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)", s.ProbMissingDeadline*100, k.DeadlineHours, s.ExpectedInterrupts)
-	}
-	if k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD {
-		return ReasonBudget, fmt.Sprintf("costs $%.0f, the budget is $%.0f", c.Cost.Cost.Total, k.BudgetUSD)
-	}
-	return "", ""
 }

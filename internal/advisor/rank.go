@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -56,16 +58,18 @@ func rank(r *Result) {
 		}
 		return costOf(c)
 	}
-	// Sort keys are computed once per candidate: comparisons are many.
+	// Sort keys are computed once per candidate: comparisons are many. The
+	// keys hold no pointers (moving them needs no write barriers); the
+	// offers' keys (provider/instance@region) are compared only on ties,
+	// without building them.
 	type keyed struct {
-		c                 *Candidate
-		priced            bool
 		score, cost, time float64
-		id                string
+		i                 int32
+		priced            bool
 	}
 	ks := make([]keyed, len(cs))
 	for i, c := range cs {
-		ks[i] = keyed{c, c.Cost.PriceKnown, score(c), costOf(c), timeOf(c), c.Offer.Key()}
+		ks[i] = keyed{score(c), costOf(c), timeOf(c), int32(i), c.Cost.PriceKnown}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
 		if a.priced != b.priced {
@@ -83,48 +87,99 @@ func rank(r *Result) {
 		if c := cmp.Compare(a.time, b.time); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.id, b.id); c != 0 {
+		ca, cb := cs[a.i], cs[b.i]
+		if c := compareKeys(ca.Offer, cb.Offer); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.c.GPUs, b.c.GPUs); c != 0 {
+		if c := cmp.Compare(ca.GPUs, cb.GPUs); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.c.Cost.Mode, b.c.Cost.Mode)
+		return cmp.Compare(ca.Cost.Mode, cb.Cost.Mode)
 	})
+	sorted := make([]*Candidate, len(cs))
 	for i := range ks {
-		cs[i] = ks[i].c
+		sorted[i] = cs[ks[i].i]
 	}
+	copy(cs, sorted)
 	for i, c := range cs {
 		c.Rank = i + 1
+	}
+}
+
+// compareKeys compares a.Key() and b.Key() as strings, without building
+// them.
+func compareKeys(a, b *catalog.Offer) int {
+	if a == b {
+		return 0
+	}
+	if a.Provider == b.Provider && a.InstanceType == b.InstanceType {
+		return strings.Compare(a.Region, b.Region)
+	}
+	pa := [...]string{a.Provider, "/", a.InstanceType, "@", a.Region}
+	pb := [...]string{b.Provider, "/", b.InstanceType, "@", b.Region}
+	i, j := 0, 0
+	x, y := pa[0], pb[0]
+	for {
+		for x == "" && i < len(pa)-1 {
+			i++
+			x = pa[i]
+		}
+		for y == "" && j < len(pb)-1 {
+			j++
+			y = pb[j]
+		}
+		switch {
+		case x == "" && y == "":
+			return 0
+		case x == "":
+			return -1
+		case y == "":
+			return 1
+		}
+		n := min(len(x), len(y))
+		if c := strings.Compare(x[:n], y[:n]); c != 0 {
+			return c
+		}
+		x, y = x[n:], y[n:]
 	}
 }
 
 // markPareto flags the candidates no other candidate beats on both total
 // cost and time (ties on both keep both).
 func markPareto(cs []*Candidate) {
-	priced := make([]*Candidate, 0, len(cs))
-	for _, c := range cs {
+	type keyed struct{ cost, time float64 }
+	priced := make([]keyed, 0, len(cs))
+	idx := make([]int32, 0, len(cs))
+	for i, c := range cs {
 		c.Pareto = false
 		if c.Cost.PriceKnown {
-			priced = append(priced, c)
+			priced = append(priced, keyed{costOf(c), timeOf(c)})
+			idx = append(idx, int32(i))
 		}
 	}
-	slices.SortFunc(priced, func(a, b *Candidate) int {
-		return cmp.Or(cmp.Compare(costOf(a), costOf(b)), cmp.Compare(timeOf(a), timeOf(b)))
+	// Sort the priced candidates by cost, then time (an index sort: the
+	// keys move, the candidates do not).
+	order := make([]int32, len(priced))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(priced[a].cost, priced[b].cost), cmp.Compare(priced[a].time, priced[b].time))
 	})
 	best := math.Inf(1)
-	for i := 0; i < len(priced); {
+	for i := 0; i < len(order); {
 		// Candidates of equal cost: the fastest of them may be on the front.
 		j := i + 1
-		groupBest := timeOf(priced[i])
-		for j < len(priced) && costOf(priced[j]) == costOf(priced[i]) {
-			groupBest = math.Min(groupBest, timeOf(priced[j]))
+		first := priced[order[i]]
+		groupBest := first.time
+		for j < len(order) && priced[order[j]].cost == first.cost {
+			groupBest = math.Min(groupBest, priced[order[j]].time)
 			j++
 		}
 		if groupBest < best {
 			for k := i; k < j; k++ {
-				if timeOf(priced[k]) == groupBest {
-					priced[k].Pareto = true
+				if priced[order[k]].time == groupBest {
+					cs[idx[order[k]]].Pareto = true
 				}
 			}
 			best = groupBest

@@ -102,8 +102,16 @@ func (k *Checker) stack(fp string, spec *workload.Spec, o *catalog.Offer) compat
 func (k *Checker) Checks() []advisor.Check {
 	// A recommendation asks about one workload, offer after offer: its
 	// stack's fingerprint is computed once.
+	// Its verdicts, and the sentences made of them, are kept per
+	// accelerator and driver for the call (callers only read them).
+	type verdict struct {
+		code, why string
+		warnings  []advisor.CheckWarning
+	}
+	type gpuDriver struct{ gpu, driver string }
 	var lastSpec *workload.Spec
 	var lastFP string
+	var verdicts map[gpuDriver]verdict
 	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
 		if spec != lastSpec {
 			fp, err := json.Marshal(spec.Stack)
@@ -111,21 +119,43 @@ func (k *Checker) Checks() []advisor.Check {
 				fp = []byte(fmt.Sprintf("%#v", spec.Stack))
 			}
 			lastSpec, lastFP = spec, string(fp)
+			verdicts = map[gpuDriver]verdict{}
+		}
+		vk := gpuDriver{o.GPU, o.Driver}
+		if v, ok := verdicts[vk]; ok {
+			return v.code, v.why, v.warnings
 		}
 		r := k.stack(lastFP, spec, o)
-		var warnings []advisor.CheckWarning
+		v := verdict{}
 		for _, reason := range r.Reasons {
 			switch reason.Verdict {
 			case compat.Incompatible:
-				return advisor.ReasonIncompatible, reason.Text + fixSuffix(reason.Fix), nil
+				v = verdict{code: advisor.ReasonIncompatible, why: reason.Text + fixSuffix(reason.Fix)}
 			case compat.NeedsWork:
-				warnings = append(warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
+				v.warnings = append(v.warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
+			}
+			if v.code != "" {
+				break
 			}
 		}
-		return "", "", warnings
+		verdicts[vk] = v
+		return v.code, v.why, v.warnings
 	}
+	// A workload without compliance requirements passes every offer the
+	// same way: judged once, without gathering each offer's facts.
+	var noRulesSpec *workload.Spec
+	var noRules compliance.Result
 	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
-		r := compliance.Check(spec.Compliance, compliance.FactsFor(k.cat, o, 0))
+		var r compliance.Result
+		switch {
+		case spec == noRulesSpec:
+			r = noRules
+		case !compliance.Requires(spec.Compliance):
+			noRulesSpec, noRules = spec, compliance.Check(spec.Compliance, compliance.Facts{})
+			r = noRules
+		default:
+			r = compliance.Check(spec.Compliance, compliance.FactsFor(k.cat, o, 0))
+		}
 		if r.Verdict != compliance.Pass {
 			var why []string
 			for _, q := range r.Requirements {

@@ -147,6 +147,25 @@ func Check(c workload.Compliance, f Facts) Result {
 	return summarise(reqs)
 }
 
+// Requires reports whether c asks anything of an offer: when it does not,
+// Check passes every offer with no requirements, whatever its facts.
+func Requires(c workload.Compliance) bool {
+	if len(c.Countries) > 0 || len(c.ExcludeJurisdictions) > 0 {
+		return true
+	}
+	for _, name := range c.Certifications {
+		if canonicalCert(name) != "" {
+			return true
+		}
+	}
+	for _, r := range []workload.Requirement{c.ConfidentialComputing, c.CustomerManagedKeys, c.SecureBoot} {
+		if _, ok := level(r); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Warnings returns one sentence per preferred requirement that failed or is
 // unknown, for a recommendation's warnings. Required requirements are not
 // warnings: they decide Verdict.

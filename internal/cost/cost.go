@@ -118,16 +118,28 @@ type Estimate struct {
 // Price estimates j. A mode without a known price gives PriceKnown false
 // and zero money, never a guess.
 func Price(j Job) Estimate {
-	e := Estimate{Mode: j.Mode, Instances: j.Instances, ProductiveHours: j.ProductiveHours}
+	var e Estimate
+	PriceTo(&e, &j, nil, nil)
+	return e
+}
+
+// PriceTo is Price writing the estimate into e. The spot and reserved
+// figures are kept in spot and res when they are not nil (else in new
+// ones): a caller pricing thousands of candidates keeps them in its own
+// storage.
+func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
+	*e = Estimate{Mode: j.Mode, Instances: j.Instances, ProductiveHours: j.ProductiveHours}
 	price, ok := j.Offer.YourPrices.Get(j.Mode)
 	e.ListPerHourUSD = j.Offer.ListPrices[j.Mode]
 	e.PriceRule = j.Offer.PriceRules[j.Mode]
 	if !ok {
 		// Time does not depend on the price: report it, and no money.
-		e.note(j.Detail, "%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType)
+		if j.Detail {
+			e.note("%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType)
+		}
 		e.SetupHours, e.TransferHours = timing(j)
 		e.WallHours = e.TransferHours + e.SetupHours + j.ProductiveHours
-		return e
+		return
 	}
 	e.PriceKnown = true
 	e.PricePerHourUSD = price
@@ -136,30 +148,40 @@ func Price(j Job) Estimate {
 	hours := j.ProductiveHours
 	if j.Service {
 		hours = catalog.HoursPerMonth
-		e.note(j.Detail, "a service: every total is for one month (730 h) of continuous running")
+		if j.Detail {
+			e.note("a service: every total is for one month (730 h) of continuous running")
+		}
 	}
 
 	// Setup: provisioning, image pull and staging are billed but do no work.
 	e.SetupHours, e.TransferHours = timing(j)
 	if j.StagingGBps > 0 && j.DatasetGB > 0 {
-		e.note(j.Detail, "staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, j.DatasetGB/j.StagingGBps/3600)
+		if j.Detail {
+			e.note("staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, j.DatasetGB/j.StagingGBps/3600)
+		}
 	}
-	e.note(j.Detail, "setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours)
+	if j.Detail {
+		e.note("setup billed but not productive: %.2f h (provisioning %.2f h, image pull %.2f h, staging)", e.SetupHours, ProvisionHours, ImagePullHours)
+	}
 
 	// Data gravity: moving the dataset here costs egress at its source and
 	// time before the job can start.
 	if j.DatasetGB > 0 && (j.DataFrom != nil || j.DataOnPrem) {
 		switch {
 		case j.DataOnPrem:
-			e.note(j.Detail, "uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours)
+			if j.Detail {
+				e.note("uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours)
+			}
 		case j.DataFromSame:
 			e.Cost.Egress += j.DatasetGB * InterRegionUSDPerGB
-			e.note(j.Detail, "copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours)
+			if j.Detail {
+				e.note("copying %.0f GB between %s regions: $%.2f/GB (typical inter-region rate), %.1f h", j.DatasetGB, j.DataFrom.ID, InterRegionUSDPerGB, e.TransferHours)
+			}
 		default:
 			usd := EgressUSD(j.DataFrom, j.DatasetGB)
 			e.Cost.Egress += usd
 			if j.Detail {
-				e.note(true, "moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, EgressBasis(j.DataFrom), e.TransferHours, TransferGbps)
+				e.note("moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, EgressBasis(j.DataFrom), e.TransferHours, TransferGbps)
 			}
 		}
 	}
@@ -167,7 +189,7 @@ func Price(j Job) Estimate {
 		usd := offerEgress(j)
 		e.Cost.Egress += usd
 		if j.Detail {
-			e.note(true, "%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, offerEgressBasis(j))
+			e.note("%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, offerEgressBasis(j))
 		}
 	}
 
@@ -177,12 +199,18 @@ func Price(j Job) Estimate {
 	var lost float64
 	switch j.Mode {
 	case catalog.Spot:
-		s := spotRisk(j, hours, &e)
-		e.Spot = &s
-		lost = hours * s.OverheadFraction
+		if spot == nil {
+			spot = new(Spot)
+		}
+		*spot = spotRisk(j, hours, e)
+		e.Spot = spot
+		lost = hours * spot.OverheadFraction
 	case catalog.Reserved1y, catalog.Reserved3y, catalog.Monthly:
-		r := reserved(j, hours+e.SetupHours, &e)
-		e.Reserved = &r
+		if res == nil {
+			res = new(Reserved)
+		}
+		*res = reserved(j, hours+e.SetupHours, e)
+		e.Reserved = res
 	}
 	e.WallHours = e.TransferHours + e.SetupHours + hours + lost
 	e.BilledHours = granular(hours+e.SetupHours+lost, j.Provider)
@@ -204,21 +232,24 @@ func Price(j Job) Estimate {
 	}
 	if blockPrice == 0 {
 		blockPrice = DefaultBlockUSDPerGBMo
-		e.note(j.Detail, "block-storage price unknown for %s: assumed $%.2f/GB-month", j.Offer.Provider, blockPrice)
+		if j.Detail {
+			e.note("block-storage price unknown for %s: assumed $%.2f/GB-month", j.Offer.Provider, blockPrice)
+		}
 	}
 	storedGB := j.DatasetGB + 2*j.CheckpointGB
 	e.Cost.Storage = storedGB * blockPrice * months
 	if storedGB > 0 {
-		e.note(j.Detail, "storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice)
+		if j.Detail {
+			e.note("storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice)
+		}
 	}
 	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
-	return e
 }
 
 // timing is the time a job spends before it computes: setup billed on the
 // instances (provisioning, image pull, staging to local disks) and the
 // transfer of the dataset from where it lives, which delays the start.
-func timing(j Job) (setupHours, transferHours float64) {
+func timing(j *Job) (setupHours, transferHours float64) {
 	setupHours = ProvisionHours + ImagePullHours
 	if j.StagingGBps > 0 && j.DatasetGB > 0 {
 		setupHours += j.DatasetGB / j.StagingGBps / 3600
@@ -229,12 +260,10 @@ func timing(j Job) (setupHours, transferHours float64) {
 	return setupHours, transferHours
 }
 
-// note records a sentence about the estimate when detail is wanted; the
-// arguments are formatted only then.
-func (e *Estimate) note(detail bool, format string, args ...any) {
-	if detail {
-		e.Notes = append(e.Notes, fmt.Sprintf(format, args...))
-	}
+// note records a sentence about the estimate. Callers call it only when
+// Job.Detail is set: the arguments are not even boxed otherwise.
+func (e *Estimate) note(format string, args ...any) {
+	e.Notes = append(e.Notes, fmt.Sprintf(format, args...))
 }
 
 // granular rounds billed hours up to the provider's billing unit and
@@ -286,14 +315,14 @@ func EgressBasis(p *catalog.Provider) string {
 
 // offerEgress prices the job's outputs leaving the offer's provider: the
 // offer's own rate when it has one, else the provider's tiers.
-func offerEgress(j Job) float64 {
+func offerEgress(j *Job) float64 {
 	if j.Offer.EgressUSDPerGB > 0 {
 		return j.OutputsGB * j.Offer.EgressUSDPerGB
 	}
 	return EgressUSD(j.Provider, j.OutputsGB)
 }
 
-func offerEgressBasis(j Job) string {
+func offerEgressBasis(j *Job) string {
 	if j.Offer.EgressUSDPerGB > 0 {
 		return fmt.Sprintf("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
 	}
@@ -302,7 +331,7 @@ func offerEgressBasis(j Job) string {
 
 // spotRisk applies Young/Daly: checkpoint every sqrt(2CM) - C hours; the
 // expected overhead is C/T + (T/2 + R)/M of the productive time.
-func spotRisk(j Job, hours float64, e *Estimate) Spot {
+func spotRisk(j *Job, hours float64, e *Estimate) Spot {
 	s := Spot{HazardPerHour: DefaultSpotHazardPerHour, HazardSource: "default: GPU spot in AWS's >20%/month interruption bucket"}
 	if j.Provider != nil && j.Provider.SpotInterruptionPerHour > 0 {
 		s.HazardPerHour = j.Provider.SpotInterruptionPerHour
@@ -342,8 +371,10 @@ func spotRisk(j Job, hours float64, e *Estimate) Spot {
 			s.ProbMissingDeadline = 1 - poissonCDF(k, lambda*wall)
 		}
 	}
-	e.note(j.Detail, "spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
-		s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours)
+	if j.Detail {
+		e.note("spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
+			s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours)
+	}
 	return s
 }
 
@@ -366,7 +397,7 @@ func poissonCDF(k, mean float64) float64 {
 
 // reserved prices a commitment: the job pays its share of the term at the
 // expected utilisation (the whole term for a one-off job).
-func reserved(j Job, billed float64, e *Estimate) Reserved {
+func reserved(j *Job, billed float64, e *Estimate) Reserved {
 	term := HoursPerYear
 	switch j.Mode {
 	case catalog.Reserved3y:
@@ -402,7 +433,9 @@ func reserved(j Job, billed float64, e *Estimate) Reserved {
 		e.Cost.Compute = catalog.HoursPerMonth * eff
 	}
 	e.Cost.Setup = e.SetupHours * eff
-	e.note(j.Detail, "%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)",
-		j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100)
+	if j.Detail {
+		e.note("%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)",
+			j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100)
+	}
 	return r
 }

@@ -161,8 +161,9 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 		}
 		d.Candidates = append(d.Candidates, CandidateView(c))
 	}
-	for _, x := range r.Excluded {
-		d.Excluded = append(d.Excluded, ExcludedJSON(x))
+	d.Excluded = make([]ExcludedJSON, len(r.Excluded))
+	for i, x := range r.Excluded {
+		d.Excluded[i] = ExcludedJSON(x)
 	}
 	if c := r.ConfidenceVsNext; c != nil {
 		d.ConfidenceVsNext = &ConfidenceJSON{Confidence: *c, Sentence: c.Sentence()}

@@ -1,0 +1,552 @@
+package advisor
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/cost"
+	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// The evaluation is where a recommendation spends its time: thousands of
+// offers, a few sizes each, a few pricing modes each. An instance type
+// offered in many regions predicts the same everywhere and mostly prices
+// and fails the same way, so the tasks of one instance type go to one
+// worker, which predicts once per size, formats a repeated reason or
+// warning once and hands out candidates and exclusions from chunks rather
+// than one allocation each. Results are written per task, in task order:
+// what Recommend returns does not depend on the grouping.
+
+type taskResult struct {
+	candidates []*Candidate
+	excluded   []Excluded
+	evaluated  int
+}
+
+// predictKey identifies hardware that predicts the same: one instance type
+// in any region, at one size.
+type predictKey struct {
+	provider, instance string
+	instances          int
+}
+
+// groupKey is one instance type of one provider: the tasks one worker
+// evaluates together.
+type groupKey struct{ provider, instance string }
+
+type predicted struct {
+	once sync.Once
+	p    perf.Prediction
+	err  error
+}
+
+func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
+	workers := req.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]taskResult, len(tasks))
+	var shared *sync.Map // predictKey -> *predicted, across requests
+	if req.Predictions != nil && req.Tune == nil {
+		shared = req.Predictions.table(req.Spec)
+	}
+	// Group the tasks by instance type, each group in task order: a
+	// counting sort of the task indices by group.
+	gid := make([]int32, len(tasks))
+	ids := make(map[groupKey]int32, len(tasks)/4+1)
+	var size []int32
+	for i := range tasks {
+		o := tasks[i].offer
+		k := groupKey{o.Provider, o.InstanceType}
+		g, ok := ids[k]
+		if !ok {
+			g = int32(len(size))
+			ids[k] = g
+			size = append(size, 0)
+		}
+		gid[i] = g
+		size[g]++
+	}
+	start := make([]int32, len(size)+1)
+	for g, n := range size {
+		start[g+1] = start[g] + n
+	}
+	fill := make([]int32, len(size))
+	copy(fill, start)
+	order := make([]int32, len(tasks))
+	for i, g := range gid {
+		order[fill[g]] = int32(i)
+		fill[g]++
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(size)) {
+		wg.Go(func() {
+			ev := newEvaluator(&req, modes, shared)
+			for {
+				g := int(next.Add(1) - 1)
+				if g >= len(size) {
+					return
+				}
+				ev.group(tasks, order[start[g]:start[g+1]], out)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// candSlot holds a candidate with its spot and reserved figures: one
+// allocation (a share of a chunk) instead of three.
+type candSlot struct {
+	c    Candidate
+	spot cost.Spot
+	rsv  cost.Reserved
+}
+
+// chunk sizes of the evaluator's storage.
+const (
+	slotChunk  = 64
+	sliceChunk = 256
+)
+
+// reasonMemo is a formatted sentence and what it was formatted from.
+type reasonMemo struct {
+	code string
+	a, b uint64 // float64 bits
+	s    string
+	text string
+}
+
+// groupPred is a prediction of the current group at one size.
+type groupPred struct {
+	instances int
+	pr        *predicted
+}
+
+// evaluator is one worker's state for one request. Everything it memoizes
+// is a pure function of the memo's key and the request.
+type evaluator struct {
+	req     *Request
+	spec    *workload.Spec
+	modes   []catalog.Mode
+	shared  *sync.Map
+	service bool
+	maxGPUs int
+	ckptGB  float64
+	// where the dataset lives, when it names a provider
+	locOnPrem bool
+	locSrc    *catalog.Provider // another provider's (or a stand-in)
+
+	// the current group
+	id       string            // provider/instance-type
+	provider *catalog.Provider // nil when unknown
+	preds    []groupPred
+
+	// storage handed out in chunks; slot is the current chunk's free slot
+	slots    []candSlot
+	cands    []*Candidate
+	excl     []Excluded
+	warnings []Warning
+
+	reasons    [16]reasonMemo
+	nextReason int
+	noPrice    [catalog.NumModes]struct {
+		o *catalog.Offer
+		s string
+	}
+	asOf         time.Time
+	asOfArgs     []any
+	lowUtilP     *perf.Prediction
+	lowUtilArgs  []any
+	spotRiskKey  uint64
+	spotRiskArgs []any
+	spotKey      [2]uint64
+	spotArgs     []any
+}
+
+func newEvaluator(req *Request, modes []catalog.Mode, shared *sync.Map) *evaluator {
+	spec := req.Spec
+	ev := &evaluator{req: req, spec: spec, modes: modes, shared: shared}
+	ev.service = spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	ev.maxGPUs = spec.Constraints.MaxGPUs
+	if ev.maxGPUs == 0 {
+		ev.maxGPUs = DefaultMaxGPUs
+	}
+	ev.ckptGB = checkpointGB(spec)
+	if loc := spec.Data.Location; loc.Provider != "" {
+		if strings.EqualFold(loc.Provider, "onprem") {
+			ev.locOnPrem = true
+		} else {
+			src, ok := req.Catalog.Provider(loc.Provider)
+			if !ok {
+				src = &catalog.Provider{ID: loc.Provider}
+			}
+			ev.locSrc = src
+		}
+	}
+	return ev
+}
+
+// group evaluates the tasks idx of one instance type into out.
+func (ev *evaluator) group(tasks []task, idx []int32, out []taskResult) {
+	ev.startGroup(tasks[idx[0]].offer)
+	for _, i := range idx {
+		out[i] = ev.task(&tasks[i])
+	}
+}
+
+func (ev *evaluator) startGroup(o *catalog.Offer) {
+	ev.id = o.ID()
+	ev.provider, _ = ev.req.Catalog.Provider(o.Provider)
+	ev.preds = ev.preds[:0]
+}
+
+// predicted is the prediction of t's instance type at t's size: computed
+// once per group, or once across requests with a shared cache.
+func (ev *evaluator) predicted(t *task) *predicted {
+	for _, g := range ev.preds {
+		if g.instances == t.shape.instances {
+			return g.pr
+		}
+	}
+	var pr *predicted
+	if ev.shared != nil {
+		key := predictKey{t.offer.Provider, t.offer.InstanceType, t.shape.instances}
+		v, ok := ev.shared.Load(key)
+		if !ok {
+			v, _ = ev.shared.LoadOrStore(key, &predicted{})
+		}
+		pr = v.(*predicted)
+	} else {
+		pr = &predicted{}
+	}
+	pr.once.Do(func() {
+		o, req := t.offer, ev.req
+		a, _ := req.Catalog.OfferAccelerator(o)
+		cl, err := perf.NewCluster(a, t.shape.gpus, t.shape.instances, o)
+		if err != nil {
+			pr.err = err
+			return
+		}
+		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
+		if req.Tune != nil {
+			req.Tune(o, &cl)
+		}
+		pr.p, pr.err = perf.Predict(ev.spec, cl)
+	})
+	ev.preds = append(ev.preds, groupPred{t.shape.instances, pr})
+	return pr
+}
+
+// reserve makes room for one task's exclusions and candidates in the
+// current chunks, so that appending never moves what was handed out.
+func (ev *evaluator) reserve() {
+	n := len(ev.modes) + 1
+	if cap(ev.excl)-len(ev.excl) < n {
+		ev.excl = make([]Excluded, 0, max(sliceChunk, n))
+	}
+	if cap(ev.cands)-len(ev.cands) < n {
+		ev.cands = make([]*Candidate, 0, max(sliceChunk, n))
+	}
+}
+
+// slot is a cleared slot for the next candidate; it is kept only when
+// commit is called.
+func (ev *evaluator) slot() *candSlot {
+	if len(ev.slots) == cap(ev.slots) {
+		ev.slots = make([]candSlot, 0, slotChunk)
+	}
+	s := &ev.slots[:len(ev.slots)+1][len(ev.slots)]
+	*s = candSlot{}
+	return s
+}
+
+func (ev *evaluator) commit() { ev.slots = ev.slots[:len(ev.slots)+1] }
+
+// memo returns the sentence for code and its arguments, formatting it only
+// the first time it is seen.
+func (ev *evaluator) memo(code string, a, b float64, s string, format func() string) string {
+	ka, kb := math.Float64bits(a), math.Float64bits(b)
+	for i := range ev.reasons {
+		m := &ev.reasons[i]
+		if m.code == code && m.a == ka && m.b == kb && m.s == s && m.text != "" {
+			return m.text
+		}
+	}
+	text := format()
+	ev.reasons[ev.nextReason] = reasonMemo{code, ka, kb, s, text}
+	ev.nextReason = (ev.nextReason + 1) % len(ev.reasons)
+	return text
+}
+
+func (ev *evaluator) task(t *task) (r taskResult) {
+	o, spec := t.offer, ev.spec
+	pr := ev.predicted(t)
+	ev.reserve()
+	e0, c0 := len(ev.excl), len(ev.cands)
+	excl := func(mode, code, reason string) {
+		ev.excl = append(ev.excl, Excluded{Offer: ev.id, Region: o.Region, GPUs: t.shape.gpus, Pricing: mode, ReasonCode: code, Reason: reason})
+	}
+	defer func() {
+		if n := len(ev.excl); n > e0 {
+			r.excluded = ev.excl[e0:n:n]
+		}
+		if n := len(ev.cands); n > c0 {
+			r.candidates = ev.cands[c0:n:n]
+		}
+	}()
+	r.evaluated = len(ev.modes)
+	if pr.err != nil {
+		excl("", ReasonNoFabric, pr.err.Error())
+		return r
+	}
+	p := &pr.p // shared, read-only: a service's fleet gets its own below
+	if !p.Fits {
+		excl("", ReasonNoFit, p.Reason)
+		return r
+	}
+	if d := p.DurationHours; d != nil && (math.IsInf(*d, 0) || math.IsNaN(*d)) || p.Throughput.Value <= 0 {
+		excl("", ReasonNoFit, fmt.Sprintf("no usable prediction for %s (throughput %g %s)", o.GPU, p.Throughput.Value, p.Throughput.Unit))
+		return r
+	}
+	instances := t.shape.instances
+	replicas := 0
+	service := ev.service
+	if service && p.Serving != nil {
+		// Size the fleet: enough instances for the replicas the SLO needs.
+		perInstance := max(1, p.Parallelism.Replicas)
+		need := max(1, p.Serving.ReplicasNeeded)
+		instances = (need + perInstance - 1) / perInstance
+		replicas = need
+		maxGPUs := ev.maxGPUs
+		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
+			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
+			return r
+		}
+		if instances*o.GPUCount > maxGPUs {
+			excl("", ReasonUnsustained, fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
+				*spec.Inference.RequestsPerSecond, instances, instances*o.GPUCount, maxGPUs))
+			return r
+		}
+		if instances > 1 {
+			// Each instance carries its share of the load: predict that
+			// operating point, so latency and utilisation are the fleet's.
+			scaled := *spec
+			inf := *spec.Inference
+			perInstance := *inf.RequestsPerSecond / float64(instances)
+			inf.RequestsPerSecond = &perInstance
+			scaled.Inference = &inf
+			a, _ := ev.req.Catalog.OfferAccelerator(o)
+			cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+			if err == nil {
+				if p2, err := perf.Predict(&scaled, cl); err == nil && p2.Fits {
+					p2.Serving.ReplicasNeeded = need
+					p2.Throughput.Value *= float64(instances)
+					p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each serving %.3g requests/s", instances, perInstance))
+					p = &p2
+				}
+			}
+		}
+	}
+	pp := p // shared by the candidates of every pricing mode
+	for _, m := range ev.modes {
+		unknown := false
+		if _, ok := o.YourPrices.Get(m); !ok {
+			if o.YourPrices != (catalog.Prices{}) || m != ev.modes[0] {
+				excl(m.String(), ReasonNoPrice, ev.noPriceReason(o, m))
+				continue
+			}
+			// No price at all: keep it visible, unranked by cost.
+			unknown = true
+		}
+		s := ev.slot()
+		c := &s.c
+		ev.price(s, t, instances, replicas, pp, m, service)
+		if code, why := ev.violates(c); code != "" {
+			excl(m.String(), code, why)
+			continue
+		}
+		ev.finish(c, t, pp, m, service, unknown)
+		ev.commit()
+		ev.cands = append(ev.cands, c)
+	}
+	return r
+}
+
+// noPriceReason says that o has no price in m; the sentence is shared by
+// the sizes of one offer.
+func (ev *evaluator) noPriceReason(o *catalog.Offer, m catalog.Mode) string {
+	if n := &ev.noPrice[m]; n.o == o {
+		return n.s
+	}
+	// Concatenated, not formatted: the catalog has many such rows.
+	s := o.Provider + " publishes no " + m.String() + " price for " + o.InstanceType + " in " + o.Region
+	ev.noPrice[m].o, ev.noPrice[m].s = o, s
+	return s
+}
+
+// price fills the slot's candidate with its cost and the figures the
+// constraints judge: what is kept of a candidate that is dropped.
+func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) {
+	spec, o := ev.spec, t.offer
+	prov := ev.provider
+	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
+		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
+		OutputsGB: spec.Data.OutputsGB, Detail: ev.req.Detail}
+	if p.DurationHours != nil {
+		job.ProductiveHours = *p.DurationHours
+	}
+	job.DatasetGB = spec.Data.DatasetGB
+	job.CheckpointGB = ev.ckptGB
+	if spec.Data.Storage == workload.StorageLocalNVMe || (spec.Data.Storage == workload.StorageAuto && o.NVMeTB*1000*0.9 >= spec.Data.DatasetGB && spec.Data.DatasetGB > 0) {
+		job.StagingGBps = math.Min(o.NetworkGbps/8*0.6, 2)
+		if job.StagingGBps <= 0 {
+			job.StagingGBps = 1
+		}
+	}
+	if loc := spec.Data.Location; loc.Provider != "" {
+		switch {
+		case ev.locOnPrem:
+			job.DataOnPrem = true
+		case strings.EqualFold(loc.Provider, o.Provider):
+			if loc.Region != "" && loc.Region != o.Region {
+				job.DataFrom, job.DataFromSame = prov, true
+			}
+		default:
+			job.DataFrom = ev.locSrc
+		}
+	}
+	c := &s.c
+	cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
+	e := &c.Cost
+	c.Offer, c.Instances, c.GPUs, c.Pred, c.ReplicasNeeded = o, instances, instances*o.GPUCount, p, replicas
+	if service {
+		c.PerHourUSD = e.PerHourUSD
+		c.PerMonthUSD = e.Cost.Total
+	} else {
+		c.DurationHours = e.WallHours
+	}
+	setIntervals(c, service)
+}
+
+// violates checks deadline and budget.
+func (ev *evaluator) violates(c *Candidate) (string, string) {
+	k := &ev.spec.Constraints
+	if k.DeadlineHours > 0 && c.DurationHours > k.DeadlineHours {
+		return ReasonDeadline, ev.memo(ReasonDeadline, c.DurationHours, 0, c.Pred.Bottleneck, func() string {
+			return fmt.Sprintf("takes %.1f h (%s), the deadline is %.0f h", c.DurationHours, c.Pred.Bottleneck, k.DeadlineHours)
+		})
+	}
+	if s := c.Cost.Spot; s != nil && k.DeadlineHours > 0 && s.ProbMissingDeadline > 0.10 {
+		return ReasonSpotRisk, ev.memo(ReasonSpotRisk, s.ProbMissingDeadline, s.ExpectedInterrupts, "", func() string {
+			return fmt.Sprintf("on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)", s.ProbMissingDeadline*100, k.DeadlineHours, s.ExpectedInterrupts)
+		})
+	}
+	if k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD {
+		return ReasonBudget, ev.memo(ReasonBudget, c.Cost.Cost.Total, 0, "", func() string {
+			return fmt.Sprintf("costs $%.0f, the budget is $%.0f", c.Cost.Cost.Total, k.BudgetUSD)
+		})
+	}
+	return "", ""
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// finish gives a kept candidate its unit cost and warnings. Warnings share
+// their arguments (read-only) with the candidates that have the same.
+func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog.Mode, service, unknown bool) {
+	spec, o, e := ev.spec, t.offer, &c.Cost
+	// Unit cost and tokens per dollar.
+	work, unit, scale := workDone(spec, p, service)
+	if e.PriceKnown && work > 0 && e.Cost.Total > 0 {
+		c.UnitCost = e.Cost.Total / work * scale
+		c.UnitCostUnit = unit
+		if strings.Contains(unit, "tokens") {
+			c.TokensPerUSD = work / e.Cost.Total
+		}
+	}
+	// Warnings, in this order.
+	stale := o.Stale(ev.req.Now)
+	lowUtil := p.Utilization < LowUtilization
+	sp := e.Spot
+	spotRisk := sp != nil && sp.ProbMissingDeadline > 0.01
+	spotInt := sp != nil && sp.ExpectedInterrupts >= 0.1
+	rsv := e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0
+	lowConf := p.Confidence == "low"
+	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + len(t.warnings) + b2i(unknown)
+	if n == 0 {
+		return
+	}
+	if cap(ev.warnings)-len(ev.warnings) < n {
+		ev.warnings = make([]Warning, 0, max(sliceChunk, n))
+	}
+	w0 := len(ev.warnings)
+	if stale {
+		if ev.asOfArgs == nil || o.AsOf != ev.asOf {
+			ev.asOf, ev.asOfArgs = o.AsOf, []any{o.AsOf.Format("2006-01-02")}
+		}
+		ev.warnings = append(ev.warnings, Warning{WarnStale, ev.asOfArgs})
+	}
+	if lowUtil {
+		if ev.lowUtilP != p {
+			ev.lowUtilP, ev.lowUtilArgs = p, []any{math.Round(p.Utilization * 100), p.Bottleneck}
+		}
+		ev.warnings = append(ev.warnings, Warning{WarnLowUtil, ev.lowUtilArgs})
+	}
+	if spotRisk {
+		v := math.Round(sp.ProbMissingDeadline * 100)
+		if k := math.Float64bits(v); ev.spotRiskArgs == nil || k != ev.spotRiskKey {
+			ev.spotRiskKey, ev.spotRiskArgs = k, []any{v}
+		}
+		ev.warnings = append(ev.warnings, Warning{WarnSpotRisk, ev.spotRiskArgs})
+	}
+	if spotInt {
+		a, b := round1(sp.ExpectedInterrupts), round1(sp.CheckpointInterval)
+		if k := [2]uint64{math.Float64bits(a), math.Float64bits(b)}; ev.spotArgs == nil || k != ev.spotKey {
+			ev.spotKey, ev.spotArgs = k, []any{a, b}
+		}
+		ev.warnings = append(ev.warnings, Warning{WarnSpot, ev.spotArgs})
+	}
+	if rsv {
+		ev.warnings = append(ev.warnings, Warning{WarnReserved, []any{m.String(), math.Round(e.Reserved.BreakEvenUtilization * 100), math.Round(e.Reserved.Utilization * 100)}})
+	}
+	if lowConf {
+		ev.warnings = append(ev.warnings, Warning{Code: WarnLowConfidence})
+	}
+	ev.warnings = append(ev.warnings, t.warnings...)
+	if unknown {
+		ev.warnings = append(ev.warnings, Warning{Code: WarnPriceUnknown})
+	}
+	end := len(ev.warnings)
+	c.Warnings = ev.warnings[w0:end:end]
+}
+
+// checkWarnings turns the warnings of the request's checks on one offer
+// into the candidates' warnings, made once per offer.
+func checkWarnings(ws []CheckWarning) []Warning {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]Warning, len(ws))
+	for i, w := range ws {
+		code := w.Code
+		if code == "" {
+			code = WarnNote
+		}
+		out[i] = Warning{code, []any{w.Text}}
+	}
+	return out
+}
