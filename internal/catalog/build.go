@@ -121,12 +121,19 @@ func Build(layers ...*Files) (*Catalog, error) {
 		c.FX = append(c.FX, x)
 	}
 	sort.Slice(c.FX, func(i, j int) bool { return c.FX[i].Currency < c.FX[j].Currency })
-	for _, o := range offers {
-		if o2, ok := c.resolveOffer(o, &errs); ok {
+	// Sorted by key, each key built once (the map's) rather than per
+	// comparison.
+	keys := make([]string, 0, len(offers))
+	for k := range offers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	c.Offers = make([]*Offer, 0, len(keys))
+	for _, k := range keys {
+		if o2, ok := c.resolveOffer(offers[k], &errs); ok {
 			c.Offers = append(c.Offers, o2)
 		}
 	}
-	sort.Slice(c.Offers, func(i, j int) bool { return c.Offers[i].Key() < c.Offers[j].Key() })
 	return c, errs.Err()
 }
 
