@@ -444,13 +444,19 @@ func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, s
 			return spec.Generic.Items, "USD per thousand items", 1e3
 		}
 	case workload.KindLLMInference:
+		// A job that generates nothing (embedding, scoring) is counted in
+		// the prompt tokens it reads, as its throughput is.
+		unit, perRequest := "USD per million output tokens", float64(spec.Inference.OutputTokens)
+		if spec.Inference.OutputTokens == 0 {
+			unit, perRequest = "USD per million input tokens", float64(spec.Inference.PromptTokens)
+		}
 		if service {
 			// One month of the offered load.
 			tokS := p.Throughput.Value
-			return tokS * catalog.HoursPerMonth * 3600, "USD per million output tokens", 1e6
+			return tokS * catalog.HoursPerMonth * 3600, unit, 1e6
 		}
 		if spec.Inference.Requests > 0 {
-			return spec.Inference.Requests * math.Max(float64(spec.Inference.OutputTokens), 1), "USD per million output tokens", 1e6
+			return spec.Inference.Requests * perRequest, unit, 1e6
 		}
 	}
 	return 0, "", 1

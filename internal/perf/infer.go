@@ -394,11 +394,8 @@ func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, tp int) inf
 	case j.rps != nil:
 		e.maxTokS = r.steadyTokS(r.bMax)
 		lambda := *j.rps / float64(e.replicas)
-		out := math.Max(j.output, 1)
-		need := lambda * out
-		if j.output == 0 {
-			need = lambda * j.prompt
-		}
+		out := j.output
+		need := lambda * j.tokensPerRequest()
 		e.load = need / e.maxTokS
 		e.sustainable = e.load <= 1
 		// Little's law: the batch in flight is the arrival rate times the
@@ -570,17 +567,30 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	p.MemoryPerGPUGB = p.Memory.TotalGB
 	p.Efficiency = round(c.factors(r.m).Matmul*j.eng.Kernel, 3)
 	flopsPerTok := 2 * (j.denseParams + j.head + j.activeExpert)
-	p.MFU = round(math.Min(1, flopsPerTok*(j.prompt+j.output)/math.Max(j.output, 1)*total/(float64(c.GPUs)*peakNominal(c.GPU, j.dt))), 3)
+	// Tokens through the model per second: every prompt and output token
+	// of the requests served. total counts output tokens, or prompt tokens
+	// when nothing is generated.
+	tokensPerS := total
+	if j.output > 0 {
+		tokensPerS = total * (j.prompt + j.output) / j.output
+	}
+	p.MFU = round(math.Min(1, flopsPerTok*tokensPerS/(float64(c.GPUs)*peakNominal(c.GPU, j.dt))), 3)
 	p.Breakdown = Breakdown{ComputeS: round(e.tComp, 5), MemoryS: round(e.tMem, 5), CommExposedS: round(e.tComm, 5),
 		CommTotalS: round(e.tComm, 5), OverheadS: round(e.tHost, 5)}
+	if j.output == 0 {
+		// Nothing is decoded: the step is one prompt's share of a batched
+		// prefill, and the weights are read once per batch.
+		work := r.prefillWork(j.prompt)
+		p.TPOTMs = nil
+		p.StepTimeS = round(work, 6)
+		p.Breakdown = Breakdown{ComputeS: round(work, 6), MemoryS: round(r.weightsGB*1e9/r.bw/float64(max(e.bOp, 1)), 6)}
+	}
 	if e.tp > 1 {
 		p.Breakdown.CommLink = "intra-node " + c.LinkKind
 	}
 	s := &Serving{Batch: e.bOp, MaxBatchMemory: r.bMem, MaxBatchSLO: e.bSLO, PrefillMs: round(e.tPrefill*1000, 1),
 		OfflineTokensS: round(e.maxTokS*float64(e.replicas), 1), Batching: string(j.batching), Engine: string(j.eng.Framework) + " " + j.eng.Version}
-	if j.output > 0 {
-		s.RequestsPerS = round(e.maxTokS*float64(e.replicas)/j.output, 2)
-	}
+	s.RequestsPerS = round(e.maxTokS*float64(e.replicas)/j.tokensPerRequest(), 2)
 	p.Utilization = 1
 	switch {
 	case j.rps != nil:
@@ -592,13 +602,13 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 			perReplica = r.steadyTokS(e.bSLO)
 		}
 		if perReplica > 0 {
-			s.ReplicasNeeded = int(math.Ceil(*j.rps * math.Max(j.output, 1) / perReplica))
+			s.ReplicasNeeded = int(math.Ceil(*j.rps * j.tokensPerRequest() / perReplica))
 		}
 	case j.batching == workload.BatchingBurst:
 		p.DurationHours = ptr(e.makespanS / 3600)
 		s.MakespanS = round(e.makespanS, 2)
 	case j.requests > 0:
-		p.DurationHours = ptr(j.requests * math.Max(j.output, 1) / total / 3600)
+		p.DurationHours = ptr(j.requests * j.tokensPerRequest() / total / 3600)
 	}
 	p.Serving = s
 	p.Assumptions = append(p.Assumptions, fmt.Sprintf("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
@@ -614,6 +624,16 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e)
 }
 
+// tokensPerRequest is what one request adds to the throughput's count:
+// its output tokens, or its prompt tokens when nothing is generated
+// (embedding, scoring).
+func (j *inferJob) tokensPerRequest() float64 {
+	if j.output == 0 {
+		return j.prompt
+	}
+	return j.output
+}
+
 func noSLO(s workload.SLO) bool { return s.TTFTMs == 0 && s.TPOTMs == 0 }
 
 // inferVerdict names the largest term of the operating point's decode step.
@@ -624,7 +644,7 @@ func inferVerdict(j *inferJob, e inferEval) (string, string, string) {
 			fmt.Sprintf("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
 	}
 	if j.output == 0 {
-		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.1f ms of batched compute per %.0f-token prompt.", e.tPrefill*1000, j.prompt),
+		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.2f ms of batched compute per %.0f-token prompt (%.1f ms for one prompt alone).", e.r.prefillWork(j.prompt)*1000, j.prompt, e.tPrefill*1000),
 			"more FLOPS (or fp8 maths) would raise throughput; memory bandwidth matters little here"
 	}
 	if !noSLO(j.slo) && e.bSLO == 0 {

@@ -212,12 +212,16 @@ func TestPhysicsProperties(t *testing.T) {
 			y = fmt.Sprintf("kind: llm-train\nmodel: {preset: %s}\ntraining: {seq_len: %d, global_batch: %d, tokens: 1e9, precision: %s}\nstack: {framework: %s}\n",
 				model, seq, 64*count, []string{"bf16", "fp8"}[rng.IntN(2)], frameworks[rng.IntN(len(frameworks))])
 		} else {
-			rps := ""
+			rps := ", requests: 1e6" // offline: a duration to check
 			if rng.IntN(2) == 0 {
 				rps = fmt.Sprintf(", requests_per_second: %d", 1+rng.IntN(50))
 			}
+			out := rng.IntN(400)
+			if rng.IntN(4) == 0 {
+				out = 0 // prefill only: embedding, scoring
+			}
 			y = fmt.Sprintf("kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: %d, output_tokens: %d, weight_precision: %s%s}\nstack: {framework: %s}\n",
-				model, 64+rng.IntN(1500), 1+rng.IntN(400), []string{"bf16", "fp8", "int4"}[rng.IntN(3)], rps, engines[rng.IntN(len(engines))])
+				model, 64+rng.IntN(1500), out, []string{"bf16", "fp8", "int4"}[rng.IntN(3)], rps, engines[rng.IntN(len(engines))])
 		}
 		a, _ := cat.Accelerator(gpu)
 		if a.Vendor != "nvidia" && strings.Contains(y, "tensorrt-llm") {
@@ -260,6 +264,19 @@ func TestPhysicsProperties(t *testing.T) {
 				t.Errorf("%s duration %.4g h is below work / peak = %.4g h", where, *p.DurationHours, floor)
 			}
 		}
+		if spec.Kind == workload.KindLLMInference && p.DurationHours != nil {
+			// Every prompt and output token passes through the weights it
+			// uses: 2 FLOPs per active parameter, at best at the peak.
+			inf := spec.Inference
+			d, _ := dataTypeFor(a, "bf16")
+			work := 2 * spec.Model.ActiveParamsB() * 1e9 * 0.8 * inf.Requests * float64(inf.PromptTokens+inf.OutputTokens)
+			if floor := work / (float64(count) * 2 * peakNominal(a, d)) / 3600; *p.DurationHours < floor {
+				t.Errorf("%s duration %.4g h is below work / peak = %.4g h", where, *p.DurationHours, floor)
+			}
+		}
+		if spec.Kind == workload.KindLLMInference && spec.Inference.OutputTokens == 0 && p.TPOTMs != nil {
+			t.Errorf("%s a prefill-only job has a time per output token", where)
+		}
 		if spec.Kind == workload.KindLLMInference && p.TPOTMs != nil {
 			// A decode step reads every weight a token uses at least once.
 			wb := spec.Model.ActiveParamsB() * 1e9 * spec.Inference.WeightPrecision.Bytes() * 0.8 / float64(p.Parallelism.Tensor)
@@ -278,6 +295,7 @@ func TestBottleneckIsTheLargestTerm(t *testing.T) {
 		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 1}\n", "h100-sxm"},
 		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 512, weight_precision: fp8}\n", "h100-sxm"},
 		{"kind: llm-inference\nmodel: {preset: llama-3-70b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 4}\nparallelism: {tensor: 8}\n", "l40s"},
+		{"kind: llm-inference\nmodel: {preset: bert-large}\ninference: {prompt_tokens: 384, output_tokens: 0, requests: 5e7}\n", "h100-sxm"},
 	} {
 		p := mustPredict(t, cat, tc.y, tc.gpu, 8, 1)
 		if !p.Fits {
