@@ -135,7 +135,17 @@ func TestOfferIntegrity(t *testing.T) {
 	for _, o := range c.Offers {
 		v, ok := perGPUHour(o)
 		m := market[o.GPU]
-		if !ok || (v <= 3*m && v >= m/3) {
+		if m == 0 {
+			continue // no list price anywhere to compare with
+		}
+		if !ok {
+			// Sold on spot only: a spot price can be far below the market,
+			// never far above it.
+			if v, ok = o.ListPrices.Get(catalog.Spot); !ok || v/o.GPUs() <= 3*m {
+				continue
+			}
+			v /= o.GPUs()
+		} else if v <= 3*m && v >= m/3 {
 			continue
 		}
 		outliers++

@@ -31,10 +31,27 @@ type taskResult struct {
 }
 
 // predictKey identifies hardware that predicts the same: one instance type
-// in any region, at one size.
+// in any region with the same specs, at one size. A marketplace may list
+// one instance name with other hosts in other regions: their specs differ,
+// and so do their keys.
 type predictKey struct {
 	provider, instance string
 	instances          int
+	hw                 hardware
+}
+
+// hardware is what of an offer the performance model reads besides its
+// accelerator.
+type hardware struct {
+	vcpus                                   int
+	ram, nvme, nvmeRead, block, net, icGBps float64
+	fabricGbps, fraction                    float64
+	ic, fabric                              string
+}
+
+func hardwareOf(o *catalog.Offer) hardware {
+	return hardware{o.VCPUs, o.RAMGiB, o.NVMeTB, o.NVMeReadGBps, o.BlockGBps, o.NetworkGbps, o.InterconnectGBps,
+		o.FabricGbps, o.GPUFraction, o.InterconnectKind, o.FabricKind}
 }
 
 // groupKey is one instance type of one provider: the tasks one worker
@@ -128,6 +145,7 @@ type reasonMemo struct {
 // groupPred is a prediction of the current group at one size.
 type groupPred struct {
 	instances int
+	hw        hardware
 	pr        *predicted
 }
 
@@ -212,14 +230,15 @@ func (ev *evaluator) startGroup(o *catalog.Offer) {
 // predicted is the prediction of t's instance type at t's size: computed
 // once per group, or once across requests with a shared cache.
 func (ev *evaluator) predicted(t *task) *predicted {
+	hw := hardwareOf(t.offer)
 	for _, g := range ev.preds {
-		if g.instances == t.shape.instances {
+		if g.instances == t.shape.instances && g.hw == hw {
 			return g.pr
 		}
 	}
 	var pr *predicted
 	if ev.shared != nil {
-		key := predictKey{t.offer.Provider, t.offer.InstanceType, t.shape.instances}
+		key := predictKey{t.offer.Provider, t.offer.InstanceType, t.shape.instances, hw}
 		v, ok := ev.shared.Load(key)
 		if !ok {
 			v, _ = ev.shared.LoadOrStore(key, &predicted{})
@@ -242,7 +261,7 @@ func (ev *evaluator) predicted(t *task) *predicted {
 		}
 		pr.p, pr.err = perf.Predict(ev.spec, cl)
 	})
-	ev.preds = append(ev.preds, groupPred{t.shape.instances, pr})
+	ev.preds = append(ev.preds, groupPred{t.shape.instances, hw, pr})
 	return pr
 }
 

@@ -103,6 +103,10 @@ func writeBuilt(dir string, res *rebuild.Result) error {
 		return apperr.Wrap(apperr.Unavailable, "catalog build", err)
 	}
 	if err := os.Rename(filepath.Join(tmp, rebuild.SourcesDoc), filepath.Join(dir, rebuild.SourcesDoc)); err != nil {
+		// Put the old offers back: the new ones without their SOURCES.md
+		// would be a half-written catalog.
+		os.Rename(offers, filepath.Join(tmp, "new-offers"))
+		os.Rename(old, offers)
 		return apperr.Wrap(apperr.Unavailable, "catalog build", err)
 	}
 	return nil

@@ -120,7 +120,7 @@ func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catal
 		byKey[o.Key()] = o
 	}
 	layer := &catalog.Files{}
-	newRegion := map[string]bool{}
+	added := map[string]bool{}
 	skipped := 0
 	for _, o := range offers {
 		if o.LocalPrices == (catalog.Prices{}) && o.ListPrices != (catalog.Prices{}) {
@@ -133,18 +133,18 @@ func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catal
 			skipped++
 			continue
 		}
-		if _, ok := known.Provider(o.Provider); !ok && !newRegion[o.Provider] {
+		if _, ok := known.Provider(o.Provider); !ok && !added[o.Provider] {
 			// A provider imported from a price file but without facts in
 			// providers.yaml: offered, with what is not known unknown.
-			newRegion[o.Provider] = true
+			added[o.Provider] = true
 			layer.Providers = append(layer.Providers, &catalog.Provider{ID: o.Provider, Name: o.Provider,
 				Notes: "imported from a price file; not in providers.yaml: headquarters, certifications, keys and egress are unknown", Fact: o.Fact})
 		}
-		if _, ok := known.Region(o.Provider, o.Region); !ok && !newRegion[o.Provider+"/"+o.Region] {
+		if _, ok := known.Region(o.Provider, o.Region); !ok && !added[o.Provider+"/"+o.Region] {
 			// A region the catalog does not know yet (a new one in a
 			// provider's file): kept, with its country unknown, so that
 			// residency constraints exclude it rather than the offer vanishing.
-			newRegion[o.Provider+"/"+o.Region] = true
+			added[o.Provider+"/"+o.Region] = true
 			layer.Regions = append(layer.Regions, &catalog.Region{Provider: o.Provider, ID: o.Region, Fact: o.Fact})
 		}
 		if b, ok := byKey[o.Key()]; ok {
@@ -337,7 +337,7 @@ today, with a warning.`,
 					}
 				}
 				err = apperr.InFile(apperr.Wrap(apperr.Invalid, "", err), name)
-				fmt.Fprintf(e.Stderr, "%s: not imported: %v\n", name, err)
+				fmt.Fprintf(e.Stderr, "not imported: %v\n", err) // the error names the file
 				if firstErr == nil {
 					firstErr = err
 				}

@@ -77,7 +77,7 @@ func TestPredictErrors(t *testing.T) {
 		{"unknown offer", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--offer", "aws/p9.huge"}, 2, `--offer: no offer "aws/p9.huge"`},
 		{"offer gpu mismatch", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--offer", "aws/g5.xlarge", "--gpu", "h100-sxm"}, 2, "aws/g5.xlarge has a10g, not h100-sxm"},
 		{"uneven nodes", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--gpu", "h100-sxm", "--gpus", "9", "--nodes", "2"}, 2, "--nodes: 9 GPUs do not spread evenly"},
-		{"no fabric", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--offer", "aws/g5.xlarge", "--gpus", "2", "--nodes", "2"}, 2, "has no inter-node fabric"},
+		{"no fabric", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--offer", "aws/g5.xlarge", "--gpus", "2", "--nodes", "2"}, 2, "no inter-node fabric in the catalog"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

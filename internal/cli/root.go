@@ -106,13 +106,20 @@ func (e *Env) Catalog() (*catalog.Catalog, error) {
 
 // inDir prefixes the file names of catalog errors with the user's directory.
 func inDir(err error, dir string) error {
-	var l apperr.List
-	if errors.As(err, &l) {
-		for _, e := range l {
-			if e.File != "" {
-				e.File = strings.TrimSuffix(dir, "/") + "/" + e.File
-			}
+	prefix := func(e *apperr.Error) {
+		if e.File != "" {
+			e.File = strings.TrimSuffix(dir, "/") + "/" + e.File
 		}
+	}
+	var l apperr.List
+	var one *apperr.Error
+	switch {
+	case errors.As(err, &l):
+		for _, e := range l {
+			prefix(e)
+		}
+	case errors.As(err, &one):
+		prefix(one)
 	}
 	return err
 }

@@ -39,6 +39,9 @@ type Cluster struct {
 	BlockGBps    float64
 	// Offer is the offer id the cluster is made of ("" = a generic server).
 	Offer string
+	// GPUFraction is the share of one GPU a sliced offer holds (0: whole
+	// GPUs); GPU is then already that share of the accelerator.
+	GPUFraction float64
 	// Assumed lists what was assumed because the catalog did not say.
 	Assumed []string
 	// Lookup resolves accelerator ids (for generic jobs measured on another
@@ -111,6 +114,9 @@ func NewCluster(a *catalog.Accelerator, gpus, nodes int, o *catalog.Offer) (Clus
 		return c, nil
 	}
 	c.Offer = o.ID()
+	if o.Sliced() {
+		c.GPUFraction = o.GPUFraction
+	}
 	if o.InterconnectGBps > 0 {
 		c.LinkGBps, c.LinkKind = o.InterconnectGBps, o.InterconnectKind
 	}
@@ -139,7 +145,7 @@ func NewCluster(a *catalog.Accelerator, gpus, nodes int, o *catalog.Offer) (Clus
 	}
 	if nodes > 1 {
 		if o.FabricKind == "" {
-			return Cluster{}, apperr.Invalidf("--nodes", "%s has no inter-node fabric in the catalog: it cannot be clustered over %d nodes", o.ID(), nodes)
+			return Cluster{}, apperr.Invalidf("--nodes", "%s has %d GPU(s) per instance and no inter-node fabric in the catalog: %d GPUs would take %d instances, and it cannot be clustered", o.ID(), o.GPUCount, gpus, nodes)
 		}
 		c.FabricGbps, c.FabricKind = o.FabricGbps, o.FabricKind
 	}

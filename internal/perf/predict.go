@@ -90,9 +90,12 @@ type Serving struct {
 // `gpupick predict -o json`, a contract other tools rely on (DESIGN.md):
 // fields are added, never renamed or removed.
 type Prediction struct {
-	Kind           string      `json:"kind"`
-	GPU            string      `json:"gpu"`
-	GPUs           int         `json:"gpus"`
+	Kind string `json:"kind"`
+	GPU  string `json:"gpu"`
+	GPUs int    `json:"gpus"`
+	// GPUFraction is the share of one GPU of a sliced offer (absent for
+	// whole GPUs): gpus is then 1, and the rest is that slice's.
+	GPUFraction    float64     `json:"gpu_fraction,omitempty"`
 	Nodes          int         `json:"nodes"`
 	Offer          string      `json:"offer,omitempty"`
 	Fits           bool        `json:"fits"`
@@ -142,7 +145,7 @@ func Predict(spec *workload.Spec, c Cluster) (Prediction, error) {
 // PredictWith is Predict with the given parameters (the fit program
 // evaluates candidate parameters this way). m is not modified.
 func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) {
-	p := Prediction{Kind: string(spec.Kind), GPU: c.GPU.ID, GPUs: c.GPUs, Nodes: c.Nodes, Offer: c.Offer,
+	p := Prediction{Kind: string(spec.Kind), GPU: c.GPU.ID, GPUs: c.GPUs, GPUFraction: c.GPUFraction, Nodes: c.Nodes, Offer: c.Offer,
 		Confidence: m.archFor(c.GPU.Architecture).Confidence}
 	p.Assumptions = append(p.Assumptions, c.Assumed...)
 	for _, d := range spec.Defaults {

@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 
@@ -12,7 +14,11 @@ import (
 // the numbers with units, the step breakdown, memory, and every assumption.
 func WritePrediction(w io.Writer, p perf.Prediction) error {
 	var b strings.Builder
-	where := fmt.Sprintf("%d x %s on %d node(s)", p.GPUs, p.GPU, p.Nodes)
+	count := strconv.Itoa(p.GPUs)
+	if p.GPUFraction > 0 {
+		count = catalog.FractionString(p.GPUFraction) // a slice of one GPU
+	}
+	where := fmt.Sprintf("%s x %s on %d node(s)", count, p.GPU, p.Nodes)
 	if p.Offer != "" {
 		where += " of " + p.Offer
 	}

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -82,4 +84,13 @@ func parseGpuhunt(b *builder, r io.Reader, name, given string) error {
 		b.add(priceRow{line: t.line, item: item, provider: provider, instance: inst, region: region,
 			gpu: id, count: count, vcpus: int(cpu), ramGiB: ram, mode: mode, price: price, currency: "USD"})
 	}
+}
+
+// wholeCount reads a GPU count written "8" or "8.0".
+func wholeCount(s string) (int, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != math.Trunc(v) || v < 0 || v > 1e6 {
+		return 0, false
+	}
+	return int(v), true
 }

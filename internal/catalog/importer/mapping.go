@@ -350,6 +350,9 @@ func fraction(s string) (count int, frac float64, ok bool) {
 		return int(v), 0, true
 	}
 	if n := math.Round(1 / v); math.Abs(1/n-v) < 0.01*v {
+		if n == 1 {
+			return 1, 0, true // 0.995 is one whole GPU written short
+		}
 		return 1, 1 / n, true
 	}
 	return 1, v, true

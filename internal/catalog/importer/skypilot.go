@@ -108,15 +108,6 @@ func (t *csvTable) num(col string) (float64, bool) {
 	return v, true
 }
 
-// wholeCount reads a GPU count written "8" or "8.0".
-func wholeCount(s string) (int, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v != math.Trunc(v) || v < 0 || v > 1e6 {
-		return 0, false
-	}
-	return int(v), true
-}
-
 // providerOf names the provider of a file: the options', or the directory
 // (SkyPilot: catalogs/v7/<cloud>/vms.csv) or the base name (gpuhunt:
 // <provider>.csv).
@@ -295,6 +286,12 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			b.unmapped(t.line, item, "AcceleratorName", accel)
 			continue
 		}
+		if provider == "azure" && frac == 0 {
+			// A slice the file counts as one GPU: the SKU table knows.
+			if _, kind, s := azureGPU(inst); kind == fractionalGPU {
+				frac = s.Fraction
+			}
+		}
 		a, _ := b.cat.Accelerator(id)
 		want := a.MemGiB
 		if frac > 0 {
@@ -312,12 +309,6 @@ func parseSkyPilot(b *builder, r io.Reader, name, given string) error {
 			// One marketplace name, two memory sizes: the offer's name says which.
 			inst = fmt.Sprintf("%s-%.0fGB", inst, a.MemGiB)
 			item = provider + "/" + inst + "@" + region
-		}
-		if provider == "azure" && frac == 0 {
-			// A slice the file counts as one GPU: the SKU table knows.
-			if _, kind, s := azureGPU(inst); kind == fractionalGPU {
-				frac = s.Fraction
-			}
 		}
 		skyAddSlice(b, t.line, item, provider, inst, region, id, count, frac, int(vcpuF), ram, price, spot, rawP, rawS, "")
 	}

@@ -60,24 +60,20 @@ type manifest struct {
 // FileReport is what the build did with one source file.
 type FileReport struct {
 	Source
-	Date           time.Time
-	Rows           int // GPU rows
-	Accepted       int
-	OutOfScope     int
-	Offers         int // offers kept after the outlier check
-	Outliers       []importer.Reject
-	Rejected       []importer.Reject
-	Warnings       []importer.Reject
-	ReplacedByHand int // hand-kept rows of the provider the file replaced
+	Date       time.Time
+	Rows       int // GPU rows
+	Accepted   int
+	OutOfScope int
+	Offers     int // offers kept after the outlier check
+	Outliers   []importer.Reject
+	Rejected   []importer.Reject
+	Warnings   []importer.Reject
 }
 
 // RejectRate is the share of in-scope GPU rows refused.
 func (f *FileReport) RejectRate() float64 {
-	n := f.Rows - f.OutOfScope
-	if n <= 0 {
-		return 0
-	}
-	return 1 - float64(f.Accepted)/float64(n)
+	r := importer.Result{Rows: f.Rows, AcceptedRows: f.Accepted, OutOfScope: f.OutOfScope}
+	return 1 - r.AcceptRate()
 }
 
 // ManualReport describes one provider's hand-kept file.
@@ -106,6 +102,11 @@ func Build(fsys fs.FS) (*Result, error) {
 	// The accelerators, providers, regions and rates the sources are read
 	// against; the offers the build replaces are not read (they may be the
 	// broken files it is run to fix).
+	for _, f := range []string{catalog.AcceleratorsFile, catalog.ProvidersFile, catalog.RegionsFile, catalog.FXFile} {
+		if _, err := fs.Stat(fsys, f); err != nil {
+			return nil, &apperr.Error{Code: apperr.Invalid, File: f, Msg: "cannot read: a catalog directory holds accelerators.csv, providers.yaml, regions.csv, fx.csv and sources/", Err: err}
+		}
+	}
 	base, err := catalog.Parse(withoutOffers{fsys}, false)
 	if err != nil {
 		return nil, err
@@ -122,6 +123,9 @@ func Build(fsys fs.FS) (*Result, error) {
 	if err := strictyaml.Decode(raw, &m); err != nil {
 		return nil, apperr.InFile(apperr.Wrap(apperr.Invalid, "", err), ManifestFile)
 	}
+	if len(m.Sources) == 0 {
+		return nil, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: "sources", Msg: "no source files listed: the build would write an empty catalog"}
+	}
 	specs, err := readSpecs(fsys)
 	if err != nil {
 		return nil, err
@@ -130,6 +134,11 @@ func Build(fsys fs.FS) (*Result, error) {
 	res := &Result{Files: map[string][]byte{}}
 	byProvider := map[string][]*catalog.Offer{}
 	imported := map[string]bool{} // offer keys from source files
+	// origin names where each offer came from, for errors; a key seen
+	// twice (a file listed twice, two files of one provider that overlap)
+	// is an error rather than a silent duplicate.
+	origin := map[string]string{}
+	seenProvider := map[string]string{}
 	for i, s := range m.Sources {
 		field := fmt.Sprintf("sources[%d]", i)
 		date, err := time.Parse(time.DateOnly, s.AsOf)
@@ -142,6 +151,12 @@ func Build(fsys fs.FS) (*Result, error) {
 				Msg: "want file, provider, format skypilot, repository and commit"})
 			continue
 		}
+		if other, dup := seenProvider[s.Provider]; dup {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".provider",
+				Msg: fmt.Sprintf("%s already has a source file (%s): one public catalog per provider", s.Provider, other)})
+			continue
+		}
+		seenProvider[s.Provider] = s.File
 		data, err := fs.ReadFile(fsys, path.Join("sources", s.File))
 		if err != nil {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: path.Join("sources", s.File), Msg: "cannot read", Err: err})
@@ -178,6 +193,7 @@ func Build(fsys fs.FS) (*Result, error) {
 				sp.apply(o)
 			}
 			imported[o.Key()] = true
+			origin[o.Key()] = name
 			byProvider[o.Provider] = append(byProvider[o.Provider], o)
 		}
 		fr.Offers = len(r.Offers)
@@ -197,10 +213,22 @@ func Build(fsys fs.FS) (*Result, error) {
 		rows := catalog.ParseOffers(name, data, &errs)
 		mr := ManualReport{Provider: strings.TrimSuffix(path.Base(name), ".csv"), File: name, Rows: len(rows)}
 		sources := map[string]bool{}
-		for _, o := range rows {
+		for i, o := range rows {
+			where := fmt.Sprintf("%s:%d", name, i+2) // one record per line: hand-kept rows have no line breaks in cells
+			if o.Provider != mr.Provider {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: i + 2, Field: "provider",
+					Msg: fmt.Sprintf("%q in the file of provider %q: one provider per file", o.Provider, mr.Provider)})
+				continue
+			}
 			if imported[o.Key()] {
 				continue // a public catalog's price is newer than a hand-kept one
 			}
+			if prev, dup := origin[o.Key()]; dup {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: i + 2, Field: "instance_type",
+					Msg: o.Key() + " is listed twice (also " + prev + ")"})
+				continue
+			}
+			origin[o.Key()] = where
 			mr.Kept++
 			sources[strings.SplitN(o.Source, ";", 2)[0]] = true
 			if mr.Oldest.IsZero() || o.AsOf.Before(mr.Oldest) {
@@ -225,7 +253,7 @@ func Build(fsys fs.FS) (*Result, error) {
 	// instance type's median too is a data error (a placeholder price in
 	// one zone), and refused.
 	med := medians(cat, byProvider)
-	fileOf := map[string]int{}
+	fileOf := map[string]int{} // one source file per provider, checked above
 	for i, f := range res.Reports {
 		fileOf[f.Provider] = i
 	}
@@ -250,8 +278,8 @@ func Build(fsys fs.FS) (*Result, error) {
 				fr.Outliers = append(fr.Outliers, importer.Reject{Item: o.Key(), Field: "price", Reason: why + ", and beyond 3x of " + o.InstanceType + "'s median over " + p + "'s regions"})
 				fr.Offers--
 			default:
-				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManualDir + "/" + p + ".csv", Field: "price_on_demand",
-					Msg: o.Key() + ": " + why + `: check the source, or say why in notes with "[price outlier: ...]"`})
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, Field: "price_on_demand",
+					Msg: origin[o.Key()] + ": " + o.Key() + ": " + why + `: check the source, or say why in notes with "[price outlier: ...]"`})
 			}
 		}
 		var buf bytes.Buffer
@@ -262,6 +290,11 @@ func Build(fsys fs.FS) (*Result, error) {
 		res.Offers = append(res.Offers, kept...)
 	}
 	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	// What is written must load: every accelerator, region, currency and
+	// fraction of every row checked as the binary will check it.
+	if _, err := catalog.Build(base, &catalog.Files{Offers: res.Offers}); err != nil {
 		return nil, err
 	}
 	res.Files[SourcesDoc] = sourcesDoc(res)
@@ -279,17 +312,24 @@ func (w withoutOffers) Open(name string) (fs.File, error) {
 }
 
 // usdPerGPUHour is an offer's on-demand price per whole GPU-hour in USD,
-// or its monthly price's hourly equivalent where on-demand is not sold.
-func usdPerGPUHour(cat *catalog.Catalog, o *catalog.Offer) (float64, bool) {
+// or its monthly price's hourly equivalent where on-demand is not sold, or
+// (spotToo) its spot price where it is sold only on spot.
+func usdPerGPUHour(cat *catalog.Catalog, o *catalog.Offer, spotToo bool) (float64, bool) {
 	rate, ok := cat.Rate(o.Currency)
 	if !ok {
 		return 0, false
 	}
 	p, ok := o.LocalPrices.Get(catalog.OnDemand)
 	if !ok {
-		if p, ok = o.LocalPrices.Get(catalog.Monthly); !ok {
-			return 0, false
-		}
+		p, ok = o.LocalPrices.Get(catalog.Monthly)
+	}
+	if !ok && spotToo {
+		// A spot-only offer is judged by its spot price, against the
+		// market's on-demand median (medians are of on-demand prices).
+		p, ok = o.LocalPrices.Get(catalog.Spot)
+	}
+	if !ok {
+		return 0, false
 	}
 	return p * rate.USDPerUnit / o.GPUs(), true
 }
@@ -303,7 +343,7 @@ func medians(cat *catalog.Catalog, byProvider map[string][]*catalog.Offer) map[s
 		prices := map[string][]float64{}
 		for _, o := range offers {
 			if a, ok := cat.Accelerator(o.GPU); ok {
-				if v, ok := usdPerGPUHour(cat, o); ok {
+				if v, ok := usdPerGPUHour(cat, o, false); ok {
 					prices[a.ID] = append(prices[a.ID], v)
 				}
 			}
@@ -326,7 +366,7 @@ type instanceMedians map[string]float64
 func newInstanceMedians(cat *catalog.Catalog, offers []*catalog.Offer) instanceMedians {
 	prices := map[string][]float64{}
 	for _, o := range offers {
-		if v, ok := usdPerGPUHour(cat, o); ok {
+		if v, ok := usdPerGPUHour(cat, o, false); ok {
 			prices[o.InstanceType] = append(prices[o.InstanceType], v)
 		}
 	}
@@ -340,9 +380,7 @@ func newInstanceMedians(cat *catalog.Catalog, offers []*catalog.Offer) instanceM
 // plausible reports whether the offer's price is within the band of its
 // instance type's median.
 func (m instanceMedians) plausible(cat *catalog.Catalog, o *catalog.Offer) bool {
-	v, ok := usdPerGPUHour(cat, o)
-	med := m[o.InstanceType]
-	return !ok || med == 0 || (v <= OutlierFactor*med && v >= med/OutlierFactor)
+	return outlierAgainst(cat, o, m[o.InstanceType], "%.2f") == ""
 }
 
 func median(v []float64) float64 {
@@ -357,18 +395,28 @@ func outlier(cat *catalog.Catalog, o *catalog.Offer, med map[string]float64) str
 	if !ok {
 		return ""
 	}
-	v, ok := usdPerGPUHour(cat, o)
-	m := med[a.ID]
+	return outlierAgainst(cat, o, med[a.ID], "the median %.2f of "+a.ID)
+}
+
+// outlierAgainst says why an offer's price per GPU-hour (on-demand, or
+// its hourly equivalent, and spot) is beyond the band around m, or "";
+// what names m.
+func outlierAgainst(cat *catalog.Catalog, o *catalog.Offer, m float64, what string) string {
+	v, ok := usdPerGPUHour(cat, o, true)
 	if !ok || m == 0 {
 		return ""
 	}
-	if v > OutlierFactor*m || v < m/OutlierFactor {
-		return fmt.Sprintf("%.2f USD per GPU-hour is %.1fx the median %.2f of %s (allowed: 1/%g to %gx)", v, v/m, m, a.ID, OutlierFactor, OutlierFactor)
+	_, listed := usdPerGPUHour(cat, o, false)
+	against := fmt.Sprintf(what, m)
+	// A spot price far below the on-demand median is what spot is; only
+	// a list price can be implausibly low.
+	if v > OutlierFactor*m || (listed && v < m/OutlierFactor) {
+		return fmt.Sprintf("%.2f USD per GPU-hour is %.1fx %s (allowed: 1/%g to %gx)", v, v/m, against, OutlierFactor, OutlierFactor)
 	}
 	if sp, ok := o.LocalPrices.Get(catalog.Spot); ok {
 		rate, _ := cat.Rate(o.Currency)
 		if s := sp * rate.USDPerUnit / o.GPUs(); s > OutlierFactor*m {
-			return fmt.Sprintf("spot %.2f USD per GPU-hour is %.1fx the on-demand median %.2f of %s", s, s/m, m, a.ID)
+			return fmt.Sprintf("spot %.2f USD per GPU-hour is %.1fx %s", s, s/m, against)
 		}
 	}
 	return ""
@@ -385,5 +433,5 @@ func firstReasons(rs []importer.Reject, n int) string {
 	return strings.Join(parts, "; ")
 }
 
-// RoundRate writes a share as a percentage with one decimal.
+// roundRate writes a share as a percentage with one decimal.
 func roundRate(v float64) string { return fmt.Sprintf("%.1f%%", 100*math.Max(0, v)) }

@@ -45,6 +45,7 @@ func TestBuild(t *testing.T) {
 			"p5.48xlarge,H100,8,192,2048,55.04,20,us-east-1\n" +
 			"p5.48xlarge,H100,8,192,2048,55.04,,us-west-2\n" +
 			"p5.48xlarge,H100,8,192,2048,5504,,eu-west-1\n" + // a placeholder 100x the others
+			"p5.48xlarge,H100,8,192,2048,,5000,ap-south-1\n" + // a spot-only placeholder
 			"g6f.large,L4,0.125,2,8,0.2,,us-east-1\n" +
 			"f1.2xlarge,Virtex UltraScale (VU9P),1,8,122,1.65,,us-east-1\n",
 		"sources/manual/lambda.csv": "provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n" +
@@ -59,8 +60,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("offers/aws.csv lacks %q:\n%s", want, aws)
 		}
 	}
-	if strings.Contains(aws, "eu-west-1") {
-		t.Error("the 5504 USD/h placeholder was kept")
+	if strings.Contains(aws, "eu-west-1") || strings.Contains(aws, "ap-south-1") {
+		t.Error("a placeholder price (5504 USD/h on-demand, 5000 USD/h spot only) was kept")
 	}
 	if !strings.Contains(string(res.Files["offers/lambda.csv"]), "gpu_8x_h100") {
 		t.Error("the hand-kept lambda row is missing")
@@ -72,8 +73,8 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	f := res.Reports[0]
-	if f.Rows != 5 || f.OutOfScope != 1 || f.Accepted != 4 {
-		t.Errorf("rows %d, out of scope %d, accepted %d; want 5, 1, 4", f.Rows, f.OutOfScope, f.Accepted)
+	if f.Rows != 6 || f.OutOfScope != 1 || f.Accepted != 5 || len(f.Outliers) != 2 {
+		t.Errorf("rows %d, out of scope %d, accepted %d, outliers %d; want 6, 1, 5, 2", f.Rows, f.OutOfScope, f.Accepted, len(f.Outliers))
 	}
 }
 
@@ -95,6 +96,18 @@ func TestBuildFailsLoudly(t *testing.T) {
 			"sources/manual/crusoe.csv": "provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n" +
 				"crusoe,h100-80gb.8x,us-east1,h100-sxm,8,24,USD,https://example.com/crusoe,2025-01-01\n"}, "[price outlier:"},
 		{"bad date", map[string]string{ManifestFile: strings.Replace(testManifest, "2026-06-03", "June", 1)}, "as_of"},
+		{"no sources", map[string]string{ManifestFile: "sources: []\n"}, "no source files"},
+		{"one provider twice", map[string]string{ManifestFile: testManifest + strings.Replace(strings.TrimPrefix(testManifest, "sources:\n"), "aws.csv", "aws2.csv", 1),
+			"sources/skypilot/aws.csv":  header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n",
+			"sources/skypilot/aws2.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n"}, "one public catalog per provider"},
+		{"hand-kept row the catalog cannot load", map[string]string{ManifestFile: testManifest,
+			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n",
+			"sources/manual/crusoe.csv": "provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n" +
+				"crusoe,weird,us-east1,nosuchgpu,1,2,USD,https://example.com/crusoe,2025-01-01\n"}, `unknown accelerator "nosuchgpu"`},
+		{"hand-kept row of another provider", map[string]string{ManifestFile: testManifest,
+			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n",
+			"sources/manual/crusoe.csv": "provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n" +
+				"lambda,gpu_8x_h100,us-east-1,h100-sxm,8,23.92,USD,https://example.com/lambda,2025-01-01\n"}, "one provider per file"},
 		{"no testManifest", map[string]string{}, ManifestFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
