@@ -121,12 +121,77 @@ type Candidate struct {
 	UnitCost     float64
 	UnitCostUnit string
 	TokensPerUSD float64
-	// Service figures (llm-inference at a request rate).
+	// Plan is the fleet this candidate prices: the one description every
+	// command and page renders.
+	Plan Plan
+	// Service figures (llm-inference at a request rate). ReplicasNeeded
+	// is Plan.Replicas: the model copies the fleet runs.
 	ReplicasNeeded int
 	PerHourUSD     float64
 	PerMonthUSD    float64
 	Pareto         bool
 	Warnings       []Warning
+}
+
+// Plan is what a candidate deploys and pays for: whole instances, the
+// model copies on them and the layout of each copy. The advisor decides
+// it; recommend, cost, predict, simulate and export render it.
+type Plan struct {
+	// Instances are billed whole: GPUs = Instances x GPUsPerInstance.
+	Instances       int
+	GPUsPerInstance int
+	// GPUFraction is the share of one GPU of a sliced offer (0: whole).
+	GPUFraction float64
+	GPUs        int
+	// Replicas are the model copies (a service), or 1 (a job). Each copy
+	// spans GPUsPerReplica GPUs laid out as Tensor x Pipeline (x Data for
+	// a training job); a service's copies sit ReplicasPerInstance to an
+	// instance.
+	Replicas            int
+	ReplicasPerInstance int
+	GPUsPerReplica      int
+	Data, Tensor        int
+	Pipeline, Expert    int
+	// Batch is a serving copy's operating batch (sequences in flight);
+	// RequestsPerSPerReplica its share of the load.
+	Batch                  int
+	RequestsPerSPerReplica float64
+	// Pricing is the mode the fleet is paid in; PerHourUSD what it costs.
+	Pricing    catalog.Mode
+	PerHourUSD float64
+}
+
+// planOf is the plan of a priced candidate.
+func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *perf.Prediction, m catalog.Mode, perHour float64) Plan {
+	pl := Plan{Instances: instances, GPUsPerInstance: o.GPUCount, GPUs: instances * o.GPUCount, GPUFraction: o.GPUFraction,
+		Tensor: max(1, p.Parallelism.Tensor), Pipeline: max(1, p.Parallelism.Pipeline),
+		Pricing: m, PerHourUSD: perHour}
+	if p.Parallelism.Expert > 1 {
+		pl.Expert = p.Parallelism.Expert
+	}
+	if p.Serving != nil && replicas > 0 {
+		pl.Replicas = replicas
+		pl.ReplicasPerInstance = max(1, replicas/max(1, instances))
+		pl.GPUsPerReplica = pl.Tensor * pl.Pipeline
+		pl.Data = 1
+		pl.Batch = p.Serving.Batch
+		if spec.Inference != nil && spec.Inference.RequestsPerSecond != nil {
+			pl.RequestsPerSPerReplica = *spec.Inference.RequestsPerSecond / float64(replicas)
+		}
+		return pl
+	}
+	// A job: one copy over the whole cluster (data parallel inside it), or
+	// for offline inference the copies the cluster holds.
+	pl.Data = max(1, p.Parallelism.Data)
+	pl.Replicas = 1
+	pl.GPUsPerReplica = p.GPUs
+	if p.Serving != nil {
+		pl.Replicas = max(1, p.Parallelism.Replicas)
+		pl.GPUsPerReplica = pl.Tensor * pl.Pipeline
+		pl.ReplicasPerInstance = max(1, pl.Replicas/max(1, instances))
+		pl.Batch = p.Serving.Batch
+	}
+	return pl
 }
 
 // Warning is a caveat on a candidate: a code with its arguments, rendered

@@ -340,40 +340,16 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	replicas := 0
 	service := ev.service
 	if service && p.Serving != nil {
-		// Size the fleet: enough instances for the replicas the SLO needs.
-		perInstance := max(1, p.Parallelism.Replicas)
-		need := max(1, p.Serving.ReplicasNeeded)
-		instances = (need + perInstance - 1) / perInstance
-		replicas = need
-		maxGPUs := ev.maxGPUs
 		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
 			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
 			return r
 		}
-		if instances*o.GPUCount > maxGPUs {
-			excl("", ReasonUnsustained, fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
-				*spec.Inference.RequestsPerSecond, instances, instances*o.GPUCount, maxGPUs))
+		fleet, why := ev.sizeFleet(t.offer, p)
+		if why != "" {
+			excl("", ReasonUnsustained, why)
 			return r
 		}
-		if instances > 1 {
-			// Each instance carries its share of the load: predict that
-			// operating point, so latency and utilisation are the fleet's.
-			scaled := *spec
-			inf := *spec.Inference
-			perInstance := *inf.RequestsPerSecond / float64(instances)
-			inf.RequestsPerSecond = &perInstance
-			scaled.Inference = &inf
-			a, _ := ev.req.Catalog.OfferAccelerator(o)
-			cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
-			if err == nil {
-				if p2, err := perf.Predict(&scaled, cl); err == nil && p2.Fits {
-					p2.Serving.ReplicasNeeded = need
-					p2.Throughput.Value *= float64(instances)
-					p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each serving %.3g requests/s", instances, perInstance))
-					p = &p2
-				}
-			}
-		}
+		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
 	}
 	pp := p // shared by the candidates of every pricing mode
 	for _, m := range ev.modes {
@@ -398,6 +374,83 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		ev.cands = append(ev.cands, c)
 	}
 	return r
+}
+
+// fleet is a service's sizing: instances of the offer, each holding the
+// same replicas (model copies) of the same layout, and the prediction of
+// one instance at its share of the load, scaled to the fleet.
+type fleet struct {
+	p                   *perf.Prediction
+	instances, replicas int
+}
+
+// sizeFleet finds the fewest instances of o whose replicas, each with the
+// layout p chose, serve the load within the SLO: p's count of replicas
+// needed gives a first guess, and each instance is then predicted at its
+// share of the load, the layout held, until it keeps up. why says why no
+// fleet within constraints.max_gpus does.
+func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, string) {
+	spec := ev.spec
+	rps := *spec.Inference.RequestsPerSecond
+	tp := max(1, p.Parallelism.Tensor)
+	perInstance := max(1, p.Parallelism.Replicas)
+	need := max(1, p.Serving.ReplicasNeeded)
+	instances := (need + perInstance - 1) / perInstance
+	tooBig := func(n int) string {
+		return fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
+			rps, n, n*o.GPUCount, ev.maxGPUs)
+	}
+	if instances*o.GPUCount > ev.maxGPUs {
+		return fleet{}, tooBig(instances)
+	}
+	a, _ := ev.req.Catalog.OfferAccelerator(o)
+	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+	if err != nil {
+		return fleet{p, instances, instances * perInstance}, ""
+	}
+	for tries := 0; ; tries++ {
+		// Each instance carries its share of the load with the same
+		// layout: predict that operating point, so latency, utilisation
+		// and the count of replicas are the fleet's.
+		scaled := *spec
+		inf := *spec.Inference
+		share := rps / float64(instances)
+		inf.RequestsPerSecond = &share
+		scaled.Inference = &inf
+		scaled.Parallelism.Tensor = tp
+		p2, err := perf.Predict(&scaled, cl)
+		if err != nil || !p2.Fits || p2.Serving == nil {
+			return fleet{p, instances, instances * perInstance}, ""
+		}
+		keepsUp := p2.Serving.Sustainable == nil || *p2.Serving.Sustainable
+		if keepsUp && p2.Serving.ReplicasNeeded <= perInstance || tries == 8 {
+			replicas := instances * perInstance
+			p2.Serving.ReplicasNeeded = replicas
+			scaleQuantity(&p2.Throughput, float64(instances))
+			if instances > 1 {
+				p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
+					instances, perInstance, tp, share))
+			}
+			return fleet{&p2, instances, replicas}, ""
+		}
+		instances++
+		if instances*o.GPUCount > ev.maxGPUs {
+			return fleet{}, tooBig(instances)
+		}
+	}
+}
+
+// scaleQuantity multiplies a quantity and its interval.
+func scaleQuantity(q *perf.Quantity, f float64) {
+	q.Value *= f
+	if q.P10 != nil {
+		v := *q.P10 * f
+		q.P10 = &v
+	}
+	if q.P90 != nil {
+		v := *q.P90 * f
+		q.P90 = &v
+	}
 }
 
 // noPriceReason says that o has no price in m; the sentence is shared by
@@ -453,6 +506,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	} else {
 		c.DurationHours = e.WallHours
 	}
+	c.Plan = planOf(spec, o, instances, replicas, p, m, e.PerHourUSD)
 	setIntervals(c, service)
 }
 

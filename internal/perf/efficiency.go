@@ -130,7 +130,7 @@ var engines = map[workload.Framework]engine{
 			{From: "0.6", Kernel: 0.85, StepS: 1e-3, PerSeqS: 1e-5, MaxBatch: 256, MemShare: 0.90, Note: "multi-step scheduling and asynchronous output processing (vLLM v0.6 release notes: 2.7x the throughput of v0.5.3 on Llama 3 8B)"},
 			{From: "0.8", Kernel: 0.92, StepS: 5e-4, PerSeqS: 3e-6, MaxBatch: 1024, MemShare: 0.90, Note: "V1 engine: persistent batch, FlashAttention-3 / FlashInfer, CUDA graphs; max_num_seqs 1024 on 70 GB-class GPUs [unverified]"},
 		},
-		Latest:  "0.31",
+		Latest:  "0.14", // the release docs.vllm.ai documents as of 2026-08 (data/compat.yaml)
 		Backend: map[string][2]float64{"rocm": {0.80, 0.92}, "gaudi": {0.75, 0.85}, "cann": {0.70, 0.80}, "tpu": {0.75, 0.85}, "neuron": {0.70, 0.80}},
 		Source:  "vLLM release notes (v0.6.0 performance update, V1 engine blog); AMD ROCm vLLM docker notes; vllm-gaudi and vllm-ascend plugin docs",
 	},

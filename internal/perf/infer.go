@@ -621,7 +621,7 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if j.batching == workload.BatchingBurst {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))
 	}
-	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e)
+	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e, s.ReplicasNeeded)
 }
 
 // tokensPerRequest is what one request adds to the throughput's count:
@@ -637,9 +637,11 @@ func (j *inferJob) tokensPerRequest() float64 {
 func noSLO(s workload.SLO) bool { return s.TTFTMs == 0 && s.TPOTMs == 0 }
 
 // inferVerdict names the largest term of the operating point's decode step.
-func inferVerdict(j *inferJob, e inferEval) (string, string, string) {
+func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string, string) {
 	if j.rps != nil && !e.sustainable {
-		need := int(math.Ceil(e.load * float64(e.replicas)))
+		// The same count the serving figures give (within the SLO where
+		// there is one), not a second estimate from the load alone.
+		need := max(replicasNeeded, int(math.Ceil(e.load*float64(e.replicas))))
 		return Compute, fmt.Sprintf("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
 			fmt.Sprintf("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
 	}

@@ -27,7 +27,7 @@ func TestEngineVersions(t *testing.T) {
 	if !(old.Throughput.Value < v06.Throughput.Value && v06.Throughput.Value < v1.Throughput.Value) {
 		t.Errorf("vLLM 0.5 < 0.6 < 0.8 in throughput, got %.0f, %.0f, %.0f", old.Throughput.Value, v06.Throughput.Value, v1.Throughput.Value)
 	}
-	if !strings.HasPrefix(v06.Serving.Engine, "vllm 0.6") || !strings.HasPrefix(open.Serving.Engine, "vllm 0.31") {
+	if !strings.HasPrefix(v06.Serving.Engine, "vllm 0.6") || !strings.HasPrefix(open.Serving.Engine, "vllm 0.14") {
 		t.Errorf("engines %q and %q: a range picks its newest known release", v06.Serving.Engine, open.Serving.Engine)
 	}
 	if open.Confidence != "high" || hasNote(open, "outside") || hasNote(open, "newer than the tables") {

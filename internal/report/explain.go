@@ -21,6 +21,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 		fmt.Fprintf(&b, "#%d ", c.Rank)
 	}
 	fmt.Fprintf(&b, "%s in %s (%s): %d x %s on %d instance(s), %s\n", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, c.Cost.Mode)
+	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
 	p := c.Pred
 	fmt.Fprintln(&b, msg(l, "verdict", VerdictText(l, p.Bottleneck, p.Verdict)))
 	if p.Fix != "" {
@@ -51,7 +52,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 		k := c.Cost.Cost
 		fmt.Fprintln(&b, msg(l, "cost_breakdown", k.Compute, k.Storage, k.Egress, k.Setup, k.SpotOverhead, k.Total))
 		if c.PerMonthUSD > 0 {
-			fmt.Fprintf(&b, "Service: %d replica(s) for the load, $%.2f per hour, $%.0f per month\n", c.ReplicasNeeded, c.PerHourUSD, c.PerMonthUSD)
+			fmt.Fprintf(&b, "Service: %d replica(s) on %d instance(s), $%.2f per hour, $%.0f per month\n", c.Plan.Replicas, c.Plan.Instances, c.PerHourUSD, c.PerMonthUSD)
 		}
 		if c.UnitCost > 0 {
 			fmt.Fprintf(&b, "Unit cost: %.4g %s\n", c.UnitCost, c.UnitCostUnit)

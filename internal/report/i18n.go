@@ -68,6 +68,7 @@ var messages = map[string][2]string{
 	"explain_lost":   {"Why it lost to %s: ", "为何输给 %s："},
 	"explain_won":    {"It is the top-ranked candidate.", "它是排名第一的候选。"},
 	"verdict":        {"Verdict: %s", "结论：%s"},
+	"plan":           {"Plan: %s", "方案：%s"},
 	"your_prices":    {"Costs use your prices from --prices where a rule matched; -o json shows the list price beside each.", "成本在匹配到规则时使用 --prices 中您的价格；-o json 同时给出目录价。"},
 	"unit_line":      {"UNIT COST = %s.", "单位成本 = %s。"},
 	"cost_breakdown": {"Cost breakdown (USD): compute %.2f, storage %.2f, egress %.2f, setup %.2f, spot overhead %.2f = %.2f", "成本明细（美元）：计算 %.2f，存储 %.2f，出网流量 %.2f，准备 %.2f，竞价中断损失 %.2f = %.2f"},
@@ -106,6 +107,9 @@ func VerdictText(l Lang, bottleneck, english string) string {
 	}
 	return english
 }
+
+// modeZh names the pricing modes in Chinese, as the page does.
+var modeZh = map[string]string{"on-demand": "按需", "spot": "抢占式", "monthly": "包月", "reserved-1y": "预留 1 年", "reserved-3y": "预留 3 年"}
 
 var objectiveZh = map[string]string{"cost": "成本", "time": "时间", "tokens-per-dollar": "每美元token数", "balanced": "均衡"}
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/cost"
 	"github.com/gpupick/gpupick/internal/perf"
 )
@@ -48,6 +49,93 @@ type CandidateJSON struct {
 	Spot                *cost.Spot       `json:"spot,omitempty"`
 	Reserved            *cost.Reserved   `json:"reserved,omitempty"`
 	Parallelism         perf.Parallelism `json:"parallelism"`
+	// Plan is the fleet this candidate prices; parallelism (above) is the
+	// layout of one instance as predicted.
+	Plan PlanJSON `json:"plan"`
+}
+
+// PlanJSON is the fleet a candidate deploys and pays for: every command
+// that shows this candidate shows these numbers.
+type PlanJSON struct {
+	Instances              int      `json:"instances"`
+	GPUsPerInstance        int      `json:"gpus_per_instance"`
+	GPUFraction            float64  `json:"gpu_fraction,omitempty"`
+	GPUs                   int      `json:"gpus"`
+	Replicas               int      `json:"replicas"`
+	ReplicasPerInstance    int      `json:"replicas_per_instance,omitempty"`
+	GPUsPerReplica         int      `json:"gpus_per_replica"`
+	Data                   int      `json:"data"`
+	Tensor                 int      `json:"tensor"`
+	Pipeline               int      `json:"pipeline"`
+	Expert                 int      `json:"expert,omitempty"`
+	Batch                  int      `json:"batch,omitempty"`
+	RequestsPerSPerReplica *float64 `json:"requests_per_s_per_replica,omitempty"`
+	Pricing                string   `json:"pricing"`
+	PerHourUSD             *float64 `json:"per_hour_usd,omitempty"`
+	Sentence               string   `json:"sentence"`
+}
+
+// PlanView converts a plan.
+func PlanView(p advisor.Plan) PlanJSON {
+	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
+		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, GPUsPerReplica: p.GPUsPerReplica,
+		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, Batch: p.Batch,
+		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English)}
+	if p.RequestsPerSPerReplica > 0 {
+		j.RequestsPerSPerReplica = fp(math.Round(p.RequestsPerSPerReplica*1000) / 1000)
+	}
+	if p.PerHourUSD > 0 {
+		j.PerHourUSD = fp(r2(p.PerHourUSD))
+	}
+	return j
+}
+
+// PlanSentence says a plan in one sentence: "4 instance(s) of 4 GPU(s)
+// (16 GPUs); 8 replica(s) of tensor parallelism 2, 2 per instance, 3.75
+// requests/s each; on-demand".
+func PlanSentence(p advisor.Plan, l Lang) string {
+	zh := l == Chinese
+	inst := fmt.Sprintf("%d instance(s) of %d GPU(s) (%d GPUs)", p.Instances, p.GPUsPerInstance, p.GPUs)
+	if zh {
+		inst = fmt.Sprintf("%d 台实例，每台 %d 块 GPU（共 %d 块）", p.Instances, p.GPUsPerInstance, p.GPUs)
+	}
+	if p.GPUFraction > 0 {
+		inst = fmt.Sprintf("%d instance(s) of %s of a GPU", p.Instances, catalog.FractionString(p.GPUFraction))
+		if zh {
+			inst = fmt.Sprintf("%d 台实例，每台 %s 块 GPU", p.Instances, catalog.FractionString(p.GPUFraction))
+		}
+	}
+	layout := fmt.Sprintf("tensor parallelism %d", p.Tensor)
+	if zh {
+		layout = fmt.Sprintf("张量并行 %d", p.Tensor)
+	}
+	if p.Pipeline > 1 {
+		layout += fmt.Sprintf(" x pipeline %d", p.Pipeline)
+		if zh {
+			layout = fmt.Sprintf("张量并行 %d × 流水线 %d", p.Tensor, p.Pipeline)
+		}
+	}
+	var s string
+	switch {
+	case p.ReplicasPerInstance > 0 && zh:
+		s = fmt.Sprintf("%s；%d 个副本（%s），每台 %d 个", inst, p.Replicas, layout, p.ReplicasPerInstance)
+		if p.RequestsPerSPerReplica > 0 {
+			s += fmt.Sprintf("，每个 %.3g 请求/秒", p.RequestsPerSPerReplica)
+		}
+	case p.ReplicasPerInstance > 0:
+		s = fmt.Sprintf("%s; %d replica(s) of %s, %d per instance", inst, p.Replicas, layout, p.ReplicasPerInstance)
+		if p.RequestsPerSPerReplica > 0 {
+			s += fmt.Sprintf(", %.3g requests/s each", p.RequestsPerSPerReplica)
+		}
+	case zh:
+		s = fmt.Sprintf("%s；一个作业，数据并行 %d × %s", inst, p.Data, layout)
+	default:
+		s = fmt.Sprintf("%s; one job, data %d x %s", inst, p.Data, layout)
+	}
+	if zh {
+		return s + "；" + modeZh[p.Pricing.String()]
+	}
+	return s + "; " + p.Pricing.String()
 }
 
 // CostJSON is a candidate's cost breakdown (a service's per month) with the
@@ -114,6 +202,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		PriceAsOf: o.AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: c.ReplicasNeeded,
 		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved,
 		Parallelism: c.Pred.Parallelism, PriceRule: c.Cost.PriceRule, Warnings: []WarningJSON{},
+		Plan: PlanView(c.Plan),
 	}
 	if c.DurationHours > 0 {
 		j.DurationHours = fp(r2(c.DurationHours))

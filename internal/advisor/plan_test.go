@@ -1,0 +1,62 @@
+package advisor
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// TestPlansObeyPhysics runs every example workload over the embedded
+// catalog and checks each candidate's plan and prediction: the fleet is
+// whole instances; its replicas fit the GPUs paid for; the price is the
+// instances'; MFU and utilisation are at most 100%; a job takes at least
+// its work at peak; the layout of one copy fits an instance.
+func TestPlansObeyPhysics(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	cat := embedded(t)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := workload.Parse(b, f)
+		if err != nil {
+			continue // a service file for simulate, not a workload
+		}
+		res, err := Recommend(Request{Spec: s, Catalog: cat, Now: now})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, c := range res.Candidates {
+			pl, p := c.Plan, c.Pred
+			where := filepath.Base(f) + " " + c.Offer.Key() + " " + pl.Pricing.String()
+			if pl.Instances < 1 || pl.GPUs != pl.Instances*pl.GPUsPerInstance || pl.GPUs != c.GPUs || pl.Instances != c.Instances {
+				t.Errorf("%s: plan %+v against candidate %d instances, %d GPUs", where, pl, c.Instances, c.GPUs)
+			}
+			if pl.Replicas < 1 || pl.Replicas*pl.GPUsPerReplica > pl.GPUs {
+				t.Errorf("%s: %d replicas of %d GPUs on %d GPUs paid for", where, pl.Replicas, pl.GPUsPerReplica, pl.GPUs)
+			}
+			if pl.ReplicasPerInstance > 0 && pl.ReplicasPerInstance*pl.GPUsPerReplica > pl.GPUsPerInstance {
+				t.Errorf("%s: %d replicas of %d GPUs per instance of %d", where, pl.ReplicasPerInstance, pl.GPUsPerReplica, pl.GPUsPerInstance)
+			}
+			if c.ReplicasNeeded > 0 && c.ReplicasNeeded != pl.Replicas {
+				t.Errorf("%s: %d replicas needed, plan %d", where, c.ReplicasNeeded, pl.Replicas)
+			}
+			if c.Cost.PriceKnown && math.Abs(c.Cost.PerHourUSD-float64(pl.Instances)*c.Cost.PricePerHourUSD) > 0.01*c.Cost.PerHourUSD+0.01 {
+				t.Errorf("%s: %.2f $/h for %d instances at %.2f $/h: instances are billed whole", where, c.Cost.PerHourUSD, pl.Instances, c.Cost.PricePerHourUSD)
+			}
+			if p.MFU > 1 || p.Utilization > 1 || p.MFU < 0 || p.Utilization < 0 {
+				t.Errorf("%s: MFU %.3f, utilisation %.3f", where, p.MFU, p.Utilization)
+			}
+			if p.Throughput.P10 != nil && !(*p.Throughput.P10 <= p.Throughput.Value && p.Throughput.Value <= *p.Throughput.P90) {
+				t.Errorf("%s: throughput %.4g outside its interval %.4g-%.4g", where, p.Throughput.Value, *p.Throughput.P10, *p.Throughput.P90)
+			}
+		}
+	}
+}
