@@ -622,6 +622,14 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))
 	}
 	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e, s.ReplicasNeeded)
+	if j.rps != nil && !e.sustainable && c.Offer != "" && c.GPUsPerNode > 0 {
+		// On an offer, GPUs come in whole instances: say the fleet that
+		// recommend and cost would price.
+		need := max(s.ReplicasNeeded, int(math.Ceil(e.load*float64(e.replicas))))
+		perInstance := max(1, c.GPUsPerNode/e.tp)
+		inst := (need + perInstance - 1) / perInstance
+		p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, inst, inst*c.GPUsPerNode, inst*perInstance)
+	}
 }
 
 // tokensPerRequest is what one request adds to the throughput's count:

@@ -40,9 +40,12 @@ type Parallelism struct {
 	Sharding         string `json:"sharding,omitempty"` // none, zero1, fsdp (ZeRO-3)
 	MicroBatch       int    `json:"micro_batch,omitempty"`
 	GradAccumulation int    `json:"grad_accumulation,omitempty"`
-	Recompute        string `json:"activation_checkpointing,omitempty"` // none, selective, full
-	Replicas         int    `json:"replicas,omitempty"`                 // inference
-	VirtualPipeline  int    `json:"virtual_pipeline,omitempty"`         // model chunks per pipeline stage (interleaved)
+	// GlobalBatch is the sequences a step runs when it is not the
+	// workload's global batch (a data-parallel degree that does not divide it).
+	GlobalBatch     int    `json:"global_batch,omitempty"`
+	Recompute       string `json:"activation_checkpointing,omitempty"` // none, selective, full
+	Replicas        int    `json:"replicas,omitempty"`                 // inference
+	VirtualPipeline int    `json:"virtual_pipeline,omitempty"`         // model chunks per pipeline stage (interleaved)
 }
 
 // Breakdown splits one training step (or one decode step) into its parts,

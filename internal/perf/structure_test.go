@@ -351,3 +351,26 @@ func TestLayerSplitIsOptimal(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalBatchIsKeptOrSaid: a global batch the data-parallel degree
+// divides is run as given; one it does not is rounded up, and the
+// prediction says so and counts the sequences actually run.
+func TestGlobalBatchIsKeptOrSaid(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: lora, seq_len: 2048, global_batch: 64, tokens: 1e8}\n"
+	for _, gpus := range []int{1, 2, 3, 4, 6, 8} {
+		p := mustPredict(t, cat, y, "h100-sxm", gpus, 1)
+		if !p.Fits {
+			t.Fatalf("%d GPUs: %s", gpus, p.Reason)
+		}
+		pl := p.Parallelism
+		ran := pl.MicroBatch * pl.Data * pl.GradAccumulation
+		said := hasNote(p, "is not a multiple of data parallel")
+		switch {
+		case ran == 64 && (said || pl.GlobalBatch != 0):
+			t.Errorf("%d GPUs run 64 sequences a step, yet the prediction says otherwise", gpus)
+		case ran != 64 && (!said || pl.GlobalBatch != ran):
+			t.Errorf("%d GPUs run %d sequences a step (file: 64) without saying so (global_batch %d)", gpus, ran, pl.GlobalBatch)
+		}
+	}
+}

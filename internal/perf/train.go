@@ -655,7 +655,15 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 		return nil
 	}
 	p.Fits = true
-	tokensPerStep := float64(j.globalBatch * j.seq)
+	// The step runs micro-batch x data x accumulation sequences: the
+	// global batch when it divides, else the next multiple, which is said.
+	ran := best.cfg.micro * best.cfg.dp * best.cfg.accum
+	if ran != j.globalBatch {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("training.global_batch %d is not a multiple of data parallel %d x micro-batch %d: each step runs %d sequences (%d x %d x %d accumulation steps); keep %d with a GPU count that divides it, or set global_batch to %d",
+			j.globalBatch, best.cfg.dp, best.cfg.micro, ran, best.cfg.dp, best.cfg.micro, best.cfg.accum, j.globalBatch, ran))
+		p.Parallelism.GlobalBatch = ran
+	}
+	tokensPerStep := float64(ran * j.seq)
 	tokS := tokensPerStep / best.stepS
 	p.StepTimeS = round(best.stepS, 3)
 	p.Efficiency = round(best.matmulEff*j.stack.Speed, 3)

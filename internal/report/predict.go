@@ -77,6 +77,9 @@ func WritePrediction(w io.Writer, p perf.Prediction) error {
 	}
 	if pl.MicroBatch > 0 {
 		fmt.Fprintf(&b, "; micro-batch %d, %d accumulation step(s); sharding %s; activation checkpointing %s", pl.MicroBatch, pl.GradAccumulation, pl.Sharding, pl.Recompute)
+		if pl.GlobalBatch > 0 {
+			fmt.Fprintf(&b, "; %d sequences per step, not the file's global batch (see the assumptions)", pl.GlobalBatch)
+		}
 	}
 	if s := p.Serving; s != nil {
 		fmt.Fprintf(&b, "; %d replica(s); batch %d in flight (memory holds %d, SLO allows %d)", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO)
