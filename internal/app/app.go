@@ -362,7 +362,7 @@ func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *
 	return &autoscale.BatchModel{
 		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
 		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
-		GPUs: curve.TensorParallel,
+		GPUs: curve.TensorParallel, ReplicasPerInstance: curve.ReplicasPerNode,
 	}, nil
 }
 

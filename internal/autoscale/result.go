@@ -14,6 +14,11 @@ type BatchModel struct {
 	ColdStartS       float64 // seconds from launch to ready (provisioning + image pull + weight load); 0 = the spec's
 	PricePerHourUSD  float64 // on-demand price of one replica-hour; 0 = the spec's pricing.per_hour_usd
 	GPUs             int     // accelerators per replica; 0 = the spec's service.gpus_per_replica
+	// ReplicasPerInstance is how many replicas share one instance (e.g.
+	// four tensor-parallel-2 copies on an 8-GPU server). Instances are
+	// billed whole: the fleet pays for ceil(replicas / this) instances at
+	// this x PricePerHourUSD each. 0 or 1: one replica per instance.
+	ReplicasPerInstance int
 }
 
 // StepS is the duration in seconds of one decode step with batch sequences
@@ -30,7 +35,7 @@ func (m *BatchModel) validate() error {
 		return invalidf("model.step_base_s", "must be > 0, got %v", m.StepBaseS)
 	case !(m.StepPerSeqS >= 0):
 		return invalidf("model.step_per_seq_s", "must be >= 0, got %v", m.StepPerSeqS)
-	case !(m.ColdStartS >= 0), !(m.PricePerHourUSD >= 0), m.GPUs < 0:
+	case !(m.ColdStartS >= 0), !(m.PricePerHourUSD >= 0), m.GPUs < 0, m.ReplicasPerInstance < 0:
 		return invalidf("model", "cold start, price and GPUs must be >= 0")
 	}
 	return nil
@@ -76,6 +81,9 @@ type Result struct {
 	SLOMet               bool        `json:"slo_met"`
 	ReplicaHours         float64     `json:"replica_hours"` // launched replicas × time, from launch to stop
 	GPUHours             float64     `json:"gpu_hours"`
+	// InstanceHours are the whole instances billed × time, when replicas
+	// share instances (ReplicasPerInstance > 1); CostUSD is then theirs.
+	InstanceHours float64 `json:"instance_hours,omitempty"`
 	CostUSD              float64     `json:"cost_usd"` // billed time (rounded up per replica) × price
 	// Utilization is busy replica-time (at least one request in service)
 	// over replica-time.

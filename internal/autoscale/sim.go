@@ -53,6 +53,11 @@ type tierState struct {
 	ready   int // ready (not draining)
 	lifeS   float64
 	billedS float64
+	// live counts the tier's replicas from launch to stop; instanceS is
+	// ∫ ceil(live / perInstance) dt, the instance-seconds billed when
+	// replicas share instances.
+	live      int
+	instanceS float64
 }
 
 // ring is a FIFO of waiting requests that can also take a request back at
@@ -139,6 +144,9 @@ type sim struct {
 	lastActivity float64 // last arrival or completion
 	ongoingArea  float64 // ∫ (queued + in service) dt
 	fleetArea    float64 // ∫ launched replicas dt
+	// perInstance replicas share one billed instance; instanceArea is
+	// ∫ ceil(launched replicas / perInstance) dt.
+	perInstance int
 	busyS        float64
 
 	res                        Result
@@ -196,6 +204,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 		if model.GPUs > 0 {
 			gpus = model.GPUs
 		}
+		s.perInstance = model.ReplicasPerInstance
 	case ServiceDistribution:
 		if !(sv.MeanS > 0) || sv.Concurrency < 1 {
 			return nil, invalidf("service", "the spec was not completed by ParseSpec")
@@ -312,8 +321,7 @@ func (s *sim) run(progress func(doneS, totalS float64)) {
 			s.marks(t, progress)
 		}
 		if dt := t - s.now; dt > 0 {
-			s.ongoingArea += float64(s.queue.size+s.inService) * dt
-			s.fleetArea += float64(len(s.fleet)) * dt
+			s.integrate(dt)
 			s.now = t
 		}
 		switch t {
@@ -339,8 +347,7 @@ func (s *sim) run(progress func(doneS, totalS float64)) {
 		s.marks(end, progress)
 	}
 	if dt := end - s.now; dt > 0 {
-		s.ongoingArea += float64(s.queue.size+s.inService) * dt
-		s.fleetArea += float64(len(s.fleet)) * dt
+		s.integrate(dt)
 		s.now = end
 	}
 	// Whatever is left waiting never got served.
@@ -366,13 +373,25 @@ func (s *sim) next() (Request, bool) {
 	return req, true
 }
 
+// integrate adds dt at the current state to the time integrals.
+func (s *sim) integrate(dt float64) {
+	n := len(s.fleet)
+	s.ongoingArea += float64(s.queue.size+s.inService) * dt
+	s.fleetArea += float64(n) * dt
+	if s.perInstance > 1 {
+		for i := range s.tiers {
+			t := &s.tiers[i]
+			t.instanceS += float64((t.live+s.perInstance-1)/s.perInstance) * dt
+		}
+	}
+}
+
 // marks handles the series bucket boundaries and progress marks up to t.
 func (s *sim) marks(t float64, progress func(doneS, totalS float64)) {
 	for t >= s.nextMark {
 		m := s.nextMark
 		if dt := m - s.now; dt > 0 {
-			s.ongoingArea += float64(s.queue.size+s.inService) * dt
-			s.fleetArea += float64(len(s.fleet)) * dt
+			s.integrate(dt)
 			s.now = m
 		}
 		if m >= s.bucketEnd {
@@ -631,6 +650,7 @@ func (s *sim) launch(tier int, warm bool) {
 		r.noticeS = s.now + s.spotR.ExpFloat64()/ts.hazard
 	}
 	ts.active++
+	ts.live++
 	s.fleet = append(s.fleet, r)
 	s.res.PeakReplicas = max(s.res.PeakReplicas, len(s.fleet))
 	if warm || ts.coldS == 0 {
@@ -684,6 +704,11 @@ func (s *sim) scaleTier(tier, n int) {
 // stop ends r's life at t (<= s.now) and bills it.
 func (s *sim) stop(r *replica, t float64) {
 	ts := &s.tiers[r.tier]
+	ts.live--
+	if s.perInstance > 1 && t < s.now {
+		// Stopped in the past: the instance it kept was not there since.
+		ts.instanceS -= float64((ts.live+s.perInstance)/s.perInstance-(ts.live+s.perInstance-1)/s.perInstance) * (s.now - t)
+	}
 	life := t - r.startS
 	ts.lifeS += life
 	if g := s.spec.Pricing.BillingGranularityS; g > 0 {
@@ -802,6 +827,12 @@ func (s *sim) finish(gpus int) *Result {
 	for _, t := range s.tiers {
 		hours := t.lifeS / 3600
 		cost := t.billedS / 3600 * t.price
+		if s.perInstance > 1 {
+			// Replicas share instances, billed whole: the instance price
+			// is perInstance replica prices.
+			cost = t.instanceS / 3600 * t.price * float64(s.perInstance)
+			r.InstanceHours += t.instanceS / 3600
+		}
 		r.Tiers = append(r.Tiers, TierResult{Name: t.name, PricePerHourUSD: t.price, ReplicaHours: hours, CostUSD: cost})
 		r.ReplicaHours += hours
 		r.CostUSD += cost

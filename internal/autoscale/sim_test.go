@@ -254,3 +254,29 @@ func TestProgress(t *testing.T) {
 		t.Errorf("%d progress calls on a dense run: the event count does not report", calls)
 	}
 }
+
+// Replicas that share an instance are billed as whole instances: five
+// replicas four to an instance pay for two instances, not five quarters.
+func TestWholeInstancesBilled(t *testing.T) {
+	for _, tc := range []struct{ replicas, perInstance, instances int }{{5, 4, 2}, {4, 4, 1}, {3, 1, 3}, {8, 4, 2}} {
+		spec := mustSpec(t, fmt.Sprintf(`
+traffic: {kind: trace, format: plain}
+service: {kind: model, workload: w.yaml, offer: x/y}
+policy: {kind: fixed, replicas: %d}
+slo: {ttft_s: 5}
+`, tc.replicas))
+		m := &BatchModel{MaxBatch: 4, PrefillSPerToken: 0.001, StepBaseS: 0.02, StepPerSeqS: 0.01, PricePerHourUSD: 1, ReplicasPerInstance: tc.perInstance}
+		r, err := Simulate(spec, &SliceSource{Requests: []Request{{0, 100, 11}, {3600, 100, 11}}}, m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hours := r.DurationS / 3600
+		want := float64(tc.instances*max(tc.perInstance, 1)) * hours // instance price = perInstance replica prices
+		if math.Abs(r.CostUSD-want) > 0.01*want {
+			t.Errorf("%d replicas, %d per instance: cost %.3f for %.3f h, want %.3f (%d instances)", tc.replicas, tc.perInstance, r.CostUSD, hours, want, tc.instances)
+		}
+		if tc.perInstance > 1 && math.Abs(r.InstanceHours-float64(tc.instances)*hours) > 0.01 {
+			t.Errorf("%d replicas, %d per instance: %.3f instance-hours, want %.3f", tc.replicas, tc.perInstance, r.InstanceHours, float64(tc.instances)*hours)
+		}
+	}
+}

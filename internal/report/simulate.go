@@ -28,6 +28,9 @@ func WriteSimulation(w io.Writer, r *autoscale.Result) error {
 	t.Add("SLO violations", fmt.Sprintf("%.2f", r.SLOViolationFraction*100), "% of requests")
 	t.Add("cost", fmt.Sprintf("%.2f", r.CostUSD), "USD")
 	t.Add("replica-hours", fmt.Sprintf("%.1f", r.ReplicaHours), "h")
+	if r.InstanceHours > 0 {
+		t.Add("instance-hours", fmt.Sprintf("%.1f", r.InstanceHours), "h (replicas share instances; whole instances billed)")
+	}
 	t.Add("GPU-hours", fmt.Sprintf("%.1f", r.GPUHours), "h")
 	t.Add("utilisation", fmt.Sprintf("%.1f", r.Utilization*100), "% of replica time busy")
 	t.Add("replicas", fmt.Sprintf("%.1f mean, %d peak", r.MeanReplicas, r.PeakReplicas), "")
