@@ -84,7 +84,7 @@ type Result struct {
 	// InstanceHours are the whole instances billed × time, when replicas
 	// share instances (ReplicasPerInstance > 1); CostUSD is then theirs.
 	InstanceHours float64 `json:"instance_hours,omitempty"`
-	CostUSD              float64     `json:"cost_usd"` // billed time (rounded up per replica) × price
+	CostUSD       float64 `json:"cost_usd"` // billed time (rounded up per replica) × price
 	// Utilization is busy replica-time (at least one request in service)
 	// over replica-time.
 	Utilization   float64       `json:"utilization"`

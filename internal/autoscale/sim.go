@@ -147,7 +147,7 @@ type sim struct {
 	// perInstance replicas share one billed instance; instanceArea is
 	// ∫ ceil(launched replicas / perInstance) dt.
 	perInstance int
-	busyS        float64
+	busyS       float64
 
 	res                        Result
 	violations                 int64
