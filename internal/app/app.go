@@ -516,14 +516,15 @@ type traceSource struct {
 func (t *traceSource) Err() error { return apperr.InFile(t.ErrSource.Err(), t.name) }
 
 // SearchCandidates are what a policy search tries for a model service: the
-// chosen offer, then up to n others that recommend ranks best for the
-// workload (priced, one per instance type).
-func SearchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, chosen *catalog.Offer, model *autoscale.BatchModel, n int, now time.Time) []autoscale.Candidate {
-	out := []autoscale.Candidate{{Name: chosen.ID(), Model: model}}
+// chosen offer (in the region its compliance allows), then up to n more
+// offers the advisor ranks for the workload with the same checks recommend
+// applies (compliance, stack, vendors, pricing), each named with its region.
+func SearchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, checks []advisor.Check, chosen *catalog.Offer, model *autoscale.BatchModel, n int, now time.Time) []autoscale.Candidate {
+	out := []autoscale.Candidate{{Name: chosen.ID(), Region: chosen.Region, Model: model}}
 	if n <= 0 {
 		return out
 	}
-	res, err := advisor.Recommend(advisor.Request{Spec: ws, Catalog: c, Now: now})
+	res, err := advisor.Recommend(advisor.Request{Spec: ws, Catalog: c, Now: now, Checks: checks})
 	if err != nil {
 		return out
 	}
@@ -537,7 +538,7 @@ func SearchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalo
 		}
 		seen[cand.Offer.ID()] = true
 		if m, err := BatchModel(spec, ws, c, cand.Offer); err == nil {
-			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Model: m})
+			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Region: cand.Offer.Region, Model: m})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalogtest"
@@ -94,6 +95,51 @@ func TestExportPolicy(t *testing.T) {
 	for _, tt := range tests {
 		if got := ExportPolicy(tt.in); got != tt.want {
 			t.Errorf("ExportPolicy(%+v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSearchCandidatesKeepCompliance: a policy search for an EU-only
+// service tries offers in EU regions only, named with their region, and
+// starts from the chosen offer in a region its compliance allows.
+func TestSearchCandidatesKeepCompliance(t *testing.T) {
+	c := catalogtest.Embedded(t)
+	b, err := os.ReadFile("../../examples/llama3-70b-chat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workload.Parse(b, "llama3-70b-chat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := os.ReadFile("../../examples/service-model.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := autoscale.ParseSpec(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := FindOffer(c, Flags, "nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err = PickRegion(c, Flags, o, "", ws.Compliance); err != nil {
+		t.Fatal(err)
+	}
+	model, err := BatchModel(spec, ws, c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := NewChecker(matrix(t), c)
+	cands := SearchCandidates(spec, ws, c, k.Checks(), o, model, 6, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+	if len(cands) < 3 {
+		t.Fatalf("only %d candidates", len(cands))
+	}
+	for _, cand := range cands {
+		r, ok := c.Region(strings.SplitN(cand.Name, "/", 2)[0], cand.Region)
+		if !ok || !r.EUEEA {
+			t.Errorf("%s in %q: not an EU/EEA region, yet the workload allows only the EU", cand.Name, cand.Region)
 		}
 	}
 }

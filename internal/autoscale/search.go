@@ -12,6 +12,7 @@ import (
 // price, or (Model nil) the spec's distribution service at PricePerHourUSD.
 type Candidate struct {
 	Name            string      // offer id, e.g. aws/g6.xlarge
+	Region          string      // the offer's region, when Name is an offer
 	Model           *BatchModel // nil: the spec's service distribution
 	PricePerHourUSD float64     // USD per replica-hour; used when Model is nil or has no price
 }
@@ -19,6 +20,7 @@ type Candidate struct {
 // SearchEntry is one evaluated (candidate, policy) pair.
 type SearchEntry struct {
 	Candidate            string  `json:"candidate"`
+	Region               string  `json:"region,omitempty"`
 	Policy               Policy  `json:"policy"`
 	Summary              string  `json:"summary"` // the policy in a few words
 	MeetsSLO             bool    `json:"meets_slo"`
@@ -91,6 +93,22 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 		return a.SLOViolationFraction < b.SLOViolationFraction
 	})
 	out := &SearchResult{Evaluated: len(all)}
+	// Policies that differ only in a knob that changed nothing (a minimum
+	// of 0 or 1 the traffic never reaches) run the same: one row each.
+	type outcome struct {
+		cand, region        string
+		cost, viol, p95, hr float64
+	}
+	seen := map[outcome]bool{}
+	kept := all[:0]
+	for _, e := range all {
+		k := outcome{e.Candidate, e.Region, e.CostUSD, e.SLOViolationFraction, e.P95LatencyS, e.ReplicaHours}
+		if !seen[k] {
+			seen[k] = true
+			kept = append(kept, e)
+		}
+	}
+	all = kept
 	if len(all) > 0 && all[0].MeetsSLO {
 		b := all[0]
 		out.Best = &b
@@ -109,7 +127,24 @@ type candSearch struct {
 	entries []SearchEntry
 }
 
+// deployable rounds a policy's knobs to what an autoscaler takes: a
+// whole number of requests per replica (in_flight and queue count
+// requests), whole seconds for windows, cooldowns and timeouts.
+func deployable(p Policy) Policy {
+	if p.Kind == PolicyTarget {
+		p.Target = math.Max(1, math.Round(p.Target))
+	}
+	p.ScaleDownStabilizationS = math.Round(p.ScaleDownStabilizationS)
+	p.CooldownS = math.Round(p.CooldownS)
+	p.IdleTimeoutS = math.Round(p.IdleTimeoutS)
+	return p
+}
+
 func (cs *candSearch) eval(p Policy, summary string) (*SearchEntry, error) {
+	if p != cs.base.Policy {
+		p = deployable(p) // the user's own policy is compared as given
+		summary = summarize(p)
+	}
 	key := fmt.Sprintf("%+v|%+v|%+v|%+v", p, p.OnDemand, p.Spot, p.Fallback)
 	if cs.seen[key] {
 		return nil, nil
@@ -121,7 +156,7 @@ func (cs *candSearch) eval(p Policy, summary string) (*SearchEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := SearchEntry{Candidate: cs.cand.Name, Policy: p, Summary: summary, MeetsSLO: res.SLOMet, CostUSD: res.CostUSD,
+	e := SearchEntry{Candidate: cs.cand.Name, Region: cs.cand.Region, Policy: p, Summary: summary, MeetsSLO: res.SLOMet, CostUSD: res.CostUSD,
 		SLOViolationFraction: res.SLOViolationFraction, P95LatencyS: res.Latency.P95S, ReplicaHours: res.ReplicaHours,
 		Utilization: res.Utilization}
 	cs.entries = append(cs.entries, e)

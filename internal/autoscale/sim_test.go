@@ -195,6 +195,22 @@ pricing: {per_hour_usd: 2}
 	if len(res.RunnersUp) != 5 || res.RunnersUp[0].CostUSD < res.Best.CostUSD {
 		t.Errorf("runners-up: %+v", res.RunnersUp)
 	}
+	// What is shown can be deployed as shown, once: whole requests per
+	// replica and whole seconds, and no two rows with the same outcome.
+	rows := append([]SearchEntry{*res.Best}, res.RunnersUp...)
+	outcomes := map[string]bool{}
+	for _, e := range rows {
+		p := e.Policy
+		if p.Target != math.Round(p.Target) || p.ScaleDownStabilizationS != math.Round(p.ScaleDownStabilizationS) ||
+			p.CooldownS != math.Round(p.CooldownS) || p.IdleTimeoutS != math.Round(p.IdleTimeoutS) {
+			t.Errorf("%s: %s is not deployable as written", e.Candidate, e.Summary)
+		}
+		k := fmt.Sprintf("%s %.6f %.6f %.6f", e.Candidate, e.CostUSD, e.SLOViolationFraction, e.P95LatencyS)
+		if outcomes[k] {
+			t.Errorf("%s: %s repeats another row's outcome", e.Candidate, e.Summary)
+		}
+		outcomes[k] = true
+	}
 	if _, err := Search(spec, nil, nil, Options{}); err == nil {
 		t.Error("no candidates accepted")
 	}

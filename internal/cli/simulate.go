@@ -69,12 +69,20 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return apperr.Wrap(apperr.Invalid, "service.offer", err)
 				}
+				// The region the workload's compliance allows, as recommend picks it.
+				if o, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance); err != nil {
+					return apperr.Wrap(apperr.Invalid, "service.offer", err)
+				}
 				model, err = app.BatchModel(spec, ws, c, o)
 				if err != nil {
 					return err
 				}
 				if search {
-					candidates = app.SearchCandidates(spec, ws, c, o, model, top, e.Now())
+					m, err := e.Compat()
+					if err != nil {
+						return err
+					}
+					candidates = app.SearchCandidates(spec, ws, c, e.checker(m, c).Checks(), o, model, top, e.Now())
 				}
 			} else {
 				candidates = []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}

@@ -79,12 +79,16 @@ func f3(v float64) string { return fmt.Sprintf("%.3f", v) }
 func WriteSearch(w io.Writer, s *autoscale.SearchResult) error {
 	var b strings.Builder
 	if s.Best != nil {
+		where := s.Best.Candidate
+		if s.Best.Region != "" {
+			where += " in " + s.Best.Region
+		}
 		fmt.Fprintf(&b, "Cheapest that meets the SLO: %s with %s: $%.2f, p95 %.3f s, %.1f%% violations, utilisation %.0f%%\n\n",
-			s.Best.Candidate, s.Best.Summary, s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100)
+			where, s.Best.Summary, s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100)
 	} else {
 		b.WriteString("No candidate policy meets the SLO; the closest are below.\n\n")
 	}
-	t := &Table{Columns: []Column{{"#", "rank", true}, {"OFFER", "candidate", false}, {"POLICY", "policy", false}, {"COST $", "cost_usd", true},
+	t := &Table{Columns: []Column{{"#", "rank", true}, {"OFFER", "candidate", false}, {"REGION", "region", false}, {"POLICY", "policy", false}, {"COST $", "cost_usd", true},
 		{"P95 s", "p95_latency_s", true}, {"VIOLATIONS %", "slo_violation_pct", true}, {"UTIL", "utilization", true}, {"SLO", "meets_slo", false}}}
 	rows := append([]autoscale.SearchEntry(nil), s.RunnersUp...)
 	if s.Best != nil {
@@ -95,7 +99,7 @@ func WriteSearch(w io.Writer, s *autoscale.SearchResult) error {
 		if !e.MeetsSLO {
 			ok = "missed"
 		}
-		t.Add(fmt.Sprint(i+1), e.Candidate, e.Summary, fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
+		t.Add(fmt.Sprint(i+1), e.Candidate, orDash(e.Region), e.Summary, fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
 			fmt.Sprintf("%.2f", e.SLOViolationFraction*100), fmt.Sprintf("%.0f%%", e.Utilization*100), ok)
 	}
 	if err := t.WriteText(&b); err != nil {

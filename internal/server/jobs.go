@@ -344,9 +344,13 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *Si
 		if err != nil {
 			return JobJSON{}, err
 		}
-		c := s.st().cat
+		st := s.st()
+		c := st.cat
 		o, err := app.FindOffer(c, app.JSON, spec.Service.Offer)
 		if err != nil {
+			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
+		}
+		if o, err = app.PickRegion(c, app.JSON, o, "", ws.Compliance); err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
 		if model, err = app.BatchModel(spec, ws, c, o); err != nil {
@@ -357,7 +361,7 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *Si
 			if err != nil {
 				return JobJSON{}, err
 			}
-			candidates = app.SearchCandidates(spec, ws, c, o, model, offers, s.now())
+			candidates = app.SearchCandidates(spec, ws, c, st.checker.Checks(), o, model, offers, s.now())
 			release()
 		}
 	} else if in.Workload != "" {
