@@ -22,6 +22,7 @@ import (
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -402,7 +403,7 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 		}
 	}
 	a, _ := c.OfferAccelerator(chosen.Offer)
-	in := export.Input{Spec: spec, Offers: offers, GPU: a}
+	in := export.Input{Spec: spec, Offers: offers, GPU: a, Plan: report.PlanSentence(chosen.Plan, report.English)}
 	switch chosen.Cost.Mode {
 	case catalog.Spot:
 		in.Capacity = []catalog.Mode{catalog.Spot, catalog.OnDemand}
@@ -411,10 +412,10 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 	}
 	p := chosen.Pred
 	if spec.Kind == workload.KindLLMInference {
-		in.GPUsPerReplica = max(1, p.Parallelism.Tensor)
-		// A service scales between one replica and half again what the SLO
-		// needs at the stated load, tracking requests in flight per replica.
-		need := max(1, chosen.ReplicasNeeded)
+		in.GPUsPerReplica = chosen.Plan.GPUsPerReplica
+		// A service scales between one replica and half again the planned
+		// fleet, tracking requests in flight per replica.
+		need := max(1, chosen.Plan.Replicas)
 		target := 8.0
 		if p.Serving != nil && p.Serving.MaxBatchSLO > 0 {
 			target = math.Max(1, math.Floor(float64(p.Serving.MaxBatchSLO)*0.8))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -130,6 +131,33 @@ func writeFiles(dir string, files map[string][]byte) (err error) {
 		if err := os.Rename(p.temp, p.final); err != nil {
 			return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + p.final, Err: err}
 		}
+	}
+	return replaceManifest(dir, files)
+}
+
+// exportManifest lists, in an output directory, the files the last export
+// wrote there, so that the next one removes those it no longer writes: the
+// directory holds exactly one export's files.
+const exportManifest = "gpupick-export.txt"
+
+// replaceManifest removes the files of the previous export that this one
+// did not write, and records this one's.
+func replaceManifest(dir string, files map[string][]byte) error {
+	path := filepath.Join(dir, exportManifest)
+	if old, err := os.ReadFile(path); err == nil {
+		for _, name := range strings.Split(string(old), "\n") {
+			name = strings.TrimSpace(name)
+			if _, kept := files[name]; name == "" || kept || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
+				continue // only plain names this command wrote
+			}
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot remove " + name + " of the previous export", Err: err}
+			}
+		}
+	}
+	names := slices.Sorted(maps.Keys(files))
+	if err := os.WriteFile(path, []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
+		return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + path, Err: err}
 	}
 	return nil
 }

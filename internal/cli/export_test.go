@@ -48,6 +48,20 @@ func TestExport(t *testing.T) {
 	if !strings.Contains(out, "chosen offer aws/p5.48xlarge") {
 		t.Errorf("output %q", out)
 	}
+	// Exporting again into the same directory leaves exactly that export's
+	// files: the previous export's others are removed, other files kept.
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("not gpupick's"), 0o644)
+	if _, errOut, code := run(t, "export", "skypilot", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge", "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	entries, _ = os.ReadDir(dir)
+	names = names[:0]
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "gpupick-export.txt mine.txt skypilot.yaml" {
+		t.Errorf("after a second export the directory holds %s", got)
+	}
 
 	for _, tt := range []struct {
 		args     []string

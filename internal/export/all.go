@@ -73,7 +73,11 @@ func All(in Input) (map[string][]byte, error) {
 		}
 	}
 	if len(kube) > 0 {
-		b.WriteString("\nApply in this order (the NodePool's node class must exist first):\n\n")
+		if _, ok := files[FileNodePool]; ok {
+			b.WriteString("\nApply in this order (the NodePool's node class must exist first):\n\n")
+		} else {
+			b.WriteString("\nApply in this order (on GPU nodes you provide: no NodePool was written, see below):\n\n")
+		}
 		b.WriteString("```\nkubectl apply -f " + strings.Join(kube, " -f ") + "\n```\n")
 	}
 	if _, ok := files[FileSkyPilot]; ok {

@@ -326,3 +326,44 @@ func TestFixedPolicy(t *testing.T) {
 		t.Error("README.md does not say why the ScaledObject was left out")
 	}
 }
+
+// TestServeFlagsCarryThePlan: the server's command line carries the weight
+// and KV formats the plan was priced with, the same on Kubernetes and
+// SkyPilot; a format that needs a pre-quantised checkpoint is said.
+func TestServeFlagsCarryThePlan(t *testing.T) {
+	for _, tc := range []struct {
+		fw      workload.Framework
+		w, kv   workload.Precision
+		want    []string
+		warning string
+	}{
+		{workload.FrameworkVLLM, workload.FP8, workload.FP8, []string{"--quantization fp8", "--kv-cache-dtype fp8", "--tensor-parallel-size 4"}, ""},
+		{workload.FrameworkVLLM, workload.BF16, workload.BF16, []string{"--tensor-parallel-size 4"}, ""},
+		{workload.FrameworkVLLM, workload.INT4, workload.FP16, []string{"--tensor-parallel-size 4"}, "already quantised"},
+		{workload.FrameworkSGLang, workload.FP8, workload.FP8, []string{"--quantization fp8", "--kv-cache-dtype fp8_e5m2", "--tp 4"}, ""},
+		{workload.FrameworkTGI, workload.FP8, workload.FP8, []string{"--quantize fp8", "--num-shard 4"}, ""},
+	} {
+		in := cases()["nvidia-inference-aws"]
+		spec := *in.Spec
+		spec.Stack.Framework = tc.fw
+		spec.Inference = &workload.Inference{WeightPrecision: tc.w, KVPrecision: tc.kv}
+		in.Spec = &spec
+		k8s, err := export.Kubernetes(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sky, err := export.SkyPilot(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(strings.ReplaceAll(strings.ReplaceAll(string(k8s), "- ", " "), "\"", "")), " ")
+		for _, w := range tc.want {
+			if !strings.Contains(flat, w) || !strings.Contains(string(sky), w) {
+				t.Errorf("%s with %s weights, %s KV: %q missing (k8s has it: %v, skypilot: %v)", tc.fw, tc.w, tc.kv, w, strings.Contains(flat, w), strings.Contains(string(sky), w))
+			}
+		}
+		if tc.warning != "" && (!strings.Contains(string(k8s), tc.warning) || !strings.Contains(string(sky), tc.warning)) {
+			t.Errorf("%s with %s weights: no %q note", tc.fw, tc.w, tc.warning)
+		}
+	}
+}

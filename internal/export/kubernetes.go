@@ -272,20 +272,9 @@ func (r *resolved) container() container {
 	c.Ports = []containerPort{{Name: "http", ContainerPort: servingPort}}
 	port := strconv.Itoa(servingPort)
 	health := true
-	switch r.Spec.Stack.Framework {
-	case workload.FrameworkVLLM:
-		c.Command = []string{"vllm", "serve"}
-		c.Args = []string{"$(MODEL)", "--tensor-parallel-size", gpus, "--host", "0.0.0.0", "--port", port}
-	case workload.FrameworkSGLang:
-		c.Command = []string{"python3", "-m", "sglang.launch_server"}
-		c.Args = []string{"--model-path", "$(MODEL)", "--tp", gpus, "--host", "0.0.0.0", "--port", port}
-	case workload.FrameworkTGI:
-		// The image's entrypoint is text-generation-launcher.
-		c.Args = []string{"--model-id", "$(MODEL)", "--num-shard", gpus, "--port", port}
-	case workload.FrameworkTensorRTLLM:
-		c.Command = []string{"trtllm-serve"}
-		c.Args = []string{"$(MODEL)", "--tp_size", gpus, "--host", "0.0.0.0", "--port", port}
-	default:
+	if l, ok := r.serveLine("$(MODEL)", r.GPUsPerReplica); ok {
+		c.Command, c.Args = l.Command, l.Args
+	} else {
 		// gpupick does not know this server's command line or health path.
 		c.Command = []string{"python3", "serve.py", "--port", port}
 		health = false

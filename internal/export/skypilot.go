@@ -133,7 +133,11 @@ func SkyPilot(in Input) ([]byte, error) {
 		"Launch with `sky launch` (a job) or `sky jobs launch` (recovers from spot preemption); pass secrets with --env HF_TOKEN.",
 		r.modelNote())
 	if r.service {
-		header = append(header, "One cluster is one replica; run more with SkyServe (`sky serve up` with a service section),",
+		copies := "one replica"
+		if l, ok := r.serveLine("$MODEL", r.GPUsPerReplica); ok && l.DPFlag != "" {
+			copies = fmt.Sprintf("one server running a copy per %d GPUs of the node (%s)", r.GPUsPerReplica, l.DPFlag)
+		}
+		header = append(header, "One cluster is "+copies+"; run more with SkyServe (`sky serve up` with a service section),",
 			"which needs every entry below to be spot or every entry on-demand.")
 	}
 	if len(unsupported) > 0 {
@@ -164,24 +168,31 @@ func (r *resolved) skyCommands(t *skyTask) {
 	gpus := r.GPUsPerReplica
 	if r.service {
 		t.Resources.Ports = servingPort
-		switch r.Spec.Stack.Framework {
-		case workload.FrameworkVLLM:
-			t.Setup = "pip install vllm\n"
-			t.Run = fmt.Sprintf("vllm serve $MODEL --tensor-parallel-size %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
-		case workload.FrameworkSGLang:
-			t.Setup = "pip install \"sglang[all]\"\n"
-			t.Run = fmt.Sprintf("python3 -m sglang.launch_server --model-path $MODEL --tp %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
-		case workload.FrameworkTGI:
-			t.Resources.ImageID = "docker:" + r.Image
-			t.Run = fmt.Sprintf("text-generation-launcher --model-id $MODEL --num-shard %d --port %d\n", gpus, servingPort)
-		case workload.FrameworkTensorRTLLM:
-			t.Resources.ImageID = "docker:" + r.Image
-			t.Run = fmt.Sprintf("trtllm-serve $MODEL --tp_size %d --host 0.0.0.0 --port %d\n", gpus, servingPort)
-		default:
+		l, ok := r.serveLine("$MODEL", gpus)
+		if !ok {
 			t.Workdir = "."
 			t.Setup = "pip install -r requirements.txt\n"
 			t.Run = fmt.Sprintf("python3 serve.py --port %d  # your server's entry point\n", servingPort)
+			return
 		}
+		switch r.Spec.Stack.Framework {
+		case workload.FrameworkVLLM:
+			t.Setup = "pip install vllm\n"
+		case workload.FrameworkSGLang:
+			t.Setup = "pip install \"sglang[all]\"\n"
+		default:
+			t.Resources.ImageID = "docker:" + r.Image
+		}
+		cmd := append(l.Command, l.Args...)
+		if len(l.Command) == 0 {
+			cmd = append([]string{"text-generation-launcher"}, l.Args...)
+		}
+		if l.DPFlag != "" {
+			// A node with more GPUs than a copy needs (a larger fallback
+			// type) runs as many copies as it holds.
+			cmd = append(cmd, l.DPFlag, fmt.Sprintf("$((SKYPILOT_NUM_GPUS_PER_NODE / %d))", gpus))
+		}
+		t.Run = strings.Join(cmd, " ") + "\n"
 		return
 	}
 	t.Workdir = "."
