@@ -60,6 +60,9 @@ type Request struct {
 	// Tune, when set, adjusts the cluster of an offer before prediction
 	// (measured figures from gpupick probe).
 	Tune func(o *catalog.Offer, c *perf.Cluster)
+	// TuneNote says what Tune does (which probe, on which hardware); every
+	// output of the result carries it as a note.
+	TuneNote string
 	// Predictions, when set, keeps predictions across requests (a server
 	// answering the same workload again); nil keeps them for this call.
 	Predictions *PredictionCache
@@ -350,6 +353,9 @@ func Recommend(req Request) (*Result, error) {
 	if maxGPUs == 0 {
 		maxGPUs = DefaultMaxGPUs
 		res.Notes = append(res.Notes, fmt.Sprintf("constraints.max_gpus not set: clusters up to %d GPUs considered", maxGPUs))
+	}
+	if req.TuneNote != "" {
+		res.Notes = append(res.Notes, req.TuneNote)
 	}
 	providers := map[string]bool{}
 	for _, p := range spec.Constraints.Providers {

@@ -1,6 +1,9 @@
 package app
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -35,13 +38,26 @@ func probedShape(r *probe.Report, o *catalog.Offer) bool {
 }
 
 // CalibrateProbed is recommend's Tune for a probe report: it calibrates
-// the offers with the hardware the probe measured and leaves the others.
-func CalibrateProbed(r *probe.Report) func(*catalog.Offer, *perf.Cluster) {
-	return func(o *catalog.Offer, cl *perf.Cluster) {
+// the offers with the hardware the probe measured and leaves the others;
+// note says so, for every output.
+func CalibrateProbed(r *probe.Report) (tune func(*catalog.Offer, *perf.Cluster), note string) {
+	tune = func(o *catalog.Offer, cl *perf.Cluster) {
 		if probedShape(r, o) {
 			Calibrate(r, cl, o)
 		}
 	}
+	return tune, CalibrationNote(r)
+}
+
+// CalibrationNote says which probe calibrates and what it applies to.
+func CalibrationNote(r *probe.Report) string {
+	g := r.GPUs[0]
+	id := g.CatalogID
+	if id == "" {
+		id = g.Name
+	}
+	return fmt.Sprintf("calibrated with the probe of %s on %s (%d x %s): its measured compute, storage and network replace the catalog's for offers with %d x %s; other offers are predicted from the catalog",
+		r.Host.Hostname, r.Time.Format(time.DateOnly), len(r.GPUs), id, len(r.GPUs), id)
 }
 
 // ReadProbeReport reads a probe report's JSON text; field names the
@@ -52,4 +68,14 @@ func ReadProbeReport(b []byte, field string) (*probe.Report, error) {
 		return nil, &apperr.Error{Code: apperr.Invalid, Field: field, Err: err}
 	}
 	return r, nil
+}
+
+// CanCalibrate refuses a report that measured no GPU for calibration: what
+// a machine without one measured says nothing about a GPU server.
+func CanCalibrate(r *probe.Report, field string) error {
+	if len(r.GPUs) == 0 {
+		return apperr.Invalidf(field, "the probe of %s on %s measured no GPU: there is nothing to calibrate a GPU offer with; run gpupick probe --gpu-bench on the GPU server you rent",
+			r.Host.Hostname, r.Time.Format(time.DateOnly))
+	}
+	return nil
 }

@@ -38,6 +38,9 @@ func newPredictCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if err := app.CanCalibrate(r, "--calibrate"); err != nil {
+					return err
+				}
 				var o *catalog.Offer
 				if offer != "" {
 					o, _ = app.FindOffer(c, app.Flags, offer)

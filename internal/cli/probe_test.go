@@ -73,3 +73,25 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("a missing report: exit %d, %s", code, errOut)
 	}
 }
+
+// TestCalibrationIsSaidOrRefused: recommend says when a probe calibrates
+// it, in every format; a report that measured no GPU is refused rather
+// than applied to nothing silently.
+func TestCalibrationIsSaidOrRefused(t *testing.T) {
+	base := []string{"recommend", "-f", "../../examples/llama3-8b-lora.yaml"}
+	for _, format := range []string{"table", "json", "markdown", "html"} {
+		out, errOut, code := run(t, append(base, "-o", format, "--calibrate", "testdata/probe-h100-slow.json")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(out, "calibrated with the probe of") {
+			t.Errorf("-o %s does not say the probe calibrated the prediction:\n%s", format, out)
+		}
+	}
+	for _, cmd := range [][]string{base, {"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--offer", "aws/p5.48xlarge"}} {
+		_, errOut, code := run(t, append(cmd, "--calibrate", "testdata/probe-no-gpu.json")...)
+		if code != 2 || !strings.Contains(errOut, "--calibrate") || !strings.Contains(errOut, "measured no GPU") {
+			t.Errorf("%s with a probe of a machine without a GPU: exit %d, %s", cmd[0], code, errOut)
+		}
+	}
+}

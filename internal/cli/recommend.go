@@ -67,7 +67,10 @@ func newRecommendCmd(e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				req.Tune = app.CalibrateProbed(r)
+				if err := app.CanCalibrate(r, "--calibrate"); err != nil {
+					return err
+				}
+				req.Tune, req.TuneNote = app.CalibrateProbed(r)
 			}
 			res, err := advisor.Recommend(req)
 			if err != nil {

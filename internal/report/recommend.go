@@ -487,6 +487,9 @@ func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int
 		fmt.Fprintf(&b, "\n%s\n", s)
 	}
 	fmt.Fprintf(&b, "\n**%s** %s\n", msg(l, "excluded"), summaryText(r, l))
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
@@ -547,7 +550,11 @@ func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l 
 		}
 	}
 	b.WriteString("</ul>\n")
-	fmt.Fprintf(&b, "<p><b>%s</b> %s</p>\n</body></html>\n", html.EscapeString(msg(l, "excluded")), html.EscapeString(summaryText(r, l)))
+	fmt.Fprintf(&b, "<p><b>%s</b> %s</p>\n", html.EscapeString(msg(l, "excluded")), html.EscapeString(summaryText(r, l)))
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "<p class=\"note\">Note: %s</p>\n", html.EscapeString(n))
+	}
+	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -139,6 +139,9 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	}
 	if in.Calibrate != "" {
 		r, err := app.ReadProbeReport([]byte(in.Calibrate), "calibrate")
+		if err == nil {
+			err = app.CanCalibrate(r, "calibrate")
+		}
 		if err != nil {
 			return p, err
 		}
@@ -165,10 +168,13 @@ func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) 
 	req := advisor.Request{Spec: spec, Catalog: st.cat, Now: s.now(), Detail: detail, Checks: st.checker.Checks(), Predictions: st.predictions}
 	if in.Calibrate != "" {
 		r, err := app.ReadProbeReport([]byte(in.Calibrate), "calibrate")
+		if err == nil {
+			err = app.CanCalibrate(r, "calibrate")
+		}
 		if err != nil {
 			return nil, nil, err
 		}
-		req.Tune = app.CalibrateProbed(r) // the advisor then bypasses the shared predictions
+		req.Tune, req.TuneNote = app.CalibrateProbed(r) // the advisor then bypasses the shared predictions
 	}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
