@@ -206,16 +206,17 @@ type Warning struct {
 
 // Warning codes (stable: part of `-o json`).
 const (
-	WarnStale         = "stale_price"        // args: date
-	WarnLowUtil       = "low_utilization"    // args: percent busy, bottleneck
-	WarnSpotRisk      = "spot_deadline_risk" // args: percent chance of missing the deadline
-	WarnSpot          = "spot_interruptions" // args: expected interruptions, checkpoint interval h
-	WarnReserved      = "reserved_underused" // args: mode, break-even percent, utilisation percent
-	WarnLowConfidence = "low_confidence"
-	WarnPriceUnknown  = "price_unknown"
-	WarnNote          = "note"              // args: an English sentence from a check
-	WarnNeedsWork     = "stack_needs_work"  // args: the compatibility reason and its fix
-	WarnPreferred     = "preferred_not_met" // args: the compliance reason
+	WarnStale          = "stale_price"        // args: date
+	WarnLowUtil        = "low_utilization"    // args: percent busy, bottleneck
+	WarnSpotRisk       = "spot_deadline_risk" // args: percent chance of missing the deadline
+	WarnSpot           = "spot_interruptions" // args: expected interruptions, checkpoint interval h
+	WarnReserved       = "reserved_underused" // args: mode, break-even percent, utilisation percent
+	WarnLowConfidence  = "low_confidence"
+	WarnPriceUnknown   = "price_unknown"
+	WarnNote           = "note"              // args: an English sentence from a check
+	WarnNeedsWork      = "stack_needs_work"  // args: the compatibility reason and its fix
+	WarnPreferred      = "preferred_not_met" // args: the compliance reason
+	WarnRegionInferred = "region_inferred"   // args: region
 )
 
 // CheckWarning is a warning from a Check: its code and sentence.

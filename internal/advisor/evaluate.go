@@ -599,6 +599,9 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	if lowConf {
 		ev.warnings = append(ev.warnings, Warning{Code: WarnLowConfidence})
 	}
+	if c.Offer.RegionInferred {
+		ev.warnings = append(ev.warnings, Warning{WarnRegionInferred, []any{c.Offer.Region}})
+	}
 	ev.warnings = append(ev.warnings, t.warnings...)
 	if unknown {
 		ev.warnings = append(ev.warnings, Warning{Code: WarnPriceUnknown})

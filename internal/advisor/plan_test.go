@@ -60,3 +60,33 @@ func TestPlansObeyPhysics(t *testing.T) {
 		}
 	}
 }
+
+// TestInferredRegionsAreSaid: an offer whose region the source only
+// infers carries a warning, and on a tie ranks after one it lists.
+func TestInferredRegionsAreSaid(t *testing.T) {
+	cat := embedded(t)
+	s := spec(t, "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: lora, seq_len: 2048, global_batch: 64, tokens: 1e8}\nconstraints: {providers: [lambda]}\n")
+	res, err := Recommend(Request{Spec: s, Catalog: cat, Now: now})
+	if err != nil || len(res.Candidates) == 0 {
+		t.Fatalf("%v %d", err, len(res.Candidates))
+	}
+	for _, c := range res.Candidates {
+		warned := false
+		for _, w := range c.Warnings {
+			warned = warned || w.Code == WarnRegionInferred
+		}
+		if c.Offer.RegionInferred != warned {
+			t.Errorf("%s: region inferred %v, warned %v", c.Offer.Key(), c.Offer.RegionInferred, warned)
+		}
+	}
+	listed, inferred := *res.Candidates[0], *res.Candidates[0]
+	lo, io := *listed.Offer, *listed.Offer
+	lo.RegionInferred, io.RegionInferred = false, true
+	io.Region = "a-first-region" // would come first by key
+	listed.Offer, inferred.Offer = &lo, &io
+	r := &Result{Candidates: []*Candidate{&inferred, &listed}, Objective: s.Objective}
+	rank(r)
+	if r.Candidates[0].Offer.RegionInferred {
+		t.Error("a tie went to the offer whose region is inferred")
+	}
+}

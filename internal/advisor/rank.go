@@ -88,6 +88,14 @@ func rank(r *Result) {
 			return c
 		}
 		ca, cb := cs[a.i], cs[b.i]
+		// On a tie, an offer the source lists in its region comes before
+		// one whose region is inferred.
+		if ca.Offer.RegionInferred != cb.Offer.RegionInferred {
+			if cb.Offer.RegionInferred {
+				return -1
+			}
+			return 1
+		}
 		if c := compareKeys(ca.Offer, cb.Offer); c != 0 {
 			return c
 		}

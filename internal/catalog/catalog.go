@@ -254,8 +254,11 @@ type Offer struct {
 	FabricKind       string  `json:"fabric_kind,omitempty"`       // empty: cannot be clustered
 	FabricGbps       float64 `json:"fabric_gbps,omitempty"`       // per node
 	// Currency is what the provider publishes in; LocalPrices are in it.
-	Currency    string `json:"currency"`
-	LocalPrices Prices `json:"-"`
+	Currency string `json:"currency"`
+	// RegionInferred is true when the source lists the instance type for
+	// a provider, not for this region: it may not be sold here.
+	RegionInferred bool   `json:"region_inferred,omitempty"`
+	LocalPrices    Prices `json:"-"`
 	// ListPrices are LocalPrices in USD per instance-hour (monthly as its
 	// hourly equivalent).
 	ListPrices Prices `json:"-"`

@@ -39,7 +39,7 @@ var offerColumns = []string{
 	"nvme_tb", "nvme_read_gb_s", "block_gb_s", "network_gbps", "interconnect_kind", "interconnect_gb_s",
 	"fabric_kind", "fabric_gbps", "price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y",
 	"price_monthly", "currency", "egress_usd_per_gb", "block_usd_per_gb_month", "confidential_computing",
-	"driver", "source", "as_of", "notes",
+	"driver", "source", "as_of", "notes", "region_inferred",
 }
 
 // Files is the parsed content of one catalog directory, before references
@@ -237,6 +237,7 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 				EgressUSDPerGB:     t.pos("egress_usd_per_gb"),
 				BlockUSDPerGBMonth: t.pos("block_usd_per_gb_month"),
 				Confidential:       t.tri("confidential_computing"),
+				RegionInferred:     t.boolean("region_inferred"),
 				Driver:             t.str("driver"),
 				Notes:              t.str("notes"),
 				Fact:               t.fact(),

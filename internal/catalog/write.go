@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
+
 // WriteOffers writes offers in the catalog's offers CSV format (the columns
 // ParseOffers reads, in order), sorted by key, prices in their local
 // currency: what `catalog build` writes to data/offers. Empty cells are
@@ -48,7 +55,7 @@ func WriteOffers(w io.Writer, offers []*Offer) error {
 			o.InterconnectKind, f(o.InterconnectGBps), o.FabricKind, f(o.FabricGbps),
 			f(o.LocalPrices[OnDemand]), f(o.LocalPrices[Spot]), f(o.LocalPrices[Reserved1y]), f(o.LocalPrices[Reserved3y]),
 			monthly, o.Currency, f(o.EgressUSDPerGB), f(o.BlockUSDPerGBMonth), tri(o.Confidential), o.Driver,
-			o.Source, o.AsOf.Format(time.DateOnly), o.Notes,
+			o.Source, o.AsOf.Format(time.DateOnly), o.Notes, yes(o.RegionInferred),
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

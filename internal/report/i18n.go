@@ -85,6 +85,8 @@ var warnTemplates = map[string][2]string{
 	advisor.WarnNote:          {"%v", "%v"},
 	advisor.WarnNeedsWork:     {"needs work: %v", "需要适配：%v"},
 	advisor.WarnPreferred:     {"%v", "偏好要求未满足或未知：%v"},
+	advisor.WarnRegionInferred: {"region %v inferred: the price source lists this type for the provider, not for this region; check that it is sold there",
+		"区域 %v 为推断：价格来源只列出该机型属于此提供商，并未列出此区域；请确认该区域确有售卖"},
 }
 
 var verdictZh = map[string]string{

@@ -31,6 +31,7 @@ type offerRecord struct {
 	FabricKind         string    `json:"fabric_kind,omitempty"`
 	FabricGbps         float64   `json:"fabric_gbps,omitempty"`
 	Currency           string    `json:"currency,omitempty"`
+	RegionInferred     bool      `json:"region_inferred,omitempty"`
 	LocalPrices        []float64 `json:"local_prices"` // per catalog.Mode
 	ListPrices         []float64 `json:"list_prices"`  // USD per instance-hour
 	EgressUSDPerGB     float64   `json:"egress_usd_per_gb,omitempty"`
@@ -48,7 +49,7 @@ func toRecord(o *catalog.Offer) offerRecord {
 		GPU: o.GPU, GPUCount: o.GPUCount, GPUFraction: o.GPUFraction, GPUMemGiB: o.GPUMemGiB, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
 		NVMeTB: o.NVMeTB, NVMeReadGBps: o.NVMeReadGBps, BlockGBps: o.BlockGBps, NetworkGbps: o.NetworkGbps,
 		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps,
-		FabricKind: o.FabricKind, FabricGbps: o.FabricGbps, Currency: o.Currency,
+		FabricKind: o.FabricKind, FabricGbps: o.FabricGbps, Currency: o.Currency, RegionInferred: o.RegionInferred,
 		LocalPrices: o.LocalPrices[:], ListPrices: o.ListPrices[:],
 		EgressUSDPerGB: o.EgressUSDPerGB, BlockUSDPerGBMonth: o.BlockUSDPerGBMonth,
 		Driver: o.Driver, Notes: o.Notes, Source: o.Source, AsOf: o.AsOf.UTC(),
@@ -65,7 +66,7 @@ func (r *offerRecord) offer() *catalog.Offer {
 		GPU: r.GPU, GPUCount: r.GPUCount, GPUFraction: r.GPUFraction, GPUMemGiB: r.GPUMemGiB, VCPUs: r.VCPUs, RAMGiB: r.RAMGiB,
 		NVMeTB: r.NVMeTB, NVMeReadGBps: r.NVMeReadGBps, BlockGBps: r.BlockGBps, NetworkGbps: r.NetworkGbps,
 		InterconnectKind: r.InterconnectKind, InterconnectGBps: r.InterconnectGBps,
-		FabricKind: r.FabricKind, FabricGbps: r.FabricGbps, Currency: r.Currency,
+		FabricKind: r.FabricKind, FabricGbps: r.FabricGbps, Currency: r.Currency, RegionInferred: r.RegionInferred,
 		EgressUSDPerGB: r.EgressUSDPerGB, BlockUSDPerGBMonth: r.BlockUSDPerGBMonth,
 		Driver: r.Driver, Notes: r.Notes,
 		Fact: catalog.Fact{Source: r.Source, AsOf: r.AsOf},

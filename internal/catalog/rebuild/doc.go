@@ -37,6 +37,9 @@ func sourcesDoc(r *Result) []byte {
 	w("\nHow each date is known:\n\n")
 	for _, f := range r.Reports {
 		w("- **%s** (%s): %s.\n", f.Provider, f.Date.Format(time.DateOnly), strings.TrimSuffix(f.AsOfBasis, "."))
+		if f.RegionsInferred != "" {
+			w("  Regions inferred (offers marked region_inferred): %s.\n", strings.TrimSuffix(f.RegionsInferred, "."))
+		}
 	}
 	w("\n## Hand-kept providers\n\n")
 	w("Providers without a public catalog keep their rows by hand in `data/sources/manual/`, each row with its own source and date. A row whose offer a public catalog also lists is replaced by the public catalog's.\n\n")

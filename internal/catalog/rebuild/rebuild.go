@@ -51,6 +51,10 @@ type Source struct {
 	Commit     string `yaml:"commit"`
 	AsOf       string `yaml:"as_of"`
 	AsOfBasis  string `yaml:"as_of_basis"`
+	// RegionsInferred, when set, says why the file's regions are not where
+	// each type is sold (a fetcher that copies every type to every region):
+	// its offers are marked region_inferred.
+	RegionsInferred string `yaml:"regions_inferred"`
 }
 
 type manifest struct {
@@ -189,6 +193,10 @@ func Build(fsys fs.FS) (*Result, error) {
 		src := s.Repository + "@" + s.Commit + " " + s.Path
 		for _, o := range r.Offers {
 			o.Source = src
+			if s.RegionsInferred != "" {
+				o.RegionInferred = true
+				o.Notes = joinNotes(o.Notes, "region inferred: "+s.RegionsInferred)
+			}
 			if sp, ok := specs[o.Provider+"/"+o.InstanceType]; ok {
 				sp.apply(o)
 			}
