@@ -470,7 +470,8 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 	if gpus < 0 {
 		return nil, apperr.Invalidf(f.GPUs, "must be >= 0")
 	}
-	if gpus > 0 {
+	service := spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	if gpus > 0 && !service {
 		if gpus%o.GPUCount != 0 {
 			return nil, apperr.Invalidf(f.GPUs, "%s has %d GPUs per instance: the count must be a multiple of it", o.ID(), o.GPUCount)
 		}
@@ -487,6 +488,12 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 			reason = excl[0].Reason
 		}
 		return nil, apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
+	}
+	// A service's fleet is sized by its load, as recommend sizes it: a
+	// count of GPUs given is checked against that plan, not imposed.
+	if pl := cands[0].Plan; service && gpus > 0 && gpus != pl.GPUs {
+		return nil, apperr.Invalidf(f.GPUs, "a service's fleet is sized by its load: %s serves it on %d GPUs (%d instances), not %d; leave the count out",
+			o.ID(), pl.GPUs, pl.Instances, gpus)
 	}
 	return cands[0], nil
 }
