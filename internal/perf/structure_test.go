@@ -374,3 +374,45 @@ func TestGlobalBatchIsKeptOrSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPresetObeysPhysics serves and fine-tunes every language-model
+// preset on 8 H100s and checks the invariants: MFU and utilisation at most
+// 100%, the named bottleneck of a service the largest part of its step,
+// and a throughput inside its own interval.
+func TestEveryPresetObeysPhysics(t *testing.T) {
+	cat := embedded(t)
+	for _, pr := range workload.Presets() {
+		if pr.Model.Arch != "" && pr.Model.Arch != workload.ArchDecoder {
+			continue // vision and encoder presets have their own kinds
+		}
+		for _, y := range []string{
+			"kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: 1024, output_tokens: 256, requests_per_second: 4, weight_precision: fp8}\n",
+			"kind: llm-finetune\nmodel: {preset: %s}\ntraining: {method: lora, seq_len: 2048, global_batch: 32, tokens: 1e8}\n",
+		} {
+			p := mustPredict(t, cat, fmt.Sprintf(y, pr.Name), "h100-sxm", 8, 1)
+			if !p.Fits {
+				continue
+			}
+			where := fmt.Sprintf("%s (%s)", pr.Name, strings.SplitN(y, "\n", 2)[0])
+			if p.MFU > 1 || p.Utilization > 1 || p.MFU < 0 || p.Utilization <= 0 {
+				t.Errorf("%s: MFU %.3f, utilisation %.3f", where, p.MFU, p.Utilization)
+			}
+			if p.Throughput.P10 != nil && !(*p.Throughput.P10 <= p.Throughput.Value && p.Throughput.Value <= *p.Throughput.P90) {
+				t.Errorf("%s: throughput outside its interval", where)
+			}
+			if p.Serving != nil && p.Serving.Sustainable != nil && *p.Serving.Sustainable {
+				bd := p.Breakdown
+				terms := map[string]float64{Compute: bd.ComputeS, MemoryBandwidth: bd.MemoryS, Interconnect: bd.CommExposedS, CPU: bd.OverheadS}
+				got := p.Bottleneck
+				if got == MemoryCapacity {
+					got = MemoryBandwidth
+				}
+				for k, v := range terms {
+					if v > terms[got]*1.0001 {
+						t.Errorf("%s: bottleneck %s (%.4g s) but %s takes %.4g s", where, p.Bottleneck, terms[got], k, v)
+					}
+				}
+			}
+		}
+	}
+}
