@@ -384,60 +384,74 @@ type fleet struct {
 	instances, replicas int
 }
 
-// sizeFleet finds the fewest instances of o whose replicas, each with the
-// layout p chose, serve the load within the SLO: p's count of replicas
-// needed gives a first guess, and each instance is then predicted at its
-// share of the load, the layout held, until it keeps up. why says why no
-// fleet within constraints.max_gpus does.
+// sizeFleet finds the fewest instances of o that serve the load within
+// the SLO: each instance is predicted at its share of the load on the same
+// cluster recommend predicts (calibrated when a probe applies), with the
+// layout the model chooses for that share, and keeps up when its load is
+// sustainable, its replicas cover what the SLO needs and its batch is one
+// the SLO allows. p, one instance at the whole load, gives a first guess;
+// the search then narrows between a count that fails and one that keeps
+// up. why says why no fleet within constraints.max_gpus does.
 func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, string) {
 	spec := ev.spec
 	rps := *spec.Inference.RequestsPerSecond
-	tp := max(1, p.Parallelism.Tensor)
-	perInstance := max(1, p.Parallelism.Replicas)
-	need := max(1, p.Serving.ReplicasNeeded)
-	instances := (need + perInstance - 1) / perInstance
-	tooBig := func(n int) string {
-		return fmt.Sprintf("%.4g requests/s within the SLO need %d instances (%d GPUs), more than constraints.max_gpus %d",
-			rps, n, n*o.GPUCount, ev.maxGPUs)
-	}
-	if instances*o.GPUCount > ev.maxGPUs {
-		return fleet{}, tooBig(instances)
-	}
+	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
+	noFleet := fmt.Sprintf("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
+		rps, maxInst, maxInst*o.GPUCount, ev.maxGPUs)
 	a, _ := ev.req.Catalog.OfferAccelerator(o)
 	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
 	if err != nil {
-		return fleet{p, instances, instances * perInstance}, ""
+		return fleet{}, err.Error()
 	}
-	for tries := 0; ; tries++ {
-		// Each instance carries its share of the load with the same
-		// layout: predict that operating point, so latency, utilisation
-		// and the count of replicas are the fleet's.
+	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
+	if ev.req.Tune != nil {
+		ev.req.Tune(o, &cl)
+	}
+	slo := spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0
+	at := func(n int) (*perf.Prediction, bool) {
 		scaled := *spec
 		inf := *spec.Inference
-		share := rps / float64(instances)
+		share := rps / float64(n)
 		inf.RequestsPerSecond = &share
 		scaled.Inference = &inf
-		scaled.Parallelism.Tensor = tp
-		p2, err := perf.Predict(&scaled, cl)
-		if err != nil || !p2.Fits || p2.Serving == nil {
-			return fleet{p, instances, instances * perInstance}, ""
+		q, err := perf.Predict(&scaled, cl)
+		if err != nil || !q.Fits || q.Serving == nil {
+			return nil, false
 		}
-		keepsUp := p2.Serving.Sustainable == nil || *p2.Serving.Sustainable
-		if keepsUp && p2.Serving.ReplicasNeeded <= perInstance || tries == 8 {
-			replicas := instances * perInstance
-			p2.Serving.ReplicasNeeded = replicas
-			scaleQuantity(&p2.Throughput, float64(instances))
-			if instances > 1 {
-				p2.Assumptions = append(p2.Assumptions, fmt.Sprintf("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
-					instances, perInstance, tp, share))
-			}
-			return fleet{&p2, instances, replicas}, ""
+		s := q.Serving
+		ok := (s.Sustainable == nil || *s.Sustainable) && s.ReplicasNeeded <= max(1, q.Parallelism.Replicas) &&
+			(!slo || s.MaxBatchSLO > 0 && s.Batch <= s.MaxBatchSLO)
+		return &q, ok
+	}
+	perInstance := max(1, p.Parallelism.Replicas)
+	guess := min(maxInst, max(1, (max(1, p.Serving.ReplicasNeeded)+perInstance-1)/perInstance))
+	// lo fails (or is 0), hi keeps up: grow hi until it does, then bisect.
+	lo, hi := 0, guess
+	best, ok := at(hi)
+	for !ok {
+		if hi >= maxInst {
+			return fleet{}, noFleet
 		}
-		instances++
-		if instances*o.GPUCount > ev.maxGPUs {
-			return fleet{}, tooBig(instances)
+		lo, hi = hi, min(maxInst, hi*2)
+		best, ok = at(hi)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if q, ok := at(mid); ok {
+			hi, best = mid, q
+		} else {
+			lo = mid
 		}
 	}
+	perInstance = max(1, best.Parallelism.Replicas)
+	replicas := hi * perInstance
+	best.Serving.ReplicasNeeded = replicas
+	scaleQuantity(&best.Throughput, float64(hi))
+	if hi > 1 {
+		best.Assumptions = append(best.Assumptions, fmt.Sprintf("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
+			hi, perInstance, max(1, best.Parallelism.Tensor), rps/float64(hi)))
+	}
+	return fleet{best, hi, replicas}, ""
 }
 
 // scaleQuantity multiplies a quantity and its interval.
@@ -559,7 +573,7 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	spotInt := sp != nil && sp.ExpectedInterrupts >= 0.1
 	rsv := e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0
 	lowConf := p.Confidence == "low"
-	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + len(t.warnings) + b2i(unknown)
+	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown)
 	if n == 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/workload"
 )
@@ -20,8 +21,17 @@ func TestPlansObeyPhysics(t *testing.T) {
 		t.Fatalf("no examples: %v", err)
 	}
 	cat := embedded(t)
+	// Besides the examples, a busy small-model service with a tight SLO:
+	// many instances, where a fleet that just misses the SLO is easy.
+	inline := map[string]string{"chat8b-tight.yaml": "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 512, output_tokens: 256, requests_per_second: 200, slo: {ttft_ms: 300, tpot_ms: 30}}\nconstraints: {max_gpus: 64}\n"}
+	for name := range inline {
+		files = append(files, name)
+	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
+		if y, ok := inline[f]; ok {
+			b, err = []byte(y), nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +61,18 @@ func TestPlansObeyPhysics(t *testing.T) {
 			if c.Cost.PriceKnown && math.Abs(c.Cost.PerHourUSD-float64(pl.Instances)*c.Cost.PricePerHourUSD) > 0.01*c.Cost.PerHourUSD+0.01 {
 				t.Errorf("%s: %.2f $/h for %d instances at %.2f $/h: instances are billed whole", where, c.Cost.PerHourUSD, pl.Instances, c.Cost.PricePerHourUSD)
 			}
+			if inf := s.Inference; inf != nil && inf.RequestsPerSecond != nil && p.Serving != nil {
+				// A service is ranked on meeting its SLO: its plan does.
+				if slo := inf.SLO.TTFTMs; slo > 0 && p.TTFTMs != nil && *p.TTFTMs > slo*1.001 {
+					t.Errorf("%s: TTFT %.1f ms over the SLO %.0f ms", where, *p.TTFTMs, slo)
+				}
+				if slo := inf.SLO.TPOTMs; slo > 0 && p.TPOTMs != nil && *p.TPOTMs > slo*1.001 {
+					t.Errorf("%s: TPOT %.2f ms over the SLO %.0f ms", where, *p.TPOTMs, slo)
+				}
+				if p.Serving.Sustainable != nil && !*p.Serving.Sustainable {
+					t.Errorf("%s: the planned fleet does not keep up with the load", where)
+				}
+			}
 			if p.MFU > 1 || p.Utilization > 1 || p.MFU < 0 || p.Utilization < 0 {
 				t.Errorf("%s: MFU %.3f, utilisation %.3f", where, p.MFU, p.Utilization)
 			}
@@ -66,7 +88,9 @@ func TestPlansObeyPhysics(t *testing.T) {
 func TestInferredRegionsAreSaid(t *testing.T) {
 	cat := embedded(t)
 	s := spec(t, "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: lora, seq_len: 2048, global_batch: 64, tokens: 1e8}\nconstraints: {providers: [lambda]}\n")
-	res, err := Recommend(Request{Spec: s, Catalog: cat, Now: now})
+	// Prices fresh on the day: the inferred region is the only warning.
+	fresh := time.Date(2026, 6, 3, 0, 0, 0, 0, time.UTC)
+	res, err := Recommend(Request{Spec: s, Catalog: cat, Now: fresh})
 	if err != nil || len(res.Candidates) == 0 {
 		t.Fatalf("%v %d", err, len(res.Candidates))
 	}

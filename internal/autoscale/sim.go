@@ -58,6 +58,9 @@ type tierState struct {
 	// replicas share instances.
 	live      int
 	instanceS float64
+	// packed: the tier runs on the offer's instances, several replicas to
+	// one (on-demand, spot); a fallback tier is another machine.
+	packed bool
 }
 
 // ring is a FIFO of waiting requests that can also take a request back at
@@ -223,7 +226,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 	s.horizonS = spec.Traffic.DurationS
 
 	p := &spec.Policy
-	s.tiers = []tierState{{name: "on-demand", price: price, coldS: coldS, speed: 1}}
+	s.tiers = []tierState{{name: "on-demand", price: price, coldS: coldS, speed: 1, packed: true}}
 	switch p.Kind {
 	case PolicyFixed:
 		if p.Replicas < 1 {
@@ -235,7 +238,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 	case PolicyKnative:
 		s.ctl = newKnativeCtl(p)
 	case PolicyServerless:
-		s.tiers[0].name = "serverless"
+		s.tiers[0].name, s.tiers[0].packed = "serverless", false // billed per worker
 		rpw := p.RequestsPerWorker
 		if rpw <= 0 {
 			rpw = s.cap
@@ -252,7 +255,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 			spotPrice = price / 2
 		}
 		s.tiers = append(s.tiers, tierState{name: "spot", price: spotPrice, coldS: p.Spot.ColdStartS, speed: 1,
-			hazard: p.Spot.InterruptionsPerHour / 3600, noticeS: p.Spot.NoticeS})
+			hazard: p.Spot.InterruptionsPerHour / 3600, noticeS: p.Spot.NoticeS, packed: true})
 		if f := p.Fallback; f != nil {
 			s.tiers = append(s.tiers, tierState{name: "fallback", price: spec.Pricing.FallbackPerHourUSD, coldS: f.ColdStartS, speed: f.Speed})
 		}
@@ -380,8 +383,9 @@ func (s *sim) integrate(dt float64) {
 	s.fleetArea += float64(n) * dt
 	if s.perInstance > 1 {
 		for i := range s.tiers {
-			t := &s.tiers[i]
-			t.instanceS += float64((t.live+s.perInstance-1)/s.perInstance) * dt
+			if t := &s.tiers[i]; t.packed {
+				t.instanceS += float64((t.live+s.perInstance-1)/s.perInstance) * dt
+			}
 		}
 	}
 }
@@ -705,7 +709,7 @@ func (s *sim) scaleTier(tier, n int) {
 func (s *sim) stop(r *replica, t float64) {
 	ts := &s.tiers[r.tier]
 	ts.live--
-	if s.perInstance > 1 && t < s.now {
+	if s.perInstance > 1 && ts.packed && t < s.now {
 		// Stopped in the past: the instance it kept was not there since.
 		ts.instanceS -= float64((ts.live+s.perInstance)/s.perInstance-(ts.live+s.perInstance-1)/s.perInstance) * (s.now - t)
 	}
@@ -827,9 +831,10 @@ func (s *sim) finish(gpus int) *Result {
 	for _, t := range s.tiers {
 		hours := t.lifeS / 3600
 		cost := t.billedS / 3600 * t.price
-		if s.perInstance > 1 {
+		if s.perInstance > 1 && t.packed {
 			// Replicas share instances, billed whole: the instance price
-			// is perInstance replica prices.
+			// is perInstance replica prices. (Billing granularity applies
+			// to replica lifetimes only; an instance's is not tracked.)
 			cost = t.instanceS / 3600 * t.price * float64(s.perInstance)
 			r.InstanceHours += t.instanceS / 3600
 		}

@@ -296,3 +296,21 @@ slo: {ttft_s: 5}
 		}
 	}
 }
+
+// Serverless workers are billed per worker, whatever the offer's packing.
+func TestServerlessNotPacked(t *testing.T) {
+	spec := mustSpec(t, `
+traffic: {kind: trace, format: plain}
+service: {kind: model, workload: w.yaml, offer: x/y}
+policy: {kind: serverless, max_workers: 3, idle_timeout_s: 60}
+slo: {ttft_s: 5}
+`)
+	m := &BatchModel{MaxBatch: 4, PrefillSPerToken: 0.001, StepBaseS: 0.02, StepPerSeqS: 0.01, PricePerHourUSD: 1, ReplicasPerInstance: 4}
+	r, err := Simulate(spec, &SliceSource{Requests: []Request{{0, 100, 11}, {1, 100, 11}}}, m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InstanceHours != 0 {
+		t.Errorf("serverless workers billed as %.3f instance-hours", r.InstanceHours)
+	}
+}
