@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -262,8 +263,11 @@ func FindOffer(c *catalog.Catalog, f Fields, id string) (*catalog.Offer, error) 
 }
 
 // PickRegion returns the row of offer o in region, or, without one, the
-// first region that passes the compliance block (else the first region).
-func PickRegion(c *catalog.Catalog, f Fields, o *catalog.Offer, region string, req workload.Compliance) (*catalog.Offer, error) {
+// cheapest row in mode m that passes the compliance block; ok says whether
+// the row returned passes it (false: none does, and the cheapest row is
+// returned for a caller that reports why). cost, simulate, check and the
+// API pick regions with it, so that they agree.
+func PickRegion(c *catalog.Catalog, f Fields, o *catalog.Offer, region string, req workload.Compliance, m catalog.Mode) (*catalog.Offer, bool, error) {
 	var rows []*catalog.Offer
 	for _, x := range c.Offers {
 		if x.ID() == o.ID() {
@@ -273,17 +277,30 @@ func PickRegion(c *catalog.Catalog, f Fields, o *catalog.Offer, region string, r
 	if region != "" {
 		for _, x := range rows {
 			if strings.EqualFold(x.Region, region) {
-				return x, nil
+				return x, compliance.Check(req, compliance.FactsFor(c, x, 0)).Verdict == compliance.Pass, nil
 			}
 		}
-		return nil, apperr.NotFoundf(f.Region, "%s is not offered in %q in the catalog", o.ID(), region)
+		return nil, false, apperr.NotFoundf(f.Region, "%s is not offered in %q in the catalog", o.ID(), region)
 	}
+	// Cheapest first (in the mode; unpriced rows last, then by region),
+	// so that every command picks the same row.
+	sort.SliceStable(rows, func(i, j int) bool {
+		pi, oki := rows[i].YourPrices.Get(m)
+		pj, okj := rows[j].YourPrices.Get(m)
+		if oki != okj {
+			return oki
+		}
+		if pi != pj {
+			return pi < pj
+		}
+		return rows[i].Region < rows[j].Region
+	})
 	for _, x := range rows {
 		if compliance.Check(req, compliance.FactsFor(c, x, 0)).Verdict == compliance.Pass {
-			return x, nil
+			return x, true, nil
 		}
 	}
-	return rows[0], nil
+	return rows[0], false, nil
 }
 
 // ExportPolicy maps a SERVICE.yaml policy onto what KEDA can carry.
@@ -440,32 +457,14 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 	if err != nil {
 		return nil, err
 	}
-	var pick *catalog.Offer
-	for _, x := range c.Offers {
-		if x.ID() != o.ID() {
-			continue
-		}
-		if region != "" {
-			if strings.EqualFold(x.Region, region) {
-				pick = x
-				break
-			}
-			continue
-		}
-		if p, ok := x.YourPrices.Get(mode); ok {
-			if pick == nil {
-				pick = x
-			} else if q, ok := pick.YourPrices.Get(mode); !ok || p < q {
-				pick = x
-			}
-		}
+	pick, ok, err := PickRegion(c, f, o, region, spec.Compliance, mode)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case pick != nil:
-		o = pick
-	case region != "":
-		return nil, apperr.NotFoundf(f.Region, "%s is not offered in %q in the catalog", o.ID(), region)
+	if !ok && region == "" {
+		return nil, apperr.Emptyf("no region of %s meets the workload's compliance block (the cheapest, %s, does not): name one with --region to price it anyway", o.ID(), pick.Region)
 	}
+	o = pick
 	instances := 1
 	if gpus < 0 {
 		return nil, apperr.Invalidf(f.GPUs, "must be >= 0")

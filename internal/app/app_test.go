@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/export"
@@ -124,7 +125,7 @@ func TestSearchCandidatesKeepCompliance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o, err = PickRegion(c, Flags, o, "", ws.Compliance); err != nil {
+	if o, _, err = PickRegion(c, Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
 		t.Fatal(err)
 	}
 	model, err := BatchModel(spec, ws, c, o)

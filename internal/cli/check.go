@@ -45,7 +45,7 @@ func newCheckCmd(e *Env) *cobra.Command {
 				if o, err = app.FindOffer(c, app.Flags, offer); err != nil {
 					return err
 				}
-				o, err = app.PickRegion(c, app.Flags, o, region, spec.Compliance)
+				o, _, err = app.PickRegion(c, app.Flags, o, region, spec.Compliance, catalog.OnDemand)
 				if err != nil {
 					return err
 				}

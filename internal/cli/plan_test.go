@@ -39,14 +39,22 @@ func TestOnePlanEverywhere(t *testing.T) {
 		if top.Plan.GPUs != top.GPUs || top.Plan.Sentence == "" {
 			t.Errorf("%s: candidate %d GPUs, plan %+v", ex, top.GPUs, top.Plan)
 		}
-		out, errOut, code = run(t, "cost", "-f", file, "--offer", top.Offer, "--region", top.Region, "--pricing", top.Pricing,
+		// No region given: cost picks the region recommend ranked first
+		// (the cheapest the workload's compliance allows).
+		out, errOut, code = run(t, "cost", "-f", file, "--offer", top.Offer, "--pricing", top.Pricing,
 			"--gpus", itoa(top.GPUs), "-o", "json")
 		if code != 0 {
 			t.Fatalf("%s: cost exit %d: %s", ex, code, errOut)
 		}
-		var cost struct{ Plan struct{ Sentence string } }
+		var cost struct {
+			Region string
+			Plan   struct{ Sentence string }
+		}
 		if err := json.Unmarshal([]byte(out), &cost); err != nil {
 			t.Fatal(err)
+		}
+		if cost.Region != top.Region {
+			t.Errorf("%s on %s: recommend ranks it in %s, cost prices it in %s", ex, top.Offer, top.Region, cost.Region)
 		}
 		if cost.Plan.Sentence != top.Plan.Sentence {
 			t.Errorf("%s on %s: recommend plans %q, cost prices %q", ex, top.Offer, top.Plan.Sentence, cost.Plan.Sentence)

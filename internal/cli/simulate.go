@@ -12,6 +12,7 @@ import (
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/report"
 )
 
@@ -70,8 +71,12 @@ func newSimulateCmd(e *Env) *cobra.Command {
 					return apperr.Wrap(apperr.Invalid, "service.offer", err)
 				}
 				// The region the workload's compliance allows, as recommend picks it.
-				if o, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance); err != nil {
+				var allowed bool
+				if o, allowed, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
 					return apperr.Wrap(apperr.Invalid, "service.offer", err)
+				}
+				if !allowed {
+					return apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name)
 				}
 				model, err = app.BatchModel(spec, ws, c, o)
 				if err != nil {

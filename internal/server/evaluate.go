@@ -274,7 +274,7 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 		if o, err = app.FindOffer(s.st().cat, app.JSON, in.Offer); err != nil {
 			return v, err
 		}
-		if o, err = app.PickRegion(s.st().cat, app.JSON, o, in.Region, spec.Compliance); err != nil {
+		if o, _, err = app.PickRegion(s.st().cat, app.JSON, o, in.Region, spec.Compliance, catalog.OnDemand); err != nil {
 			return v, err
 		}
 		a, _ = c.OfferAccelerator(o)

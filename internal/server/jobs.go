@@ -16,6 +16,7 @@ import (
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/store"
 )
 
@@ -350,8 +351,12 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *Si
 		if err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
-		if o, err = app.PickRegion(c, app.JSON, o, "", ws.Compliance); err != nil {
+		var allowed bool
+		if o, allowed, err = app.PickRegion(c, app.JSON, o, "", ws.Compliance, catalog.OnDemand); err != nil {
 			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
+		}
+		if !allowed {
+			return JobJSON{}, apperr.Invalidf("service.offer", "no region of %s meets the workload's compliance block", o.ID())
 		}
 		if model, err = app.BatchModel(spec, ws, c, o); err != nil {
 			return JobJSON{}, err
