@@ -40,24 +40,35 @@ func probedShape(r *probe.Report, o *catalog.Offer) bool {
 // CalibrateProbed is recommend's Tune for a probe report: it calibrates
 // the offers with the hardware the probe measured and leaves the others;
 // note says so, for every output.
-func CalibrateProbed(r *probe.Report) (tune func(*catalog.Offer, *perf.Cluster), note string) {
+func CalibrateProbed(r *probe.Report, c *catalog.Catalog) (tune func(*catalog.Offer, *perf.Cluster), note string) {
 	tune = func(o *catalog.Offer, cl *perf.Cluster) {
 		if probedShape(r, o) {
 			Calibrate(r, cl, o)
 		}
 	}
-	return tune, CalibrationNote(r)
+	return tune, calibrationNote(r, c)
 }
 
-// CalibrationNote says which probe calibrates and what it applies to.
-func CalibrationNote(r *probe.Report) string {
+// calibrationNote says which probe calibrates and how many of the
+// catalog's offers have the hardware it measured.
+func calibrationNote(r *probe.Report, c *catalog.Catalog) string {
 	g := r.GPUs[0]
 	id := g.CatalogID
 	if id == "" {
 		id = g.Name
 	}
-	return fmt.Sprintf("calibrated with the probe of %s on %s (%d x %s): its measured compute, storage and network replace the catalog's for offers with %d x %s; other offers are predicted from the catalog",
-		r.Host.Hostname, r.Time.Format(time.DateOnly), len(r.GPUs), id, len(r.GPUs), id)
+	n := 0
+	for _, o := range c.Offers {
+		if probedShape(r, o) {
+			n++
+		}
+	}
+	what := fmt.Sprintf("calibrated with the probe of %s on %s (%d x %s)", r.Host.Hostname, r.Time.Format(time.DateOnly), len(r.GPUs), id)
+	if n == 0 {
+		return what + ": no offer in the catalog has that hardware, so every prediction is the catalog's"
+	}
+	return fmt.Sprintf("%s: its measured compute, storage and network replace the catalog's for the %d offers with %d x %s; other offers are predicted from the catalog",
+		what, n, len(r.GPUs), id)
 }
 
 // ReadProbeReport reads a probe report's JSON text; field names the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -82,6 +83,13 @@ func newExportCmd(e *Env) *cobra.Command {
 			if err := writeFiles(dir, files); err != nil {
 				return err
 			}
+			kept, err := replaceManifest(dir, files)
+			if err != nil {
+				return err
+			}
+			for _, k := range kept {
+				fmt.Fprintf(e.Stderr, "%s: kept %s of the previous export: it was changed since gpupick wrote it\n", dir, k)
+			}
 			names := slices.Sorted(maps.Keys(files))
 			_, err = fmt.Fprintf(e.Stdout, "wrote %s to %s (chosen offer %s in %s)\n", strings.Join(names, ", "), dir, in.Offers[0].ID(), in.Offers[0].Region)
 			return err
@@ -132,34 +140,47 @@ func writeFiles(dir string, files map[string][]byte) (err error) {
 			return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + p.final, Err: err}
 		}
 	}
-	return replaceManifest(dir, files)
+	return nil
 }
 
 // exportManifest lists, in an output directory, the files the last export
-// wrote there, so that the next one removes those it no longer writes: the
-// directory holds exactly one export's files.
+// wrote there with their SHA-256, so that the next one removes those it no
+// longer writes: the directory holds one export's files. A file changed
+// since gpupick wrote it is the user's: it is kept, and said.
 const exportManifest = "gpupick-export.txt"
 
 // replaceManifest removes the files of the previous export that this one
-// did not write, and records this one's.
-func replaceManifest(dir string, files map[string][]byte) error {
+// did not write and that are unchanged, records this one's, and returns
+// the names it kept because they were changed.
+func replaceManifest(dir string, files map[string][]byte) (kept []string, err error) {
 	path := filepath.Join(dir, exportManifest)
 	if old, err := os.ReadFile(path); err == nil {
-		for _, name := range strings.Split(string(old), "\n") {
-			name = strings.TrimSpace(name)
-			if _, kept := files[name]; name == "" || kept || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
+		for _, line := range strings.Split(string(old), "\n") {
+			sum, name, ok := strings.Cut(strings.TrimSpace(line), "  ")
+			if _, written := files[name]; !ok || written || name == "" || strings.ContainsAny(name, "/\\") || strings.HasPrefix(name, ".") {
 				continue // only plain names this command wrote
 			}
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err != nil || fmt.Sprintf("%x", sha256.Sum256(b)) != sum {
+				kept = append(kept, name)
+				continue
+			}
 			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot remove " + name + " of the previous export", Err: err}
+				return kept, &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot remove " + name + " of the previous export", Err: err}
 			}
 		}
 	}
-	names := slices.Sorted(maps.Keys(files))
-	if err := os.WriteFile(path, []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
-		return &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + path, Err: err}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(&b, "%x  %s\n", sha256.Sum256(files[name]), name)
 	}
-	return nil
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return kept, &apperr.Error{Code: apperr.Unavailable, Field: "-o", Msg: "cannot write " + path, Err: err}
+	}
+	return kept, nil
 }
 
 // loadPolicy reads the autoscaling policy of a SERVICE.yaml (the file

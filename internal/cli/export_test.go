@@ -51,6 +51,7 @@ func TestExport(t *testing.T) {
 	// Exporting again into the same directory leaves exactly that export's
 	// files: the previous export's others are removed, other files kept.
 	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("not gpupick's"), 0o644)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("my own notes now"), 0o644) // changed since export: kept
 	if _, errOut, code := run(t, "export", "skypilot", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge", "-o", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -59,7 +60,7 @@ func TestExport(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if got := strings.Join(names, " "); got != "gpupick-export.txt mine.txt skypilot.yaml" {
+	if got := strings.Join(names, " "); got != "README.md gpupick-export.txt mine.txt skypilot.yaml" {
 		t.Errorf("after a second export the directory holds %s", got)
 	}
 

@@ -70,7 +70,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 				if err := app.CanCalibrate(r, "--calibrate"); err != nil {
 					return err
 				}
-				req.Tune, req.TuneNote = app.CalibrateProbed(r)
+				req.Tune, req.TuneNote = app.CalibrateProbed(r, c)
 			}
 			res, err := advisor.Recommend(req)
 			if err != nil {

@@ -75,6 +75,13 @@ func (r *resolved) serveLine(model string, tp int) (serveLine, bool) {
 		case workload.INT8, workload.INT4, workload.FP4:
 			l.Note = prequantised("TGI")
 		}
+		if kv == workload.FP8 {
+			kvNote := "the plan was priced with an fp8 KV cache; TGI keeps its default KV format unless your version takes a KV-cache dtype flag, so expect fewer sequences in flight"
+			if l.Note != "" {
+				kvNote = l.Note + "; " + kvNote
+			}
+			l.Note = kvNote
+		}
 		l.Args = append(l.Args, "--port", port)
 	case workload.FrameworkTensorRTLLM:
 		l.Command = []string{"trtllm-serve"}

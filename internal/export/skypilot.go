@@ -134,8 +134,13 @@ func SkyPilot(in Input) ([]byte, error) {
 		r.modelNote())
 	if r.service {
 		copies := "one replica"
-		if l, ok := r.serveLine("$MODEL", r.GPUsPerReplica); ok && l.DPFlag != "" {
+		l, ok := r.serveLine("$MODEL", r.GPUsPerReplica)
+		switch {
+		case ok && l.DPFlag != "":
 			copies = fmt.Sprintf("one server running a copy per %d GPUs of the node (%s)", r.GPUsPerReplica, l.DPFlag)
+		case r.chosen.GPUCount > r.GPUsPerReplica:
+			header = append(header, fmt.Sprintf("%s runs one copy per server: this task uses %d of the node's %d GPUs, while the priced plan runs %d copies per instance; start one server per copy (its own CUDA_VISIBLE_DEVICES and --port), or serve with vLLM or SGLang.",
+				frameworkOf(r.Spec), r.GPUsPerReplica, r.chosen.GPUCount, r.chosen.GPUCount/r.GPUsPerReplica))
 		}
 		header = append(header, "One cluster is "+copies+"; run more with SkyServe (`sky serve up` with a service section),",
 			"which needs every entry below to be spot or every entry on-demand.")

@@ -594,7 +594,9 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 										continue
 									}
 									anyFits = true
-									if !found || e.stepS < best.stepS || e.stepS == best.stepS && e.mem.TotalGB < best.mem.TotalGB {
+									// Time per sequence: a data-parallel degree that does
+									// not divide the global batch runs more sequences a step.
+									if !found || perSeq(e) < perSeq(best) || perSeq(e) == perSeq(best) && e.mem.TotalGB < best.mem.TotalGB {
 										best, found = e, true
 									}
 									break // more recomputation only costs time
@@ -613,6 +615,11 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 		return closest, false, tried
 	}
 	return best, true, tried
+}
+
+// perSeq is a layout's step time per sequence it runs.
+func perSeq(e trainEval) float64 {
+	return e.stepS / float64(max(1, e.cfg.micro*e.cfg.dp*e.cfg.accum))
 }
 
 func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {

@@ -169,6 +169,11 @@ func msg(l Lang, key string, args ...any) string {
 func WarningText(l Lang, w advisor.Warning) string {
 	t, ok := warnTemplates[w.Code]
 	if !ok {
+		// A check's own code (an exclusion demoted to a warning, as cost
+		// does) comes with its sentence.
+		if len(w.Args) == 1 {
+			return fmt.Sprint(w.Args[0])
+		}
 		return w.Code
 	}
 	s := t[0]

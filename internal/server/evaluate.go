@@ -174,7 +174,7 @@ func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) 
 		if err != nil {
 			return nil, nil, err
 		}
-		req.Tune, req.TuneNote = app.CalibrateProbed(r) // the advisor then bypasses the shared predictions
+		req.Tune, req.TuneNote = app.CalibrateProbed(r, st.cat) // the advisor then bypasses the shared predictions
 	}
 	if in.Objective != "" {
 		o, err := workload.ParseObjective(in.Objective)
