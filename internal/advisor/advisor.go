@@ -125,13 +125,11 @@ type Candidate struct {
 	UnitCostUnit string
 	TokensPerUSD float64
 	// Plan is the fleet this candidate prices: the one description every
-	// command and page renders.
+	// command and page renders (a service's model copies are Plan.Replicas).
 	Plan Plan
-	// Service figures (llm-inference at a request rate). ReplicasNeeded
-	// is Plan.Replicas: the model copies the fleet runs.
-	ReplicasNeeded int
-	PerHourUSD     float64
-	PerMonthUSD    float64
+	// Service figures (llm-inference at a request rate).
+	PerHourUSD  float64
+	PerMonthUSD float64
 	Pareto         bool
 	Warnings       []Warning
 }

@@ -165,8 +165,8 @@ constraints: {max_gpus: 64}
 		t.Fatal("no candidate can serve 40 requests/s of an 8B model")
 	}
 	for _, c := range res.Candidates[:min(10, len(res.Candidates))] {
-		if c.ReplicasNeeded < 1 || c.PerMonthUSD <= 0 && c.Cost.PriceKnown {
-			t.Errorf("%s: replicas %d, per month %.0f", c.Offer.Key(), c.ReplicasNeeded, c.PerMonthUSD)
+		if c.Plan.Replicas < 1 || c.PerMonthUSD <= 0 && c.Cost.PriceKnown {
+			t.Errorf("%s: replicas %d, per month %.0f", c.Offer.Key(), c.Plan.Replicas, c.PerMonthUSD)
 		}
 		if c.Cost.PriceKnown {
 			if d := c.PerMonthUSD - c.Cost.Cost.Total; d > 1e-6 || d < -1e-6 {

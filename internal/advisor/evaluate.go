@@ -513,7 +513,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	c := &s.c
 	cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
 	e := &c.Cost
-	c.Offer, c.Instances, c.GPUs, c.Pred, c.ReplicasNeeded = o, instances, instances*o.GPUCount, p, replicas
+	c.Offer, c.Instances, c.GPUs, c.Pred = o, instances, instances*o.GPUCount, p
 	if service {
 		c.PerHourUSD = e.PerHourUSD
 		c.PerMonthUSD = e.Cost.Total

@@ -75,6 +75,14 @@ type PlanJSON struct {
 	Sentence               string   `json:"sentence"`
 }
 
+// serviceReplicas is a service's model copies (0 for a job): the plan's.
+func serviceReplicas(c *advisor.Candidate) int {
+	if c.PerMonthUSD > 0 || c.Plan.RequestsPerSPerReplica > 0 {
+		return c.Plan.Replicas
+	}
+	return 0
+}
+
 // PlanView converts a plan.
 func PlanView(p advisor.Plan) PlanJSON {
 	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
@@ -199,7 +207,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		Rank: c.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region,
 		Country: o.Country, GPU: o.GPU, GPUs: c.GPUs, Nodes: c.Instances, Pricing: c.Cost.Mode.String(),
 		Utilization: c.Pred.Utilization, Bottleneck: c.Pred.Bottleneck, Pareto: c.Pareto,
-		PriceAsOf: o.AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: c.ReplicasNeeded,
+		PriceAsOf: o.AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),
 		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved,
 		Parallelism: c.Pred.Parallelism, PriceRule: c.Cost.PriceRule, Warnings: []WarningJSON{},
 		Plan: PlanView(c.Plan),
@@ -342,9 +350,9 @@ func RecommendTable(r *advisor.Result, top int, l Lang) *Table {
 				lat = fmt.Sprintf("%.0f/%.0f", *c.Pred.TTFTMs, *c.Pred.TPOTMs)
 			}
 			if c.Cost.PriceKnown {
-				row = append(row, strconv.Itoa(c.ReplicasNeeded), money(c.PerHourUSD), withRange(c.PerMonthUSD, c.CostP10, c.CostP90, money), unitCost(c), lat)
+				row = append(row, strconv.Itoa(c.Plan.Replicas), money(c.PerHourUSD), withRange(c.PerMonthUSD, c.CostP10, c.CostP90, money), unitCost(c), lat)
 			} else {
-				row = append(row, strconv.Itoa(c.ReplicasNeeded), unknown, unknown, unknown, lat)
+				row = append(row, strconv.Itoa(c.Plan.Replicas), unknown, unknown, unknown, lat)
 			}
 		} else {
 			hours := withRange(c.DurationHours, c.DurationHoursP10, c.DurationHoursP90, hoursText)
