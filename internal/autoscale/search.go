@@ -289,8 +289,9 @@ func neighbours(p Policy) []Policy {
 	}
 	switch p.Kind {
 	case PolicyTarget:
-		add(func(q *Policy) { q.Target = p.Target * 1.25 })
-		add(func(q *Policy) { q.Target = math.Max(0.25, p.Target*0.8) })
+		// Steps of at least one request: targets are whole numbers.
+		add(func(q *Policy) { q.Target = math.Max(p.Target+1, p.Target*1.25) })
+		add(func(q *Policy) { q.Target = math.Max(1, math.Min(p.Target-1, p.Target*0.8)) })
 		add(func(q *Policy) { q.ScaleDownStabilizationS = math.Max(0, p.ScaleDownStabilizationS/2) })
 		add(func(q *Policy) { q.ScaleDownStabilizationS = math.Min(3600, p.ScaleDownStabilizationS*2) })
 		add(func(q *Policy) { q.CooldownS = p.CooldownS / 2 })

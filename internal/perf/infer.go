@@ -582,6 +582,9 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		// prefill, and the weights are read once per batch.
 		work := r.prefillWork(j.prompt)
 		p.TPOTMs = nil
+		if j.rps == nil {
+			p.TTFTMs = nil // an offline batch: no one waits for a first token
+		}
 		p.StepTimeS = round(work, 6)
 		p.Breakdown = Breakdown{ComputeS: round(work, 6), MemoryS: round(r.weightsGB*1e9/r.bw/float64(max(e.bOp, 1)), 6)}
 	}
