@@ -155,6 +155,29 @@ func (l List) Error() string {
 	return strings.Join(parts, "")
 }
 
+// Join gathers the problems of several errors into one List, in order:
+// a List's problems, an *Error as one, any other error wrapped as Invalid.
+// nil errors are skipped; nil when there is none.
+func Join(errs ...error) error {
+	var l List
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var sub List
+		var one *Error
+		switch {
+		case errors.As(err, &sub):
+			l = append(l, sub...)
+		case errors.As(err, &one):
+			l = append(l, one)
+		default:
+			l = append(l, &Error{Code: Invalid, Err: err})
+		}
+	}
+	return l.Err()
+}
+
 // Err returns l as an error, or nil when l is empty.
 func (l List) Err() error {
 	if len(l) == 0 {

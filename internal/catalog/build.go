@@ -150,7 +150,7 @@ func (c *Catalog) index(a *Accelerator, name string, errs *apperr.List) {
 // offerErr reports a problem with an offer row; offers are identified by key
 // because rows of several layers are merged.
 func offerErr(o *Offer, field, format string, args ...any) *apperr.Error {
-	return &apperr.Error{Code: apperr.Invalid, File: OffersDir + "/" + o.Provider + ".csv", Field: field,
+	return &apperr.Error{Code: apperr.Invalid, File: OffersDir + "/" + o.Provider + ".csv", Line: o.srcLine, Field: field,
 		Msg: o.Key() + ": " + fmt.Sprintf(format, args...)}
 }
 

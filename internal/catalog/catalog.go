@@ -273,6 +273,9 @@ type Offer struct {
 	Driver             string           `json:"driver,omitempty"`
 	Notes              string           `json:"notes,omitempty"`
 	Fact
+	// srcLine is the row's line in its catalog file, for errors (0: not
+	// from a file).
+	srcLine int
 }
 
 // GPUs is the number of whole accelerators the offer is worth: the count,

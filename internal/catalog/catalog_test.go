@@ -120,6 +120,11 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 			`aliases: "H100" names both`},
 		{"provider yaml unknown key", "providers.yaml", "- id: aws\n  nmae: x\n", "providers.yaml:2: [0].nmae: unknown key"},
 		{"ragged row", "offers/aws.csv", offerHeader + "aws,g5.xlarge\n", "offers/aws.csv:2: has 2 fields, the header has 29"},
+		// Found by the fuzz targets: an unterminated quote used to panic.
+		{"unterminated quote", "offers/aws.csv", offerHeader + "\"unterminated\n", "offers/aws.csv:2: malformed CSV"},
+		{"duplicate row", "offers/aws.csv", row("aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1,,,,,USD,,,,,src,2025-01-01,") +
+			"aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,2,,,,,USD,,,,,src,2025-01-01,\n",
+			"offers/aws.csv:3: instance_type: aws/g5.xlarge@us-east-1 is listed twice (first at offers/aws.csv:2)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,6 +276,10 @@ func TestOverlayErrors(t *testing.T) {
 		"rules:\n  - {provider: aws, price: 3}\n":                          "line 2: rules[0].price: unknown key",
 		"rules:\n  - {instance: \"[\", price_per_hour: 3}\n":               "rules[0].instance: bad glob",
 		"rules: []\n": "rules: no rules",
+		"rules:\n  - {provider: aws, price_per_hour: .nan}\n":       "line 2: rules[0].price_per_hour: must be a number",
+		"rules:\n  - {provider: aws, price_per_hour: .inf}\n":       "rules[0].price_per_hour: must be a number",
+		"rules:\n  - {provider: aws, price_per_hour: 1e308}\n":      "rules[0].price_per_hour: must be a number from 0 to 100000",
+		"rules:\n  - {provider: aws, discount_percent: -.inf}\n":    "rules[0].discount_percent",
 	}
 	for in, want := range tests {
 		_, err := ParseOverlay([]byte(in))

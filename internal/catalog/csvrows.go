@@ -62,15 +62,17 @@ func readTable(file string, data []byte, known, required []string, errs *apperr.
 		if errors.Is(err, io.EOF) {
 			return
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
+			// FieldPos is only defined for a record read without error.
+			line := 0
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				line = pe.StartLine
 			}
 			t.fail(line, "", "malformed CSV: %v", err)
-			return
+			continue // the reader resumes after the bad record: report the rest too
 		}
+		line, _ := r.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"strings"
 
@@ -29,7 +30,12 @@ type PriceRule struct {
 // price.
 type Overlay struct {
 	Rules []PriceRule `yaml:"rules"`
+	lines strictyaml.Lines
 }
+
+// MaxPricePerHour bounds a price per instance-hour: the largest real
+// instances cost a few hundred USD an hour; anything beyond this is a typo.
+const MaxPricePerHour = 1e5
 
 // ParseOverlay reads a price overlay file (YAML or JSON):
 //
@@ -44,8 +50,15 @@ func ParseOverlay(data []byte) (*Overlay, error) {
 		return nil, err
 	}
 	var errs apperr.List
+	lines := strictyaml.IndexLines(data)
+	ov.lines = lines
 	bad := func(i int, field, format string, args ...any) {
-		errs = append(errs, apperr.Invalidf(fmt.Sprintf("rules[%d].%s", i, field), format, args...))
+		at := fmt.Sprintf("rules[%d].%s", i, field)
+		e := apperr.Invalidf(at, format, args...)
+		if e.Line = lines[at]; e.Line == 0 {
+			e.Line = lines[fmt.Sprintf("rules[%d]", i)]
+		}
+		errs = append(errs, e)
 	}
 	if len(ov.Rules) == 0 {
 		errs = append(errs, apperr.Invalidf("rules", "no rules: want a list of rules with provider, instance, region, mode and price_per_hour or discount_percent"))
@@ -69,6 +82,10 @@ func ParseOverlay(data []byte) (*Overlay, error) {
 			}
 		}
 		switch {
+		case math.IsNaN(r.PricePerHour) || math.IsInf(r.PricePerHour, 0) || r.PricePerHour > MaxPricePerHour:
+			bad(i, "price_per_hour", "must be a number from 0 to %g USD (or the currency's) per instance-hour, got %g", MaxPricePerHour, r.PricePerHour)
+		case math.IsNaN(r.DiscountPercent) || math.IsInf(r.DiscountPercent, 0):
+			bad(i, "discount_percent", "must be a number from 0 to below 100, got %g", r.DiscountPercent)
 		case r.PricePerHour < 0:
 			bad(i, "price_per_hour", "must be > 0")
 		case r.DiscountPercent < 0 || r.DiscountPercent >= 100:
@@ -112,10 +129,24 @@ func (c *Catalog) WithPrices(ov *Overlay) (*Catalog, error) {
 	if ov == nil {
 		return c, nil
 	}
+	var errs apperr.List
+	bad := func(field, format string, args ...any) {
+		e := apperr.Invalidf(field, format, args...)
+		e.Line = ov.lines[field]
+		errs = append(errs, e)
+	}
 	for i, r := range ov.Rules {
 		if _, ok := c.fx[r.Currency]; !ok {
-			return nil, apperr.Invalidf(fmt.Sprintf("rules[%d].currency", i), "no exchange rate for %q", r.Currency)
+			bad(fmt.Sprintf("rules[%d].currency", i), "no exchange rate for %q", r.Currency)
 		}
+		if r.Provider != "" {
+			if _, ok := c.provider[r.Provider]; !ok {
+				bad(fmt.Sprintf("rules[%d].provider", i), "unknown provider %q (see gpupick providers)", r.Provider)
+			}
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	cp := *c
 	cp.Offers = make([]*Offer, len(c.Offers))

@@ -92,9 +92,20 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "no offer files (offers/<provider>.csv)"})
 	}
 	sort.Strings(names)
+	seen := map[string]string{} // key -> file:line of its first row
 	for _, n := range names {
-		if b := read(n); b != nil {
-			f.Offers = append(f.Offers, ParseOffers(n, b, &errs)...)
+		b := read(n)
+		if b == nil {
+			continue
+		}
+		for _, o := range ParseOffers(n, b, &errs) {
+			if first, dup := seen[o.Key()]; dup {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: n, Line: o.srcLine, Field: "instance_type",
+					Msg: fmt.Sprintf("%s is listed twice (first at %s): one row per provider, instance type and region", o.Key(), first)})
+				continue
+			}
+			seen[o.Key()] = fmt.Sprintf("%s:%d", n, o.srcLine)
+			f.Offers = append(f.Offers, o)
 		}
 	}
 	return f, errs.Err()
@@ -242,6 +253,7 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 				Notes:              t.str("notes"),
 				Fact:               t.fact(),
 			}
+			o.srcLine = t.line
 			o.LocalPrices[OnDemand] = t.pos("price_on_demand")
 			o.LocalPrices[Spot] = t.pos("price_spot")
 			o.LocalPrices[Reserved1y] = t.pos("price_reserved_1y")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 )
 
@@ -27,12 +28,12 @@ func newCatalogCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			user, err := catalog.Parse(e.DirFS(dir), false)
-			if err != nil {
-				return inDir(err, dir)
+			user, perr := e.userCatalog("DIR", dir)
+			if user == nil {
+				return perr
 			}
 			c, err := catalog.Build(base, user)
-			if err != nil {
+			if err := apperr.Join(perr, err); err != nil {
 				return inDir(err, dir)
 			}
 			_, err = fmt.Fprintf(e.Stdout, "%s: ok (%d accelerators, %d providers, %d regions, %d offers in its files; %d offers after layering over the embedded catalog)\n",

@@ -143,6 +143,22 @@ func TestCatalogValidate(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "testdata/bad-catalog/offers/aws.csv:2: price_on_demand") {
 		t.Errorf("bad catalog: exit %d, stderr %q", code, errOut)
 	}
+	// A directory that is not there is an error, not an empty catalog.
+	for _, args := range [][]string{{"catalog", "validate", "testdata/nope"}, {"--catalog", "testdata/nope", "offers"}} {
+		if _, errOut, code := run(t, args...); code != 2 || !strings.Contains(errOut, "testdata/nope: not a readable directory") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	// Every problem of a file together: a syntax error does not hide a
+	// row that names an unknown accelerator, which gets its line.
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "offers"), 0o755)
+	os.WriteFile(filepath.Join(dir, "offers", "aws.csv"), []byte("provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n"+
+		"aws,x1,us-east-1,nosuchgpu,1,2,USD,s,2026-01-01\n\"unterminated\n"), 0o644)
+	_, errOut, code = run(t, "catalog", "validate", dir)
+	if code != 2 || !strings.Contains(errOut, "offers/aws.csv:3: malformed CSV") || !strings.Contains(errOut, "offers/aws.csv:2: gpu:") {
+		t.Errorf("both problems with their lines: exit %d, stderr %q", code, errOut)
+	}
 	out, _, code = run(t, "--catalog", "testdata/user-catalog", "offers", "--gpu", "a10g")
 	if code != 0 || !strings.Contains(out, "aws/g5.2xlarge") {
 		t.Errorf("--catalog did not add the user's row: exit %d\n%s", code, out)

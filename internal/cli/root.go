@@ -73,16 +73,20 @@ func (e *Env) Catalog() (*catalog.Catalog, error) {
 		layers = append(layers, stored)
 		fmt.Fprintf(e.Stderr, "gpupick: prices from the %s\n", line)
 	}
+	var parseErr error
 	if e.catalogDir != "" {
-		user, err := catalog.Parse(e.DirFS(e.catalogDir), false)
-		if err != nil {
-			return nil, inDir(err, e.catalogDir)
+		user, err := e.userCatalog("--catalog", e.catalogDir)
+		if user == nil {
+			return nil, err
 		}
+		parseErr = err
 		layers = append(layers, user)
 	}
 	c, err := catalog.Build(layers...)
-	if err != nil {
+	if err := apperr.Join(parseErr, err); err != nil {
 		if e.catalogDir != "" {
+			// Every problem of the user's files together: rows that did not
+			// parse, and rows that parsed but name what the catalog lacks.
 			return nil, inDir(err, e.catalogDir)
 		}
 		return nil, apperr.Wrap(apperr.Internal, "embedded catalog", err)
@@ -102,6 +106,18 @@ func (e *Env) Catalog() (*catalog.Catalog, error) {
 	}
 	e.cat = c
 	return c, nil
+}
+
+// userCatalog parses a catalog directory of the user's: it must exist and
+// be a directory (field names the flag or argument). The files parsed are
+// returned with their problems, so that rows that did parse are checked
+// against the catalog too; nil files when the directory cannot be read.
+func (e *Env) userCatalog(field, dir string) (*catalog.Files, error) {
+	if _, err := fs.Stat(e.DirFS(dir), "."); err != nil {
+		return nil, &apperr.Error{Code: apperr.Invalid, Field: field, Msg: dir + ": not a readable directory", Err: err}
+	}
+	f, err := catalog.Parse(e.DirFS(dir), false)
+	return f, err
 }
 
 // inDir prefixes the file names of catalog errors with the user's directory.
