@@ -130,8 +130,8 @@ type Candidate struct {
 	// Service figures (llm-inference at a request rate).
 	PerHourUSD  float64
 	PerMonthUSD float64
-	Pareto         bool
-	Warnings       []Warning
+	Pareto      bool
+	Warnings    []Warning
 }
 
 // Plan is what a candidate deploys and pays for: whole instances, the

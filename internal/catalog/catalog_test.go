@@ -276,10 +276,10 @@ func TestOverlayErrors(t *testing.T) {
 		"rules:\n  - {provider: aws, price: 3}\n":                          "line 2: rules[0].price: unknown key",
 		"rules:\n  - {instance: \"[\", price_per_hour: 3}\n":               "rules[0].instance: bad glob",
 		"rules: []\n": "rules: no rules",
-		"rules:\n  - {provider: aws, price_per_hour: .nan}\n":       "line 2: rules[0].price_per_hour: must be a number",
-		"rules:\n  - {provider: aws, price_per_hour: .inf}\n":       "rules[0].price_per_hour: must be a number",
-		"rules:\n  - {provider: aws, price_per_hour: 1e308}\n":      "rules[0].price_per_hour: must be a number from 0 to 100000",
-		"rules:\n  - {provider: aws, discount_percent: -.inf}\n":    "rules[0].discount_percent",
+		"rules:\n  - {provider: aws, price_per_hour: .nan}\n":    "line 2: rules[0].price_per_hour: must be a number",
+		"rules:\n  - {provider: aws, price_per_hour: .inf}\n":    "rules[0].price_per_hour: must be a number",
+		"rules:\n  - {provider: aws, price_per_hour: 1e308}\n":   "rules[0].price_per_hour: must be a number from 0 to 100000",
+		"rules:\n  - {provider: aws, discount_percent: -.inf}\n": "rules[0].discount_percent",
 	}
 	for in, want := range tests {
 		_, err := ParseOverlay([]byte(in))
