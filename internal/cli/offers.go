@@ -42,6 +42,15 @@ func newOffersCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if country != "" {
+				known := false
+				for _, r := range c.Regions {
+					known = known || strings.EqualFold(r.Country, country)
+				}
+				if !known {
+					return apperr.Invalidf("--country", "no region of the catalog is in %q: want an ISO 3166 alpha-2 code such as DE or US", country)
+				}
+			}
 			f := catalog.Filter{MinGPUs: minGPUs, Region: region, Country: country, MaxPrice: maxPrice, Mode: mode,
 				NeedMode: cmd.Flags().Changed("pricing")}
 			if gpu != "" {

@@ -25,6 +25,9 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("gpus") && gpus < 1 {
+				return apperr.Invalidf("--gpus", "must be >= 1, got %d (leave it out for one server's worth)", gpus)
+			}
 			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err

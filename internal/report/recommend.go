@@ -465,10 +465,36 @@ func summaryText(r *advisor.Result, l Lang) string {
 	return fmt.Sprintf("共评估 %d 个候选，排除 %d 个：%s", r.Evaluated, len(r.Excluded), strings.Join(parts, "，"))
 }
 
+// mdEscape makes user text (a workload's name, a catalog's strings) plain
+// text in Markdown: HTML is written as entities and the characters that
+// start emphasis, links, code or table cells are backslash-escaped, so a
+// name cannot inject markup into a PR comment.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '|', '#', '!':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // WriteRecommendMarkdown prints the table as GitHub Markdown.
 func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
+	fmt.Fprintf(&b, "# %s\n\n", msg(l, "title", mdEscape(name), msg(l, "objective", objectiveText(l, string(r.Objective)))))
 	t := RecommendTable(r, top, l)
 	heads := make([]string, len(t.Columns))
 	aligns := make([]string, len(t.Columns))
@@ -483,7 +509,7 @@ func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int
 	for _, row := range t.Rows {
 		esc := make([]string, len(row))
 		for i, cell := range row {
-			esc[i] = strings.ReplaceAll(cell, "|", `\|`)
+			esc[i] = mdEscape(cell)
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(esc, " | "))
 	}

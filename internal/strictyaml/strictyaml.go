@@ -6,8 +6,11 @@
 package strictyaml
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"regexp"
@@ -26,14 +29,30 @@ var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
 // problem is returned as an apperr.List of Invalid errors with Line and Field
 // set; the file name is left for the caller (apperr.InFile).
 func Decode(data []byte, out any) error {
+	if err := jsonSyntax(data); err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return syntaxError(err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return apperr.List{{Code: apperr.Invalid, Msg: "the document is empty"}}
 	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil && len(next.Content) > 0 {
+		return apperr.List{{Code: apperr.Invalid, Line: max(1, next.Content[0].Line-1),
+			Msg: "a second YAML document starts here (after ---): a file holds one document"}}
+	} else if err != nil && !errors.Is(err, io.EOF) {
+		return syntaxError(err)
+	}
 	root := doc.Content[0]
+	if want := topKind(out); want != 0 && root.Kind != want {
+		names := map[yaml.Kind]string{yaml.MappingNode: "a mapping of keys", yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value"}
+		return apperr.List{{Code: apperr.Invalid, Line: root.Line,
+			Msg: fmt.Sprintf("want %s at the top of the document, got %s", names[want], names[root.Kind])}}
+	}
 	w := walker{lines: map[int]string{}, kinds: map[int]reflect.Kind{}}
 	w.walk(root, reflect.TypeOf(out), "")
 	if len(w.errs) > 0 {
@@ -43,6 +62,46 @@ func Decode(data []byte, out any) error {
 		return w.typeError(err)
 	}
 	return nil
+}
+
+// topKind is the YAML kind out's type decodes from: a mapping for a struct
+// or map, a list for a slice; 0 when anything goes.
+func topKind(out any) yaml.Kind {
+	t := reflect.TypeOf(out)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return 0
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return yaml.MappingNode
+	case reflect.Slice, reflect.Array:
+		return yaml.SequenceNode
+	}
+	return 0
+}
+
+// jsonSyntax reports a document written as JSON (it opens with { and a
+// quoted key, or [) that is not valid JSON, at its line: YAML would
+// otherwise read it, a trailing comma and all, and fail later with a
+// message about something else.
+func jsonSyntax(data []byte) error {
+	s := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	isJSON := len(s) > 1 && (s[0] == '[' || s[0] == '{' && bytes.HasPrefix(bytes.TrimLeft(s[1:], " \t\r\n"), []byte{'"'}))
+	if !isJSON || json.Valid(s) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(s, &v)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	off := int(se.Offset) + len(data) - len(s)
+	line := 1 + bytes.Count(data[:min(off, len(data))], []byte{'\n'})
+	return apperr.List{{Code: apperr.Invalid, Line: line, Msg: "JSON syntax error: " + se.Error()}}
 }
 
 type walker struct {

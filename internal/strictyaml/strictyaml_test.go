@@ -36,6 +36,10 @@ func TestDecode(t *testing.T) {
 		{"mapping into a value", "name: {a: 1}\n", []string{"line 1: name: want a string, got a mapping (key: value)"}},
 		{"list into a struct", "training: [1, 2]\n", []string{"line 1: training: want a mapping (key: value), got a list"}},
 		{"map values are free", "tags:\n  anything: x\n", nil},
+		{"one document, opened with ---", "---\nname: x\n", nil},
+		{"second document", "name: x\n---\nname: y\n", []string{"line 2", "a second YAML document"}},
+		{"a list at the top", "- name: x\n", []string{"line 1", "want a mapping of keys at the top of the document, got a list"}},
+		{"JSON with a trailing comma", "{\n  \"name\": \"x\",\n  \"training\": {\"seq_len\": 4},\n}\n", []string{"line 4", "JSON syntax error"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
