@@ -22,17 +22,20 @@ func newServeCmd(e *Env) *cobra.Command {
 	var cors []string
 	var rate float64
 	var proxies []string
+	var hosts []string
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080] [--public] [--cors ORIGIN] [--trusted-proxy CIDR]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--public] [--cors ORIGIN] [--allowed-host NAME] [--trusted-proxy CIDR]",
 		Short: "Serve the JSON API, its OpenAPI document and the web page over HTTP",
 		Long: `Serve gpupick over HTTP: JSON endpoints for everything the CLI does, an OpenAPI
 document at /openapi.json with a docs page at /docs, the web page at /, and
 /healthz, /readyz and /metrics. Reads are open; saving and deleting workloads
-and reports need an API token (gpupick token create). Logs are JSON lines on
-stderr. Ctrl-C or SIGTERM stops accepting connections and finishes the
-requests in flight.`,
+and reports need an API token (gpupick token create). Requests must be sent
+to a loopback name (or, with --public, an IP address) or a name given with
+--allowed-host; a write or a simulation from another site's page is refused
+unless --cors names that site. Logs are JSON lines on stderr. Ctrl-C or
+SIGTERM stops accepting connections and finishes the requests in flight.`,
 		Example: `  gpupick serve
-  gpupick serve --addr 0.0.0.0:8080 --public --db postgres://gpupick@db/gpupick --trusted-proxy 10.0.0.0/8`,
+  gpupick serve --addr 0.0.0.0:8080 --public --allowed-host gpupick.corp.example --db postgres://gpupick@db/gpupick --trusted-proxy 10.0.0.0/8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			trusted, err := parsePrefixes(proxies)
@@ -57,7 +60,7 @@ requests in flight.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, RateLimit: rate, TrustedProxies: trusted,
+			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, AllowedHosts: hosts, RateLimit: rate, TrustedProxies: trusted,
 				Logger: slog.New(slog.NewJSONHandler(e.Stderr, nil)), Now: e.Now, Catalog: c, Compat: m,
 				Reload: func() (*catalog.Catalog, error) { e.cat = nil; return e.Catalog() }})
 			if err != nil {
@@ -71,6 +74,7 @@ requests in flight.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	cmd.Flags().BoolVar(&public, "public", false, "allow a non-loopback address (refused unless an API token exists)")
 	cmd.Flags().StringSliceVar(&cors, "cors", nil, "allow browsers from these `ORIGINS` (comma-separated; default: CORS off)")
+	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "also answer requests whose Host is one of these `NAMES` (NAME or NAME:PORT, comma-separated; * for any): a proxy's or a public server's DNS name")
 	cmd.Flags().Float64Var(&rate, "rate-limit", 20, "requests per second allowed per client address, bursts of twice that (0 = no limit)")
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "load balancers (`CIDR` or address, comma-separated) whose X-Forwarded-For names the client")
 	return cmd

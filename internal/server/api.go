@@ -52,16 +52,28 @@ func (s *Server) apiRoutes() []*route {
 	}
 }
 
-// webPage serves the embedded page; unknown paths get the page's 404.
+// webPage serves the embedded page. It also gets every request no endpoint
+// matched: a known path asked with another method is 405 with the methods
+// it takes, an unknown API path 404 in JSON.
 func (s *Server) webPage() http.Handler {
 	files := http.FileServerFS(web.FS)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		if allow := s.allowedMethods(r); len(allow) > 0 {
+			s.methodNotAllowed(w, r, allow)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/api/") {
 			s.writeError(w, r, errNoRoute(r))
 			return
 		}
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if pageHas(r.URL.Path) {
+				s.methodNotAllowed(w, r, []string{http.MethodGet, http.MethodHead})
+			} else {
+				s.writeError(w, r, errNoRoute(r))
+			}
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
 }

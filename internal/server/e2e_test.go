@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"html"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,6 +73,7 @@ func TestE2EWebPage(t *testing.T) {
 	}
 
 	step("load the page",
+		browsertest.WatchCSP(),
 		chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.CSS(`#offers-table tbody tr`)),
 	)
@@ -106,9 +111,143 @@ func TestE2EWebPage(t *testing.T) {
 		e2eScreenshot(t, tabCtx, "chinese heading")
 		t.Fatalf("heading after switching to Chinese = %q, want Chinese", heading)
 	}
+	var blocked []string
+	step("nothing blocked on the page", e2eInto(browsertest.CSPViolations(), &blocked))
+	if len(blocked) > 0 {
+		t.Errorf("the content security policy blocked on the page: %q", blocked)
+	}
+	// The docs page runs its script from a file, under the same policy.
+	step("open the API docs",
+		chromedp.Navigate(ts.URL+"/docs"),
+		chromedp.WaitVisible(chromedp.CSS(`#ops .op`)),
+		e2eInto(browsertest.CSPViolations(), &blocked),
+	)
+	if len(blocked) > 0 {
+		t.Errorf("the content security policy blocked on /docs: %q", blocked)
+	}
 	if len(errs()) > 0 {
 		t.Errorf("JavaScript errors on the page: %q", errs())
 	}
+}
+
+// TestE2ECrossOriginPage opens, in headless Chromium, a page of another
+// origin (a second server, as a site the user happens to visit) that tries
+// to start a simulation on the real server in the three ways a page can: a
+// JSON fetch (needs CORS, which is off), a "simple" no-cors fetch of
+// text/plain, and a submitted HTML form. None starts a job: the server
+// refuses the two that reach it with 403. The server's own page, then,
+// starts one.
+func TestE2ECrossOriginPage(t *testing.T) {
+	browsertest.Require(t)
+	b, err := os.ReadFile("../../data/compat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	matrix, err := compat.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Catalog: catalogtest.Embedded(t), Compat: matrix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	var (
+		mu    sync.Mutex
+		posts []string // "Content-Type -> status" of each job start that reached the server
+	)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		srv.Handler().ServeHTTP(sw, r)
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/simulations" {
+			mu.Lock()
+			posts = append(posts, fmt.Sprintf("%s -> %d", r.Header.Get("Content-Type"), sw.status))
+			mu.Unlock()
+		}
+	}))
+	t.Cleanup(target.Close)
+	jobURL := target.URL + "/api/v1/simulations"
+	service, err := json.Marshal(map[string]string{"service": example(t, "service-target.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The classic form CSRF: a text/plain body that reads as JSON.
+	form := `<!doctype html><title>another site</title>
+<form id="f" method="post" enctype="text/plain" target="sink" action="` + html.EscapeString(jobURL) + `">
+<input name='{"service": "x", "pad": "' value='"}'></form><iframe name="sink"></iframe>`
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(form))
+	}))
+	t.Cleanup(site.Close)
+	siteURL := strings.Replace(site.URL, "127.0.0.1", "localhost", 1) // another site, not only another port
+
+	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancelSession()
+	tabCtx, errs := browsertest.Start(t, sessionCtx)
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatalf("start the browser: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(tabCtx, 60*time.Second)
+	defer cancel()
+	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			e2eScreenshot(t, tabCtx, name)
+			t.Fatalf("%s: %v (JavaScript errors: %q)", name, err, errs())
+		}
+	}
+	attempt := func(opts string) string {
+		return `fetch(` + jsonString(jobURL) + `, {method: "POST", ` + opts + `, body: ` + jsonString(string(service)) + `})
+			.then(r => r.type === "opaque" ? "opaque" : "status " + r.status, e => "failed: " + e.message)`
+	}
+	var viaJSON, viaSimple string
+	step("JSON fetch from another site",
+		chromedp.Navigate(siteURL+"/"),
+		e2eInto(chromedp.Evaluate[string](attempt(`headers: {"Content-Type": "application/json"}`), chromedp.EvalAwaitPromise), &viaJSON))
+	step("no-cors text/plain fetch from another site",
+		e2eInto(chromedp.Evaluate[string](attempt(`mode: "no-cors", headers: {"Content-Type": "text/plain"}`), chromedp.EvalAwaitPromise), &viaSimple))
+	step("form post from another site",
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.getElementById("f").submit()`)))
+	if !strings.HasPrefix(viaJSON, "failed") && viaJSON != "status 403" {
+		t.Errorf("JSON fetch from another site: %s", viaJSON)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(posts)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	got := append([]string(nil), posts...)
+	mu.Unlock()
+	t.Logf("from another site: JSON fetch %s; no-cors fetch %s; job starts that reached the server: %q", viaJSON, viaSimple, got)
+	if len(got) < 2 {
+		t.Errorf("the simple fetch (%s) and the form should reach the server; it saw %q", viaSimple, got)
+	}
+	for _, p := range got {
+		if !strings.HasSuffix(p, "-> 403") {
+			t.Errorf("a job start from another site was answered %s, want 403", p)
+		}
+	}
+
+	var own string
+	step("JSON fetch from the server's own page",
+		chromedp.Navigate(target.URL+"/"),
+		e2eInto(chromedp.Evaluate[string](strings.Replace(attempt(`headers: {"Content-Type": "application/json"}`), jsonString(jobURL), `"/api/v1/simulations"`, 1),
+			chromedp.EvalAwaitPromise), &own))
+	if own != "status 202" {
+		t.Errorf("job start from the server's own page: %s", own)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // e2eScreenshot saves a full-page screenshot named after the failed step

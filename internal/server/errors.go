@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 )
@@ -16,6 +19,9 @@ const (
 	codeTooLarge     = "too_large"
 	codeRateLimited  = "rate_limited"
 	codeMethod       = "method_not_allowed"
+	codeMediaType    = "unsupported_media_type"
+	codeCrossOrigin  = "cross_origin"
+	codeMisdirected  = "misdirected"
 )
 
 // ErrorJSON is the one shape of every error response: {"error": {...}}.
@@ -25,7 +31,8 @@ type ErrorJSON struct {
 
 // ErrorBody says what went wrong: a code from apperr (invalid, not_found,
 // empty, unavailable, internal) or the HTTP layer (unauthorized, too_large,
-// rate_limited), a message, and for input errors the field and line.
+// rate_limited, method_not_allowed, unsupported_media_type, cross_origin,
+// misdirected), a message, and for input errors the field and line.
 type ErrorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -73,6 +80,12 @@ func statusOf(code string) int {
 		return http.StatusTooManyRequests
 	case codeMethod:
 		return http.StatusMethodNotAllowed
+	case codeMediaType:
+		return http.StatusUnsupportedMediaType
+	case codeCrossOrigin:
+		return http.StatusForbidden
+	case codeMisdirected:
+		return http.StatusMisdirectedRequest
 	default:
 		return http.StatusInternalServerError
 	}
@@ -168,15 +181,44 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err.Error())
 	}
-	writeJSON(w, status, ErrorJSON{Error: b})
+	s.writeJSON(w, r, status, ErrorJSON{Error: b})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
+// encodeFailed is the body of a response whose value JSON cannot hold.
+var encodeFailed = ErrorJSON{Error: ErrorBody{Code: string(apperr.Internal),
+	Message: "internal error: the answer could not be written as JSON (logged; please report it)"}}
+
+// writeJSON writes v as JSON with the status. It encodes into a buffer
+// before writing anything, so a value JSON cannot hold (a NaN or an
+// infinite float, a channel) is logged and answered 500 with an error body,
+// never 200 with an empty or cut-off one.
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(buf)
+	buf.Reset()
 	// The same document as the CLI's -o json, without the indentation: on a
 	// recommendation it costs a fifth of the server's time.
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		s.log.ErrorContext(r.Context(), "encode response", "method", r.Method, "path", r.URL.Path, "status", status, "err", err.Error())
+		buf.Reset()
+		_ = json.NewEncoder(buf).Encode(encodeFailed) // plain strings: cannot fail
+		status = http.StatusInternalServerError
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// jsonBuffers keeps response buffers between requests: a recommendation is
+// tens of kilobytes, written many times a second under load.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putJSONBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 4<<20 { // a rare huge answer is not kept
+		jsonBuffers.Put(b)
+	}
 }

@@ -227,6 +227,7 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 	switch format {
 	case "svg":
 		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Content-Security-Policy", svgPolicy)
 		_, _ = w.Write([]byte(report.ParetoSVG(res, l)))
 		return report.RecommendJSON{}, errWritten
 	case "html":
@@ -235,6 +236,7 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 			return report.RecommendJSON{}, err
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", documentPolicy(b.Bytes()))
 		_, _ = w.Write(b.Bytes())
 		return report.RecommendJSON{}, errWritten
 	}

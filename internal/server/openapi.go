@@ -1,7 +1,7 @@
 package server
 
 import (
-	_ "embed"
+	"embed"
 	"encoding"
 	"encoding/json"
 	"net/http"
@@ -19,24 +19,39 @@ func errNoRoute(r *http.Request) error {
 	return apperr.NotFoundf("", "no endpoint %s %s (see /openapi.json)", r.Method, r.URL.Path)
 }
 
-//go:embed docs.html
-var docsPage []byte
+// docsFiles is the API docs page: HTML, with its script and style in
+// files of their own so that the page runs under the server's CSP, which
+// allows no inline script.
+//
+//go:embed docs.html docs.js docs.css
+var docsFiles embed.FS
 
-func (s *Server) docs(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
-	_, _ = w.Write(docsPage)
+// docsFile serves one of docsFiles with its content type.
+func docsFile(name, contentType string) http.HandlerFunc {
+	b, err := docsFiles.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded: cannot happen
+	}
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		_, _ = w.Write(b)
+	}
 }
 
 var (
 	openAPIOnce sync.Once
 	openAPIDoc  []byte
+	openAPIErr  error
 )
 
-func (s *Server) openAPI(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
 	openAPIOnce.Do(func() {
-		openAPIDoc, _ = json.MarshalIndent(buildOpenAPI(s.routes), "", "  ")
+		openAPIDoc, openAPIErr = json.MarshalIndent(buildOpenAPI(s.routes), "", "  ")
 	})
+	if openAPIErr != nil { // never an empty 200
+		s.writeError(w, r, apperr.Wrap(apperr.Internal, "encode the OpenAPI document", openAPIErr))
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(openAPIDoc)
 }
@@ -205,7 +220,9 @@ func buildOpenAPI(routes []*route) map[string]any {
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "gpupick API", "version": "1",
 			"description": "Choose a GPU cloud server for a concrete job, and see why. Responses carry the same JSON as the CLI's -o json. " +
-				"Errors have one shape: {\"error\": {\"code\", \"message\", \"field\", \"line\"}}. Reads are open; writes need Authorization: Bearer TOKEN."},
+				"Errors have one shape: {\"error\": {\"code\", \"message\", \"field\", \"line\"}}. Reads are open; writes need Authorization: Bearer TOKEN. " +
+				"Request bodies are JSON, sent with Content-Type: application/json (else 415). A browser request from another origin " +
+				"that writes or starts a job is refused (403), as is a Host the server does not answer to (421)."},
 		"paths": paths,
 		"components": map[string]any{
 			"schemas":         ss.defs,

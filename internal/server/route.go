@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
 	"strings"
@@ -35,7 +36,9 @@ type route struct {
 	auth                       bool
 	status                     int
 	alt                        []string // other response content types
-	call                       func(w http.ResponseWriter, r *http.Request) error
+	// call decodes the request and runs the handler; the endpoint writes
+	// what it returns.
+	call func(w http.ResponseWriter, r *http.Request) (any, error)
 }
 
 // param is a query parameter.
@@ -48,22 +51,18 @@ type param struct {
 func op[In, Out any](method, path, tag, summary string, h func(http.ResponseWriter, *http.Request, *In) (Out, error)) *route {
 	rt := &route{method: method, path: path, tag: tag, summary: summary, status: http.StatusOK,
 		in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
-	rt.call = func(w http.ResponseWriter, r *http.Request) error {
+	rt.call = func(w http.ResponseWriter, r *http.Request) (any, error) {
 		in := new(In)
 		if rt.in != reflect.TypeFor[noBody]() {
 			if err := decodeJSON(w, r, in); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		out, err := h(w, r, in)
-		if errors.Is(err, errWritten) {
-			return nil
-		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		writeJSON(w, rt.status, out)
-		return nil
+		return out, nil
 	}
 	return rt
 }
@@ -73,7 +72,8 @@ func (rt *route) withAuth() *route                { rt.auth = true; return rt }
 func (rt *route) withStatus(code int) *route      { rt.status = code; return rt }
 func (rt *route) produces(types ...string) *route { rt.alt = append(rt.alt, types...); return rt }
 
-// endpoint checks the token of a write, then runs the route.
+// endpoint checks the token of a write and the type of a body, then runs
+// the route and writes its answer.
 func (s *Server) endpoint(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.auth {
@@ -82,10 +82,45 @@ func (s *Server) endpoint(rt *route) http.Handler {
 				return
 			}
 		}
-		if err := rt.call(w, r); err != nil {
+		if err := requireJSON(r); err != nil {
 			s.writeError(w, r, err)
+			return
+		}
+		out, err := rt.call(w, r)
+		switch {
+		case errors.Is(err, errWritten):
+		case err != nil:
+			s.writeError(w, r, err)
+		default:
+			s.writeJSON(w, r, rt.status, out)
 		}
 	})
+}
+
+// requireJSON refuses a POST, PUT or PATCH whose body is not declared
+// application/json (parameters allowed; a charset must be UTF-8). Besides
+// saying early what is wrong, it keeps out the bodies an HTML form or a
+// "simple" cross-site fetch can send (text/plain, form encodings) without
+// the browser first asking the server's permission.
+func requireJSON(r *http.Request) error {
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+	default:
+		return nil
+	}
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	if err == nil && mt == "application/json" {
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") {
+			return nil
+		}
+	}
+	got := fmt.Sprintf("%q", ct)
+	if ct == "" {
+		got = "none"
+	}
+	return &httpError{http.StatusUnsupportedMediaType, ErrorBody{Code: codeMediaType,
+		Message: "the Content-Type header must be application/json (charset utf-8 if given), got " + got}}
 }
 
 // decodeJSON reads one JSON value into v: at most MaxBodyBytes, no unknown

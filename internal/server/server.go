@@ -6,10 +6,14 @@
 // writes their results; it computes nothing itself.
 //
 // Reads are open; writes (saving and deleting documents) need an API token
-// (Authorization: Bearer), recorded hashed in the store. Bodies are capped
-// at 1 MiB, clients are rate-limited, panics become 500 internal without a
-// trace, and CORS is off unless origins are configured. Recommendations
-// evaluate one per core; the rest wait their turn in arrival order.
+// (Authorization: Bearer), recorded hashed in the store. Bodies are JSON
+// and capped at 1 MiB, clients are rate-limited, panics become 500
+// internal without a trace, and CORS is off unless origins are configured.
+// Against a browser turned on the server (guard.go): a Host the server
+// does not answer to is refused, a write or job start from another
+// origin's page is refused, and every response carries a content security
+// policy. Recommendations evaluate one per core; the rest wait their turn
+// in arrival order.
 package server
 
 import (
@@ -52,9 +56,17 @@ type Config struct {
 	// Public allows a non-loopback Addr; ListenAndServe then refuses to
 	// start unless the store holds at least one API token.
 	Public bool
-	// CORSOrigins are the origins allowed to call the API from a browser;
-	// empty means no CORS headers at all. "*" allows any origin.
+	// CORSOrigins are the origins (scheme://host[:port]) allowed to call
+	// the API from a browser, writes and job starts included; empty means
+	// no CORS headers at all, and a write from a page of another origin is
+	// refused. "*" allows any origin.
 	CORSOrigins []string
+	// AllowedHosts are the names, NAME or NAME:PORT, that requests may
+	// carry in their Host header besides the loopback names with the
+	// listening port (and, on a non-loopback Addr, IP addresses): the
+	// names a proxy or a tunnel forwards, or a public server's DNS name.
+	// "*" allows any Host (no DNS rebinding guard).
+	AllowedHosts []string
 	// RateLimit is the sustained requests per second allowed per client
 	// address, with bursts of twice that; 0 means no limit.
 	RateLimit float64
@@ -96,7 +108,10 @@ type Server struct {
 	limiter   *limiter
 	jobs      *jobs
 	routes    []*route
-	gate      chan struct{} // a slot per recommend evaluating now
+	mux       *http.ServeMux
+	hosts     *hostCheck
+	origins   *http.CrossOriginProtection // nil: any origin may write
+	gate      chan struct{}               // a slot per recommend evaluating now
 }
 
 // state is what requests judge against: the catalog, and the caches that
@@ -127,7 +142,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit < 0 {
 		return nil, apperr.Invalidf("rate_limit", "must be >= 0")
 	}
-	s := &Server{cfg: cfg, matrix: cfg.Compat, store: cfg.Store, log: cfg.Logger, now: cfg.Now}
+	hosts, err := newHostCheck(cfg.Addr, cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	origins, err := newOriginCheck(cfg.CORSOrigins)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, matrix: cfg.Compat, store: cfg.Store, log: cfg.Logger, now: cfg.Now, hosts: hosts, origins: origins}
 	s.base.Store(cfg.Catalog)
 	s.setCatalog(cfg.Catalog)
 	if s.log == nil {
@@ -274,26 +297,33 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // buildHandler registers the routes and wraps them in the middleware, the
-// outermost first: recover, log and measure, rate limit, CORS.
+// outermost first: security headers, recover, log and measure, rate limit,
+// Host, Origin of writes, CORS.
 func (s *Server) buildHandler() http.Handler {
 	mux := http.NewServeMux()
+	s.mux = mux
 	s.routes = s.apiRoutes()
 	for _, rt := range s.routes {
 		mux.Handle(rt.method+" "+rt.path, s.endpoint(rt))
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		s.writeJSON(w, r, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /metrics", s.metrics.serve)
 	mux.HandleFunc("GET /openapi.json", s.openAPI)
-	mux.HandleFunc("GET /docs", s.docs)
-	mux.Handle("/", s.webPage()) // also answers unknown API paths, in JSON
+	mux.HandleFunc("GET /docs", docsFile("docs.html", "text/html; charset=utf-8"))
+	mux.HandleFunc("GET /docs.js", docsFile("docs.js", "text/javascript; charset=utf-8"))
+	mux.HandleFunc("GET /docs.css", docsFile("docs.css", "text/css; charset=utf-8"))
+	mux.Handle("/", s.webPage()) // also answers unknown paths and wrong methods, in JSON
 	var h http.Handler = mux
 	h = s.cors(h)
+	h = s.checkOrigin(h)
+	h = s.checkHost(h)
 	h = s.rateLimit(h)
 	h = s.observe(h)
 	h = s.recoverPanics(h)
+	h = securityHeaders(h)
 	return h
 }
 
@@ -306,7 +336,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "store": s.store != nil})
+	s.writeJSON(w, r, http.StatusOK, map[string]any{"status": "ready", "store": s.store != nil})
 }
 
 // recoverPanics turns a panic into 500 internal: logged with its value,
@@ -348,7 +378,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe logs each request as one JSON line and counts it per route.
+// observe logs each request as one JSON line and counts it per route: the
+// pattern the mux matched, or for a request answered before it (rate
+// limited, a refused Host or Origin, a CORS preflight) the pattern it
+// would have matched.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -359,6 +392,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			d := time.Since(start)
 			route := r.Pattern // set by the mux on this request
+			if route == "" {
+				_, route = s.mux.Handler(r)
+			}
 			if route == "" {
 				route = "unmatched"
 			}
@@ -386,7 +422,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
-			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
 			h.Set("Access-Control-Max-Age", "600")
 			if r.Method == http.MethodOptions {
 				w.WriteHeader(http.StatusNoContent)

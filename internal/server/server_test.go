@@ -96,10 +96,16 @@ func (r response) errorOf(t *testing.T) ErrorBody {
 	return e.Error
 }
 
+// local is where test requests are sent: the default listening address,
+// so that the Host check lets them through.
+const local = "http://127.0.0.1:8080"
+
+// do sends a request to h as a local client would: to the default
+// address, with a JSON body declared as such.
 func do(t testing.TB, h http.Handler, method, path, body, token string) response {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
+	req := httptest.NewRequest(method, local+path, strings.NewReader(body))
+	if body != "" || method == "POST" || method == "PUT" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token != "" {
@@ -186,7 +192,7 @@ func TestEndpoints(t *testing.T) {
 		{"workload bad id", "GET", "/api/v1/workloads/abc", nil, 400, "", "invalid", "id"},
 		{"reports list", "GET", "/api/v1/reports", nil, 200, `[]`, "", ""},
 		{"unknown endpoint", "GET", "/api/v1/gpus", nil, 404, "no endpoint", "not_found", ""},
-		{"wrong method", "PUT", "/api/v1/offers", nil, 404, "no endpoint", "not_found", ""},
+		{"wrong method", "PUT", "/api/v1/offers", nil, 405, "GET, HEAD", "method_not_allowed", ""},
 		{"page", "GET", "/", nil, 200, "<", "", ""},
 		{"docs", "GET", "/docs", nil, 200, "openapi.json", "", ""},
 		{"openapi", "GET", "/openapi.json", nil, 200, `"/api/v1/recommend"`, "", ""},
@@ -386,7 +392,7 @@ func TestRateLimit(t *testing.T) {
 	if r.status != 429 || r.errorOf(t).Code != "rate_limited" || r.header.Get("Retry-After") == "" {
 		t.Fatalf("over the limit: %d %s", r.status, r.body)
 	}
-	req := httptest.NewRequest("GET", "/healthz", nil)
+	req := httptest.NewRequest("GET", local+"/healthz", nil)
 	req.RemoteAddr = "198.51.100.7:4000" // another client has its own budget
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
@@ -401,7 +407,7 @@ func TestRateLimit(t *testing.T) {
 
 func TestCORS(t *testing.T) {
 	preflight := func(h http.Handler, origin string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest("OPTIONS", "/api/v1/recommend", nil)
+		req := httptest.NewRequest("OPTIONS", local+"/api/v1/recommend", nil)
 		req.Header.Set("Origin", origin)
 		req.Header.Set("Access-Control-Request-Method", "POST")
 		w := httptest.NewRecorder()
@@ -559,7 +565,8 @@ func TestEvaluationGate(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/recommend", strings.NewReader(body))
+	req := httptest.NewRequestWithContext(ctx, "POST", local+"/api/v1/recommend", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "waiting to evaluate") {
@@ -691,7 +698,7 @@ func TestTrustedProxies(t *testing.T) {
 		{"10.1.2.3:5000", []string{"[2001:db8::7]:41000, 10.9.9.9:80"}, "2001:db8::7"},    // ports on every hop
 		{"[::ffff:10.1.2.3]:5000", []string{"203.0.113.9"}, "203.0.113.9"},                // IPv4-mapped peer
 	} {
-		req := httptest.NewRequest("GET", "/healthz", nil)
+		req := httptest.NewRequest("GET", local+"/healthz", nil)
 		req.RemoteAddr = tt.remote
 		for _, v := range tt.xff {
 			req.Header.Add("X-Forwarded-For", v)
@@ -709,7 +716,7 @@ func TestTrustedProxies(t *testing.T) {
 		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
 	}).Handler()
 	get := func(remote, xff string) int {
-		req := httptest.NewRequest("GET", "/healthz", nil)
+		req := httptest.NewRequest("GET", local+"/healthz", nil)
 		req.RemoteAddr, req.Header["X-Forwarded-For"] = remote, []string{xff}
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)

@@ -28,8 +28,24 @@ type ImportRequest struct {
 type ImportResponse struct {
 	Snapshot store.SnapshotInfo `json:"snapshot"`
 	Offers   int                `json:"offers"`
-	Rejected []importer.Reject  `json:"rejected"`
+	Rejected []RejectJSON       `json:"rejected"`
 	Reloaded bool               `json:"reloaded"` // the served catalog now uses the new prices
+}
+
+// RejectJSON is a row of a price list the import refused.
+type RejectJSON struct {
+	Line   int    `json:"line,omitempty"`  // 1-based line of a CSV file; absent for JSON sources
+	Item   string `json:"item,omitempty"`  // the source's id of the row (SKU, meter, instance@region)
+	Field  string `json:"field,omitempty"` // the source field at fault
+	Reason string `json:"reason"`
+}
+
+func rejectsJSON(rs []importer.Reject) []RejectJSON {
+	out := make([]RejectJSON, len(rs)) // [] rather than null when none
+	for i, r := range rs {
+		out[i] = RejectJSON{Line: r.Line, Item: r.Item, Field: r.Field, Reason: r.Reason}
+	}
+	return out
 }
 
 // importPrices saves a price list as a snapshot and, when the server can
@@ -66,10 +82,7 @@ func (s *Server) importPrices(_ http.ResponseWriter, r *http.Request, in *Import
 	if err != nil {
 		return ImportResponse{}, err
 	}
-	out := ImportResponse{Snapshot: info, Offers: len(res.Offers), Rejected: res.Rejected}
-	if out.Rejected == nil {
-		out.Rejected = []importer.Reject{}
-	}
+	out := ImportResponse{Snapshot: info, Offers: len(res.Offers), Rejected: rejectsJSON(res.Rejected)}
 	if s.cfg.Reload != nil {
 		c, err := s.cfg.Reload()
 		if err != nil {

@@ -192,6 +192,7 @@
       if (attrs[k] == null) continue;
       if (k === "text") e.textContent = attrs[k];
       else if (k === "class") e.className = attrs[k];
+      else if (k === "style") e.style.cssText = attrs[k]; // a style attribute would break the CSP
       else e.setAttribute(k, attrs[k]);
     }
     for (var i = 2; i < arguments.length; i++) {

@@ -78,13 +78,19 @@ func fakeAPI(t *testing.T) http.Handler {
 		}
 		file("simulation.json")(w, r)
 	})
-	return mux
+	// Served under the policy the real server sends, so that the page is
+	// tested with what it may not do (inline script, style attributes).
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", ContentSecurityPolicy)
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // TestPageWithFakeAPI drives every part of the page in headless Chromium
 // against fakeAPI: offers and paging, validation errors at their line, the
 // ranked table, the Pareto chart, a candidate's detail with verdicts, the
-// side-by-side comparison, a simulation's charts, and Chinese. A phone-sized
+// side-by-side comparison, a simulation's charts, and Chinese, all under the
+// server's content security policy with nothing blocked. A phone-sized
 // screenshot of each tab is left in $GPUPICK_ARTIFACTS when that is set.
 func TestPageWithFakeAPI(t *testing.T) {
 	tabCtx, errs := browsertest.Start(t, context.Background())
@@ -118,7 +124,7 @@ func TestPageWithFakeAPI(t *testing.T) {
 		return n
 	}
 
-	step("load", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`#offers-table tbody tr`)),
+	step("load", browsertest.WatchCSP(), chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`#offers-table tbody tr`)),
 		poll(`document.querySelectorAll('#filter-provider option').length > 1`))
 	if n := count(`#offers-table tbody tr`); n != 25 {
 		t.Errorf("offers rows = %d, want 25", n)
@@ -172,6 +178,8 @@ func TestPageWithFakeAPI(t *testing.T) {
 	step("detail", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(2) td:nth-child(3)`)),
 		poll(`document.querySelector('#candidate-detail').dataset.rank === '2'`),
 		chromedp.WaitVisible(chromedp.CSS(`#cost-bar span`)),
+		// The bar's widths are styles the policy lets the script set.
+		poll(`document.querySelector('#cost-bar span').getBoundingClientRect().width > 0`),
 		chromedp.WaitVisible(chromedp.CSS(`#detail-verdicts .badge.ok`)),
 		poll(`document.querySelector('#detail-warnings') === null`),
 		chromedp.Click(chromedp.CSS(`#detail-explain summary`)),
@@ -211,6 +219,11 @@ func TestPageWithFakeAPI(t *testing.T) {
 	shot("phone-zh")
 	if len(errs()) > 0 {
 		t.Errorf("JavaScript errors: %q", errs())
+	}
+	var blocked []string
+	step("policy", into(browsertest.CSPViolations(), &blocked))
+	if len(blocked) > 0 {
+		t.Errorf("the content security policy blocked: %q", blocked)
 	}
 }
 

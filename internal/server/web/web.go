@@ -10,3 +10,10 @@ import "embed"
 //
 //go:embed index.html app.js app.css
 var FS embed.FS
+
+// ContentSecurityPolicy is the policy the page is served with: scripts,
+// styles and fetches from the page's own origin only (no inline script or
+// style attribute: the page sets styles through the DOM), no plugins, and
+// no framing by another page.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

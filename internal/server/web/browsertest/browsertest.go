@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -76,4 +78,25 @@ func Start(t testing.TB, parent context.Context) (tab context.Context, jsErrors 
 	}))
 	t.Cleanup(func() { cancelTab(); cancelAlloc() })
 	return tab, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), errs...) }
+}
+
+// WatchCSP makes every document the tab opens from now on record the
+// content security policy violations it meets (an inline script or style
+// the policy blocked), for CSPViolations to read. Run it before Navigate.
+func WatchCSP() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watchCSP})
+		return err
+	})
+}
+
+const watchCSP = `window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__cspViolations.push(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + " at " + e.sourceFile + ":" + e.lineNumber);
+});`
+
+// CSPViolations lists the violations the current document met since it
+// loaded (WatchCSP must have run before it loaded).
+func CSPViolations() chromedp.Action[[]string] {
+	return chromedp.Evaluate[[]string](`window.__cspViolations || ["WatchCSP did not run in this document"]`)
 }
