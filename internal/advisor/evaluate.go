@@ -256,6 +256,7 @@ func (ev *evaluator) predicted(t *task) *predicted {
 			return
 		}
 		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
+		cl.Brief = true // exclusions say why an offer does not fit, not what would
 		if req.Tune != nil {
 			req.Tune(o, &cl)
 		}

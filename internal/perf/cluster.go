@@ -42,6 +42,11 @@ type Cluster struct {
 	// GPUFraction is the share of one GPU a sliced offer holds (0: whole
 	// GPUs); GPU is then already that share of the accelerator.
 	GPUFraction float64
+	// Brief skips what only a reader of one prediction needs: the search
+	// for a larger cluster that would fit a job that does not (Fix). The
+	// advisor, ranking thousands of offers, sets it; its exclusions give
+	// the reason, not the hint.
+	Brief bool
 	// Assumed lists what was assumed because the catalog did not say.
 	Assumed []string
 	// Lookup resolves accelerator ids (for generic jobs measured on another

@@ -750,7 +750,7 @@ func describeLayout(cfg trainConfig) string {
 // kind, or a lighter method.
 func fitHint(m *Params, j trainJob, c Cluster, f archFactors) string {
 	var hints []string
-	if !fixedLayout(j.fixed) {
+	if !fixedLayout(j.fixed) && !c.Brief {
 		for _, mult := range []int{2, 4, 8, 16, 32, 64} {
 			g := c.GPUs * mult
 			nodes := (g + c.GPUsPerNode - 1) / c.GPUsPerNode
