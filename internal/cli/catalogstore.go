@@ -7,6 +7,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -150,6 +151,9 @@ func storeOffersLayer(offers []*catalog.Offer, base *catalog.Files, known *catal
 		if b, ok := byKey[o.Key()]; ok {
 			merged := *b
 			merged.Currency, merged.LocalPrices, merged.ListPrices, merged.Fact = o.Currency, o.LocalPrices, o.ListPrices, o.Fact
+			if kept := store.KeptNotes(o.Notes); kept != "" { // the date of a price kept from an earlier import
+				merged.Notes = strings.TrimPrefix(merged.Notes+"; "+kept, "; ")
+			}
 			o = &merged
 		}
 		layer.Offers = append(layer.Offers, o)
@@ -292,13 +296,26 @@ A source that fails keeps its previous snapshot; the others are saved.`,
 func newCatalogImportCmd(e *Env, db *string) *cobra.Command {
 	var format, provider, asOf string
 	var regions []string
+	var allowShrink, replaceModes bool
 	cmd := &cobra.Command{
 		Use:   "import --format azure|aws|gcp|skypilot|gpuhunt FILE...",
-		Short: "Import saved price lists into the catalog store, one snapshot per file",
+		Short: "Import saved price lists into the catalog store, one snapshot per provider",
 		Long: `Import saved price lists (an Azure Retail Prices response, an AWS offer file, a GCP
-skus response, SkyPilot's vms.csv or a gpuhunt CSV) into the store. Each file is
-one snapshot, saved in one transaction: it replaces the offers of the providers
-it contains and leaves the others alone. A file that fails changes nothing.
+skus response, SkyPilot's vms.csv or a gpuhunt CSV) into the store. Every file
+is read first; if any cannot be, nothing is imported. The offers of one
+provider, from however many files (the pages of one listing), make one
+snapshot; several providers make one snapshot each, all saved in one
+transaction. A snapshot replaces the offers of its provider and leaves the
+others alone.
+
+A pricing mode the files carry no price in at all for a provider (spot, in an
+on-demand price list) keeps the prices in force of that mode for the offers
+listed again, and says so; --replace-modes drops them instead.
+
+A file that looks cut short is refused, unless --allow-shrink: a CSV whose
+last line has no newline, pages of a paged listing that say one is missing,
+or a provider with fewer than half the offers it has in the store now.
+
 The prices are dated by --as-of, the day the file speaks for (a catalog
 commit's date, the day a price list was downloaded): SkyPilot and gpuhunt
 files carry no date of their own and need it; for the others it defaults to
@@ -326,10 +343,13 @@ today, with a warning.`,
 				opt.AsOf = d
 			}
 			var results []*importer.Result
+			var files []store.ImportFile
 			var firstErr error
+			failed := 0
 			for _, name := range args {
 				b, err := e.ReadFile(name)
 				if err == nil {
+					files = append(files, store.ImportFile{Name: name, Content: b})
 					var res *importer.Result
 					if res, err = importer.Parse(format, bytes.NewReader(b), name, opt); err == nil {
 						results = append(results, res)
@@ -338,28 +358,45 @@ today, with a warning.`,
 				}
 				err = apperr.InFile(apperr.Wrap(apperr.Invalid, "", err), name)
 				fmt.Fprintf(e.Stderr, "not imported: %v\n", err) // the error names the file
+				failed++
 				if firstErr == nil {
 					firstErr = err
 				}
 			}
-			if len(results) > 0 {
-				ctx := cmd.Context()
-				s, err := e.openStore(ctx, *db)
-				if err != nil {
-					return err
-				}
-				defer s.Close()
-				for _, res := range results {
-					if err := e.saveResult(ctx, s, format, res); err != nil {
-						fmt.Fprintf(e.Stderr, "%s: not imported: %v\n", res.URL, err)
-						if firstErr == nil {
-							firstErr = err
-						}
-					}
+			if firstErr != nil {
+				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: fmt.Sprintf(
+					"catalog import: %d of %d files could not be read (see above); nothing was imported", failed, len(args))}
+			}
+			if !allowShrink {
+				if err := store.CheckComplete(format, files); err != nil {
+					return shrinkHint(err)
 				}
 			}
-			if firstErr != nil {
-				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: "catalog import: some files were not imported (see above); the previous snapshots of their providers stay in force"}
+			snaps, err := snapshotsOf(format, results)
+			if err != nil {
+				return err
+			}
+			for i := range snaps {
+				snaps[i].RefuseShrink, snaps[i].ReplaceModes = !allowShrink, replaceModes
+			}
+			ctx := cmd.Context()
+			s, err := e.openStore(ctx, *db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			infos, err := s.SaveSnapshots(ctx, snaps...)
+			if err != nil {
+				if errors.Is(err, store.ErrTruncated) {
+					return shrinkHint(err)
+				}
+				return &apperr.Error{Code: apperr.CodeOf(err), Msg: "catalog import: nothing was imported", Err: err}
+			}
+			for _, info := range infos {
+				e.saidSaved(info)
+			}
+			for _, res := range results {
+				e.saidRefused(res)
 			}
 			return nil
 		},
@@ -368,19 +405,121 @@ today, with a warning.`,
 	cmd.Flags().StringVar(&provider, "provider", "", "provider `ID` of skypilot or gpuhunt files whose path does not tell (<cloud>/vms.csv)")
 	cmd.Flags().StringVar(&asOf, "as-of", "", "the `DATE` (YYYY-MM-DD) the file's prices speak for; required for skypilot and gpuhunt files")
 	cmd.Flags().StringSliceVar(&regions, "region", nil, "import only these `REGIONS`")
+	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "import files that look cut short (a CSV without a final newline, a page missing, fewer than half the offers in force)")
+	cmd.Flags().BoolVar(&replaceModes, "replace-modes", false, "replace every pricing mode: modes the files have no price in lose their prices instead of keeping those in force")
 	cmd.MarkFlagRequired("format")
 	return cmd
 }
+
+// shrinkHint adds the way around to an error that refused an import as
+// cut short.
+func shrinkHint(err error) error {
+	if !errors.Is(err, store.ErrTruncated) {
+		return err
+	}
+	return &apperr.Error{Code: apperr.Invalid, Msg: "catalog import: " + err.Error() + "; give --allow-shrink if it really is that short; nothing was imported"}
+}
+
+// testStoreOptions are added to every store the catalog commands open; a
+// test sets them in a child process to stop an import half-way.
+var testStoreOptions []store.Option
 
 func (e *Env) openStore(ctx context.Context, flag string) (store.Store, error) {
 	dsn, err := e.storeDSN(flag)
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(ctx, dsn, store.WithClock(e.Now))
+	return store.Open(ctx, dsn, append([]store.Option{store.WithClock(e.Now)}, testStoreOptions...)...)
 }
 
-// saveResult stores one import as a snapshot and says what it did.
+// snapshotsOf makes one snapshot per provider of the parsed files, in
+// provider order. The offers of one provider from several files (the pages
+// of one listing) are merged: an offer in two files takes each mode's price
+// from the file that has it, the lower where both do, as the importer does
+// for zones; two files that disagree on its GPUs or currency are an error.
+func snapshotsOf(format string, results []*importer.Result) ([]store.Snapshot, error) {
+	type group struct {
+		files  []string
+		at     time.Time
+		offers map[string]*catalog.Offer
+		from   map[string]string // key -> the file it came from first
+		keys   []string
+	}
+	groups := map[string]*group{}
+	var providers []string
+	for _, res := range results {
+		if len(res.Offers) == 0 {
+			return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Msg: fmt.Sprintf(
+				"no usable offers (%d rows rejected%s); nothing was imported", len(res.Rejected), firstRejects(res.Rejected, 3))}
+		}
+		for _, o := range res.Offers {
+			g := groups[o.Provider]
+			if g == nil {
+				g = &group{offers: map[string]*catalog.Offer{}, from: map[string]string{}}
+				groups[o.Provider] = g
+				providers = append(providers, o.Provider)
+			}
+			if len(g.files) == 0 || g.files[len(g.files)-1] != res.URL {
+				g.files = append(g.files, res.URL)
+			}
+			if res.FetchedAt.After(g.at) {
+				g.at = res.FetchedAt
+			}
+			k := o.Key()
+			prev, ok := g.offers[k]
+			if !ok {
+				g.offers[k], g.from[k] = o, res.URL
+				g.keys = append(g.keys, k)
+				continue
+			}
+			merged, err := mergeOffer(prev, o)
+			if err != nil {
+				return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Field: k, Msg: fmt.Sprintf("disagrees with %s", g.from[k]), Err: err}
+			}
+			g.offers[k] = merged
+		}
+	}
+	sort.Strings(providers)
+	snaps := make([]store.Snapshot, len(providers))
+	for i, p := range providers {
+		g := groups[p]
+		sort.Strings(g.keys)
+		offers := make([]*catalog.Offer, len(g.keys))
+		for j, k := range g.keys {
+			offers[j] = g.offers[k]
+		}
+		snaps[i] = store.Snapshot{Source: format, Providers: []string{p}, URL: strings.Join(g.files, ", "), FetchedAt: g.at, Offers: offers}
+	}
+	return snaps, nil
+}
+
+// mergeOffer combines the prices of one offer read from two files.
+func mergeOffer(a, b *catalog.Offer) (*catalog.Offer, error) {
+	if a.GPU != b.GPU || a.GPUCount != b.GPUCount || a.GPUFraction != b.GPUFraction {
+		return nil, fmt.Errorf("%s x%d (fraction %g) against %s x%d (fraction %g)", b.GPU, b.GPUCount, b.GPUFraction, a.GPU, a.GPUCount, a.GPUFraction)
+	}
+	if a.Currency != b.Currency {
+		return nil, fmt.Errorf("prices in %s against %s", b.Currency, a.Currency)
+	}
+	m := *a
+	for mode := catalog.Mode(0); mode < catalog.NumModes; mode++ {
+		if v, ok := b.ListPrices.Get(mode); ok && (m.ListPrices[mode] == 0 || v < m.ListPrices[mode]) {
+			m.ListPrices[mode], m.LocalPrices[mode] = v, b.LocalPrices[mode]
+		}
+	}
+	if m.VCPUs == 0 {
+		m.VCPUs = b.VCPUs
+	}
+	if m.RAMGiB == 0 {
+		m.RAMGiB = b.RAMGiB
+	}
+	if m.Notes == "" {
+		m.Notes = b.Notes
+	}
+	return &m, nil
+}
+
+// saveResult stores one fetched source as a snapshot and says what it did.
 func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res *importer.Result) error {
 	snap := store.Snapshot{Source: source, URL: res.URL, FetchedAt: res.FetchedAt, Offers: res.Offers}
 	if res.Provider != "" {
@@ -394,15 +533,38 @@ func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.Stdout, "%s: %d offers of %s saved as snapshot #%d (%s)\n", res.URL, info.Rows,
+	e.saidSaved(info)
+	e.saidRefused(res)
+	return nil
+}
+
+// saidSaved prints what a snapshot holds and what it kept from the one
+// before.
+func (e *Env) saidSaved(info store.SnapshotInfo) {
+	fmt.Fprintf(e.Stdout, "%s: %d offers of %s saved as snapshot #%d (%s)\n", info.URL, info.Rows,
 		strings.Join(info.Providers, ", "), info.ID, info.FetchedAt.Format(time.DateOnly))
+	for _, c := range info.Carried {
+		of := ""
+		if len(info.Providers) > 1 {
+			of = " of " + c.Provider
+		}
+		line := fmt.Sprintf("%s: kept %s prices of %d offers%s from snapshot #%d (the import has no %s price)",
+			info.URL, c.Mode, c.Offers, of, c.FromSnapshot, c.Mode)
+		if c.Skipped > 0 {
+			line += fmt.Sprintf("; %d not kept (another currency, or a spot price not below the new on-demand one)", c.Skipped)
+		}
+		fmt.Fprintln(e.Stdout, line)
+	}
+}
+
+// saidRefused prints the rows an import refused and its warnings.
+func (e *Env) saidRefused(res *importer.Result) {
 	if len(res.Rejected) > 0 {
 		fmt.Fprintf(e.Stderr, "%s: %d rows rejected%s\n", res.URL, len(res.Rejected), firstRejects(res.Rejected, 10))
 	}
 	if len(res.Warnings) > 0 {
 		fmt.Fprintf(e.Stderr, "%s: %d warnings%s\n", res.URL, len(res.Warnings), firstRejects(res.Warnings, 10))
 	}
-	return nil
 }
 
 func firstRejects(rs []importer.Reject, n int) string {

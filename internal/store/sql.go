@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,8 +36,8 @@ type SQL struct {
 	db       *sql.DB
 	postgres bool
 	now      func() time.Time
-	// afterBatch, when set (tests only), runs after each batch of price rows
-	// written by SaveSnapshot; an error aborts the import there.
+	// afterBatch, when set (WithBatchHook), runs after each batch of price
+	// rows written by SaveSnapshots; an error aborts the import there.
 	afterBatch func(rows int) error
 }
 
@@ -72,6 +73,12 @@ type Option func(*SQL)
 // Document.Created and migrations (tests; the default is time.Now).
 func WithClock(now func() time.Time) Option { return func(s *SQL) { s.now = now } }
 
+// WithBatchHook calls f inside a snapshot's transaction after each batch of
+// price rows it writes, with the rows written so far by that call of
+// SaveSnapshots; an error from f aborts the import, which then changes
+// nothing. For progress, and for tests that stop an import half-way.
+func WithBatchHook(f func(rows int) error) Option { return func(s *SQL) { s.afterBatch = f } }
+
 func openSQL(ctx context.Context, dsn string, opts ...Option) (*SQL, error) {
 	s := &SQL{postgres: IsPostgres(dsn), now: time.Now}
 	for _, o := range opts {
@@ -89,6 +96,9 @@ func openSQL(ctx context.Context, dsn string, opts ...Option) (*SQL, error) {
 		if dsn != ":memory:" {
 			if err := os.MkdirAll(filepath.Dir(dsn), 0o700); err != nil {
 				return nil, apperr.Wrap(apperr.Unavailable, "create database directory", err)
+			}
+			if err := createPrivate(dsn); err != nil {
+				return nil, apperr.Wrap(apperr.Unavailable, "create database "+dsn, err)
 			}
 		}
 		s.db, err = sql.Open("sqlite", dsn+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"+
@@ -111,6 +121,25 @@ func openSQL(ctx context.Context, dsn string, opts ...Option) (*SQL, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// createPrivate creates an empty SQLite database file readable by its owner
+// only (0600, whatever the umask: it holds token hashes and the team's
+// prices). SQLite gives the -wal and -shm files it creates the mode of the
+// database file. An existing file is left as it is.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil { // the umask may have taken the owner's bits
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // redact hides the password of a PostgreSQL URL in messages.
@@ -247,6 +276,13 @@ type prepared struct {
 	offers    map[string]*catalog.Offer
 	data      map[string][]byte
 	checksum  string
+	// perProvider counts the offers of each provider; priced says, per
+	// provider, the modes in which at least one of its offers has a price.
+	perProvider map[string]int
+	priced      map[string]*[catalog.NumModes]bool
+	// carried holds, per key, the modes whose price was kept from the
+	// snapshot in force (see carry).
+	carried map[string][]catalog.Mode
 }
 
 func prepare(snap Snapshot) (*prepared, error) {
@@ -256,12 +292,13 @@ func prepare(snap Snapshot) (*prepared, error) {
 	if len(snap.Offers) == 0 {
 		return nil, apperr.Invalidf("offers", "the %s snapshot has no offers: keeping the previous one", snap.Source)
 	}
-	p := &prepared{offers: make(map[string]*catalog.Offer, len(snap.Offers)), data: make(map[string][]byte, len(snap.Offers))}
+	p := &prepared{offers: make(map[string]*catalog.Offer, len(snap.Offers)), data: make(map[string][]byte, len(snap.Offers)),
+		perProvider: map[string]int{}, priced: map[string]*[catalog.NumModes]bool{}, carried: map[string][]catalog.Mode{}}
 	listed := map[string]bool{}
 	for _, id := range snap.Providers {
 		listed[id] = true
 	}
-	perProvider := map[string]int{}
+	perProvider := p.perProvider
 	for i, o := range snap.Offers {
 		if o == nil || o.Provider == "" || o.InstanceType == "" || o.Region == "" {
 			return nil, apperr.Invalidf(fmt.Sprintf("offers[%d]", i), "an offer needs a provider, an instance type and a region")
@@ -287,6 +324,16 @@ func prepare(snap Snapshot) (*prepared, error) {
 		p.offers[k], p.data[k] = o, b
 		p.keys = append(p.keys, k)
 		perProvider[o.Provider]++
+		priced := p.priced[o.Provider]
+		if priced == nil {
+			priced = &[catalog.NumModes]bool{}
+			p.priced[o.Provider] = priced
+		}
+		for m := catalog.Mode(0); m < catalog.NumModes; m++ {
+			if o.ListPrices[m] > 0 {
+				priced[m] = true
+			}
+		}
 	}
 	for _, id := range snap.Providers {
 		if perProvider[id] == 0 {
@@ -298,13 +345,18 @@ func prepare(snap Snapshot) (*prepared, error) {
 	}
 	sort.Strings(p.providers)
 	sort.Strings(p.keys)
+	p.sum()
+	return p, nil
+}
+
+// sum sets the checksum: the digest of the offers' records in key order.
+func (p *prepared) sum() {
 	h := sha256.New()
 	for _, k := range p.keys {
 		h.Write(p.data[k])
 		h.Write([]byte{'\n'})
 	}
 	p.checksum = "sha256:" + hex.EncodeToString(h.Sum(nil))
-	return p, nil
 }
 
 // batchRows is how many rows one INSERT carries: few statements for speed,
@@ -394,28 +446,87 @@ func (in *inserter) flush() error {
 
 // SaveSnapshot stores one import in one transaction; see Store.
 func (s *SQL) SaveSnapshot(ctx context.Context, snap Snapshot) (SnapshotInfo, error) {
-	p, err := prepare(snap)
+	infos, err := s.SaveSnapshots(ctx, snap)
 	if err != nil {
 		return SnapshotInfo{}, err
+	}
+	return infos[0], nil
+}
+
+// SaveSnapshots stores several imports in one transaction; see Store.
+func (s *SQL) SaveSnapshots(ctx context.Context, snaps ...Snapshot) ([]SnapshotInfo, error) {
+	if len(snaps) == 0 {
+		return nil, apperr.Invalidf("snapshots", "nothing to save")
+	}
+	preps := make([]*prepared, len(snaps))
+	for i, snap := range snaps {
+		p, err := prepare(snap)
+		if err != nil {
+			return nil, err
+		}
+		preps[i] = p
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, internal("begin import", err)
+	}
+	defer tx.Rollback()
+	infos := make([]SnapshotInfo, len(snaps))
+	written := 0 // price rows, for afterBatch
+	for i := range snaps {
+		if infos[i], err = s.save(ctx, tx, snaps[i], preps[i], &written); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, internal("commit import", err)
+	}
+	return infos, nil
+}
+
+// save writes one prepared snapshot inside tx: it checks the shrink guard,
+// carries absent modes over, then replaces the providers' current offers.
+func (s *SQL) save(ctx context.Context, tx *sql.Tx, snap Snapshot, p *prepared, written *int) (SnapshotInfo, error) {
+	var carried []Carried
+	for _, prov := range p.providers {
+		from, n, modes, err := inForce(ctx, tx, prov)
+		if err != nil {
+			return SnapshotInfo{}, internal("read the snapshot in force", err)
+		}
+		if snap.RefuseShrink && 2*p.perProvider[prov] < n {
+			return SnapshotInfo{}, &apperr.Error{Code: apperr.Invalid, Err: ErrTruncated, Msg: fmt.Sprintf(
+				"%s: %d offers, fewer than half the %d of snapshot #%d in force", prov, p.perProvider[prov], n, from)}
+		}
+		if !snap.ReplaceModes && from != 0 {
+			c, err := s.carry(ctx, tx, p, prov, from, modes)
+			if err != nil {
+				return SnapshotInfo{}, err
+			}
+			carried = append(carried, c...)
+		}
+	}
+	if len(carried) > 0 {
+		p.sum()
 	}
 	fetched := snap.FetchedAt
 	if fetched.IsZero() {
 		fetched = s.now()
 	}
 	info := SnapshotInfo{Source: snap.Source, Providers: p.providers, URL: snap.URL,
-		FetchedAt: fromMS(ms(fetched)), SavedAt: fromMS(ms(s.now())), Rows: len(p.keys), Checksum: p.checksum}
-	tx, err := s.db.BeginTx(ctx, nil)
+		FetchedAt: fromMS(ms(fetched)), SavedAt: fromMS(ms(s.now())), Rows: len(p.keys), Checksum: p.checksum, Carried: carried}
+	carriedJSON, err := encodeCarried(carried)
 	if err != nil {
-		return SnapshotInfo{}, internal("begin import", err)
+		return SnapshotInfo{}, internal("record snapshot", err)
 	}
-	defer tx.Rollback()
-	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (source, providers, url, fetched_at, saved_at, row_count, checksum)
-VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-		info.Source, strings.Join(info.Providers, ","), info.URL, ms(info.FetchedAt), ms(info.SavedAt), info.Rows, info.Checksum).Scan(&info.ID); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO snapshots (source, providers, url, fetched_at, saved_at, row_count, checksum, carried)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+		info.Source, strings.Join(info.Providers, ","), info.URL, ms(info.FetchedAt), ms(info.SavedAt), info.Rows, info.Checksum,
+		carriedJSON).Scan(&info.ID); err != nil {
 		return SnapshotInfo{}, internal("record snapshot", err)
 	}
 	for _, id := range p.providers {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_providers (provider, snapshot_id) VALUES ($1, $2)`, id, info.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_providers (provider, snapshot_id, modes) VALUES ($1, $2, $3)`,
+			id, info.ID, p.modeBits(id)); err != nil {
 			return SnapshotInfo{}, internal("record snapshot providers", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM current_offers WHERE provider = $1`, id); err != nil {
@@ -427,8 +538,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 		return SnapshotInfo{}, internal("record offer keys", err)
 	}
 	cur := &inserter{ctx: ctx, postgres: s.postgres, tx: tx, head: `INSERT INTO current_offers (offer_id, provider, snapshot_id, data)`, cols: 4}
-	hist := &inserter{ctx: ctx, postgres: s.postgres, tx: tx, head: `INSERT INTO price_history (offer_id, mode, snapshot_id, usd_per_hour)`, cols: 4}
-	written := 0
+	hist := &inserter{ctx: ctx, postgres: s.postgres, tx: tx, head: `INSERT INTO price_history (offer_id, mode, snapshot_id, usd_per_hour, carried)`, cols: 5}
 	for _, k := range p.keys {
 		o, id := p.offers[k], ids[k]
 		if _, err := cur.add(id, o.Provider, info.ID, string(p.data[k])); err != nil {
@@ -438,13 +548,17 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 		for m := catalog.Mode(0); m < catalog.NumModes; m++ {
 			if v, ok := o.ListPrices.Get(m); ok {
 				priced = true
-				if err := s.addPrice(hist, &written, id, int(m), info.ID, v); err != nil {
+				kept := 0
+				if slices.Contains(p.carried[k], m) {
+					kept = 1
+				}
+				if err := s.addPrice(hist, written, id, int(m), info.ID, v, kept); err != nil {
 					return SnapshotInfo{}, err
 				}
 			}
 		}
 		if !priced {
-			if err := s.addPrice(hist, &written, id, noPrice, info.ID, 0); err != nil {
+			if err := s.addPrice(hist, written, id, noPrice, info.ID, 0, 0); err != nil {
 				return SnapshotInfo{}, err
 			}
 		}
@@ -455,14 +569,43 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 	if err := hist.flush(); err != nil {
 		return SnapshotInfo{}, internal("write price history", err)
 	}
-	if err := tx.Commit(); err != nil {
-		return SnapshotInfo{}, internal("commit import", err)
-	}
 	return info, nil
 }
 
-func (s *SQL) addPrice(hist *inserter, written *int, offerID int64, mode int, snapshotID int64, usd float64) error {
-	wrote, err := hist.add(offerID, mode, snapshotID, usd)
+// inForce returns the id of a provider's snapshot in force (0: none), how
+// many offers of the provider it holds, and the modes it priced for the
+// provider (see modeBits; not Valid when not recorded).
+func inForce(ctx context.Context, tx *sql.Tx, provider string) (int64, int, sql.NullInt64, error) {
+	var id, modes sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT snapshot_id, modes FROM snapshot_providers WHERE provider = $1
+ORDER BY snapshot_id DESC LIMIT 1`, provider).Scan(&id, &modes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, modes, nil
+	}
+	if err != nil {
+		return 0, 0, modes, err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM current_offers WHERE provider = $1`, provider).Scan(&n); err != nil {
+		return 0, 0, modes, err
+	}
+	return id.Int64, n, modes, nil
+}
+
+// modeBits has bit m set when an offer of provider in p has a price in
+// catalog.Mode m.
+func (p *prepared) modeBits(provider string) int64 {
+	var bits int64
+	for m, ok := range p.priced[provider] {
+		if ok {
+			bits |= 1 << m
+		}
+	}
+	return bits
+}
+
+func (s *SQL) addPrice(hist *inserter, written *int, offerID int64, mode int, snapshotID int64, usd float64, carried int) error {
+	wrote, err := hist.add(offerID, mode, snapshotID, usd, carried)
 	if err != nil {
 		return internal("write price history", err)
 	}
@@ -532,20 +675,22 @@ func (s *SQL) offerIDs(ctx context.Context, tx *sql.Tx, p *prepared) (map[string
 	return ids, nil
 }
 
-const snapshotColumns = `id, source, providers, url, fetched_at, saved_at, row_count, checksum`
+const snapshotColumns = `id, source, providers, url, fetched_at, saved_at, row_count, checksum, carried`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSnapshot(r scanner) (SnapshotInfo, error) {
 	var i SnapshotInfo
-	var providers string
+	var providers, carried string
 	var fetched, saved int64
-	if err := r.Scan(&i.ID, &i.Source, &providers, &i.URL, &fetched, &saved, &i.Rows, &i.Checksum); err != nil {
+	if err := r.Scan(&i.ID, &i.Source, &providers, &i.URL, &fetched, &saved, &i.Rows, &i.Checksum, &carried); err != nil {
 		return i, err
 	}
 	i.Providers = strings.Split(providers, ",")
 	i.FetchedAt, i.SavedAt = fromMS(fetched), fromMS(saved)
-	return i, nil
+	var err error
+	i.Carried, err = decodeCarried(carried)
+	return i, err
 }
 
 // Snapshots lists every snapshot, oldest first.
@@ -649,7 +794,7 @@ func (s *SQL) History(ctx context.Context, q HistoryQuery) ([]PricePoint, error)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT k.region, h.snapshot_id, s.fetched_at, h.usd_per_hour
 FROM offer_keys k
-JOIN price_history h ON h.offer_id = k.id AND h.mode = $2
+JOIN price_history h ON h.offer_id = k.id AND h.mode = $2 AND h.carried = 0
 JOIN snapshots s ON s.id = h.snapshot_id
 WHERE k.offer = $1 AND ($3 = '' OR k.region = $3) AND s.fetched_at >= $4 AND s.fetched_at <= $5`,
 		offer, int(q.Mode), region, from, to)

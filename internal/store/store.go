@@ -1,13 +1,16 @@
 // Package store keeps what gpupick learns over time: catalog snapshots (each
-// import of live or file prices is one versioned snapshot), the price history
-// of every offer and pricing mode, and the workloads and reports saved by the
-// HTTP service. SQLite (pure Go) is the default; PostgreSQL is used when the
-// data source is a postgres:// URL. Both go through database/sql with one code
-// path; the schema migrations are embedded and applied on Open.
+// import of live or file prices is one versioned snapshot per provider), the
+// price history of every offer and pricing mode, and what the HTTP service
+// shares between replicas: saved workloads and reports, API tokens (hashed),
+// simulation jobs and the team's negotiated prices. SQLite (pure Go, the
+// file created 0600) is the default; PostgreSQL is used when the data source
+// is a postgres:// URL. Both go through database/sql with one code path; the
+// schema migrations are embedded and applied on Open.
 package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -31,7 +34,25 @@ type Store interface {
 	// replaces the current offers of the providers it contains, and only
 	// those; the other providers keep their last snapshot. Each provider
 	// must have at least one offer, so a failed fetch never blanks one.
+	//
+	// Pricing modes the import does not carry are kept, per provider: a
+	// mode in which none of the snapshot's offers of a provider has a price
+	// (an on-demand price list has no spot prices) takes, for each of those
+	// offers whose key is in the provider's snapshot in force, that offer's
+	// price in the mode, provided it is in the same currency and, for spot,
+	// below the new on-demand price. A mode priced for even one offer of the
+	// provider is the import's: offers without a price in it have none.
+	// SnapshotInfo.Carried says what was kept; CurrentOffers and Diff see
+	// kept prices, History does not (they were not observed at the new
+	// date). Snapshot.ReplaceModes turns this off.
+	//
+	// With Snapshot.RefuseShrink, a provider with fewer than half the
+	// offers of its snapshot in force is refused: Invalid, wrapping
+	// ErrTruncated.
 	SaveSnapshot(ctx context.Context, s Snapshot) (SnapshotInfo, error)
+	// SaveSnapshots stores several snapshots, in order, each as SaveSnapshot
+	// would, in one transaction: all are saved or none is.
+	SaveSnapshots(ctx context.Context, s ...Snapshot) ([]SnapshotInfo, error)
 	// Snapshots lists every snapshot, oldest first.
 	Snapshots(ctx context.Context) ([]SnapshotInfo, error)
 	// CurrentOffers returns the offers of the last snapshot of each provider,
@@ -40,8 +61,8 @@ type Store interface {
 	CurrentOffers(ctx context.Context) ([]*catalog.Offer, map[string]SnapshotInfo, error)
 	// History returns the list prices of one offer in one mode over time,
 	// ordered by region, then time. Snapshots in which the offer had no
-	// price in that mode are left out. NotFound when the offer was never
-	// imported.
+	// price in that mode, or only one kept from an earlier snapshot, are
+	// left out. NotFound when the offer was never imported.
 	History(ctx context.Context, q HistoryQuery) ([]PricePoint, error)
 	// Diff compares the catalog as it stood after snapshot from with the
 	// catalog after snapshot to (each provider as of its last snapshot up to
@@ -81,6 +102,32 @@ type Snapshot struct {
 	// Offers carry ListPrices in USD per instance-hour (0 = unknown) and,
 	// optionally, Currency and LocalPrices as published.
 	Offers []*catalog.Offer
+	// ReplaceModes replaces every pricing mode of the providers: a mode
+	// the snapshot has no price in is left without prices, instead of
+	// keeping those in force (see Store.SaveSnapshot).
+	ReplaceModes bool
+	// RefuseShrink refuses the snapshot when a provider has fewer than half
+	// the offers of its snapshot in force: a price list cut short looks
+	// like that. Set it for files; a live fetch fails whole instead.
+	RefuseShrink bool
+}
+
+// ErrTruncated is wrapped by the errors that refuse an import because it
+// looks cut short: a provider shrunk to fewer than half its offers
+// (Snapshot.RefuseShrink), or a file CheckComplete refuses.
+var ErrTruncated = errors.New("the price list looks cut short")
+
+// Carried is one pricing mode of one provider that a snapshot kept from the
+// provider's snapshot in force, because the import had no price in it.
+type Carried struct {
+	Provider string       `json:"provider"`
+	Mode     catalog.Mode `json:"mode"`
+	// Offers kept their price in Mode; Skipped did not (a price in another
+	// currency, or a spot price not below the new on-demand price).
+	Offers  int `json:"offers"`
+	Skipped int `json:"skipped,omitempty"`
+	// FromSnapshot is the snapshot the prices were in force in.
+	FromSnapshot int64 `json:"from_snapshot"`
 }
 
 // SnapshotInfo describes a stored snapshot.
@@ -93,8 +140,12 @@ type SnapshotInfo struct {
 	SavedAt   time.Time `json:"saved_at"`   // UTC, when the import committed
 	Rows      int       `json:"rows"`       // offers in the snapshot
 	// Checksum is "sha256:" and the hex digest of the snapshot's offers in
-	// key order, so two imports of identical data have the same checksum.
+	// key order (kept prices included), so two imports of identical data
+	// have the same checksum.
 	Checksum string `json:"checksum"`
+	// Carried lists the modes kept from earlier snapshots, by provider and
+	// mode; nil when none.
+	Carried []Carried `json:"carried,omitempty"`
 }
 
 // Label is a short name for people: "#3 aws 2026-11-29".

@@ -5,12 +5,15 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -61,6 +64,12 @@ func RunConformance(t *testing.T, open func(t *testing.T) store.Store) {
 		}},
 		{"WorkloadsAndReportsApart", testDocumentsApart},
 		{"Jobs", testJobs},
+		{"AbsentModesKept", testAbsentModesKept},
+		{"SpotOnlyKeepsOnDemand", testSpotOnlyKeepsOnDemand},
+		{"ShrinkRefused", testShrinkRefused},
+		{"SaveSnapshotsAllOrNothing", testSaveSnapshotsAllOrNothing},
+		{"Tokens", testTokens},
+		{"PriceOverlay", testPriceOverlay},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
@@ -130,7 +139,7 @@ func testSaveAndRead(t *testing.T, s store.Store) {
 	if d := cmp.Diff([]string{"aws/p4d.24xlarge@us-east-1", "aws/p5.48xlarge@us-east-1"}, keys(offers)); d != "" {
 		t.Fatal(d)
 	}
-	if d := cmp.Diff(in, offers[1]); d != "" {
+	if d := cmp.Diff(in, offers[1], cmpopts.IgnoreUnexported(catalog.Offer{})); d != "" {
 		t.Errorf("offer after a round trip (-in +out):\n%s", d)
 	}
 	if d := cmp.Diff(map[string]store.SnapshotInfo{"aws": info}, infos); d != "" {
@@ -385,5 +394,230 @@ func testJobs(t *testing.T, s store.Store) {
 	}
 	if _, err := js.GetJob(ctx, "a1"); apperr.CodeOf(err) != apperr.NotFound {
 		t.Errorf("pruned job still there: %v", err)
+	}
+}
+
+func offerOf(t *testing.T, offers []*catalog.Offer, key string) *catalog.Offer {
+	t.Helper()
+	for _, o := range offers {
+		if o.Key() == key {
+			return o
+		}
+	}
+	t.Fatalf("no offer %s among %v", key, keys(offers))
+	return nil
+}
+
+// testAbsentModesKept: an import without any spot price (an on-demand
+// price list) keeps the spot prices in force of the offers it lists, and
+// says so; history shows only observed prices; ReplaceModes drops them.
+func testAbsentModesKept(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	first := must(s.SaveSnapshot(ctx, Snapshot("skypilot", 0,
+		Offer("aws", "p5.48xlarge", "us-east-1", 98, 40),
+		Offer("aws", "p4d.24xlarge", "us-east-1", 32, 12),
+		Offer("aws", "g5.xlarge", "us-east-1", 1, 0.9), // spot above the new on-demand: not kept
+		Offer("aws", "p3.2xlarge", "us-east-1", 3, 1),  // not in the new import: gone
+		Offer("azure", "ND96isr_H100_v5", "eastus", 98, 30)))).of(t)
+	second := must(s.SaveSnapshot(ctx, Snapshot("aws", 1,
+		Offer("aws", "p5.48xlarge", "us-east-1", 90, 0),
+		Offer("aws", "p4d.24xlarge", "us-east-1", 30, 0),
+		Offer("aws", "g5.xlarge", "us-east-1", 0.8, 0),
+		Offer("aws", "p5e.48xlarge", "us-east-1", 120, 0)))).of(t)
+	want := []store.Carried{{Provider: "aws", Mode: catalog.Spot, Offers: 2, Skipped: 1, FromSnapshot: first.ID}}
+	if d := cmp.Diff(want, second.Carried); d != "" {
+		t.Errorf("carried (-want +got):\n%s", d)
+	}
+	offers, infos := must2(t, s.CurrentOffers)
+	if d := cmp.Diff(want, infos["aws"].Carried); d != "" {
+		t.Errorf("carried as stored (-want +got):\n%s", d)
+	}
+	p5 := offerOf(t, offers, "aws/p5.48xlarge@us-east-1")
+	if p5.ListPrices[catalog.OnDemand] != 90 || p5.ListPrices[catalog.Spot] != 40 || p5.LocalPrices[catalog.Spot] != 40 {
+		t.Errorf("p5 prices %v / %v: want on-demand 90 and the spot 40 kept", p5.ListPrices, p5.LocalPrices)
+	}
+	if !strings.Contains(p5.Notes, "spot price as of 2026-01-01, kept from an earlier import") {
+		t.Errorf("p5 notes %q do not date the kept spot price", p5.Notes)
+	}
+	if g5 := offerOf(t, offers, "aws/g5.xlarge@us-east-1"); g5.ListPrices[catalog.Spot] != 0 {
+		t.Errorf("g5 kept a spot price %v above its new on-demand price", g5.ListPrices)
+	}
+	if p5e := offerOf(t, offers, "aws/p5e.48xlarge@us-east-1"); p5e.ListPrices[catalog.Spot] != 0 {
+		t.Errorf("a new offer got a spot price: %v", p5e.ListPrices)
+	}
+	if az := offerOf(t, offers, "azure/ND96isr_H100_v5@eastus"); az.ListPrices[catalog.Spot] != 30 {
+		t.Errorf("azure changed: %v", az.ListPrices)
+	}
+	if len(offers) != 5 {
+		t.Errorf("offers = %v; want p3 gone", keys(offers))
+	}
+	// History shows the spot price where it was observed only.
+	spot := must(s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge@us-east-1", Mode: catalog.Spot})).of(t)
+	if len(spot) != 1 || spot[0].SnapshotID != first.ID {
+		t.Errorf("spot history = %+v; want the one observed in #%d", spot, first.ID)
+	}
+	// The catalog after #2 holds the kept price: no spot move, nothing
+	// added or removed but p3 and p5e.
+	d := must(s.Diff(ctx, first.ID, second.ID)).of(t)
+	if fmt.Sprint(d.Added, d.Removed) != "[aws/p5e.48xlarge@us-east-1] [aws/p3.2xlarge@us-east-1]" || len(d.Moved) != 3 {
+		t.Errorf("diff = %+v", d)
+	}
+	// A third on-demand list keeps the note of the first observation.
+	third := must(s.SaveSnapshot(ctx, Snapshot("aws", 2, Offer("aws", "p5.48xlarge", "us-east-1", 89, 0)))).of(t)
+	if len(third.Carried) != 1 || third.Carried[0].FromSnapshot != second.ID || third.Carried[0].Offers != 1 {
+		t.Errorf("third carried = %+v", third.Carried)
+	}
+	offers, _ = must2(t, s.CurrentOffers)
+	if p5 := offerOf(t, offers, "aws/p5.48xlarge@us-east-1"); p5.ListPrices[catalog.Spot] != 40 ||
+		strings.Count(p5.Notes, "spot price as of 2026-01-01") != 1 {
+		t.Errorf("after a third import: %v %q", p5.ListPrices, p5.Notes)
+	}
+	// An import with one spot price carries spot: the others lose theirs.
+	mixed := Snapshot("aws", 3, Offer("aws", "p5.48xlarge", "us-east-1", 88, 0), Offer("aws", "p4d.24xlarge", "us-east-1", 29, 10))
+	if info := must(s.SaveSnapshot(ctx, mixed)).of(t); info.Carried != nil {
+		t.Errorf("an import with spot prices carried %+v", info.Carried)
+	}
+	offers, _ = must2(t, s.CurrentOffers)
+	if p5 := offerOf(t, offers, "aws/p5.48xlarge@us-east-1"); p5.ListPrices[catalog.Spot] != 0 {
+		t.Errorf("p5 kept spot %v from an import that has spot prices", p5.ListPrices)
+	}
+	// ReplaceModes keeps nothing.
+	repl := Snapshot("aws", 4, Offer("aws", "p4d.24xlarge", "us-east-1", 28, 0))
+	repl.ReplaceModes = true
+	if info := must(s.SaveSnapshot(ctx, repl)).of(t); info.Carried != nil {
+		t.Errorf("ReplaceModes carried %+v", info.Carried)
+	}
+	offers, _ = must2(t, s.CurrentOffers)
+	if p4 := offerOf(t, offers, "aws/p4d.24xlarge@us-east-1"); p4.ListPrices[catalog.Spot] != 0 {
+		t.Errorf("ReplaceModes kept spot: %v", p4.ListPrices)
+	}
+}
+
+// testSpotOnlyKeepsOnDemand: a spot-only list keeps on-demand prices.
+func testSpotOnlyKeepsOnDemand(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	first := must(s.SaveSnapshot(ctx, Snapshot("aws", 0, Offer("aws", "p5.48xlarge", "us-east-1", 98, 40)))).of(t)
+	second := must(s.SaveSnapshot(ctx, Snapshot("aws-spot", 1, Offer("aws", "p5.48xlarge", "us-east-1", 0, 35)))).of(t)
+	if len(second.Carried) != 1 || second.Carried[0].Mode != catalog.OnDemand || second.Carried[0].FromSnapshot != first.ID {
+		t.Errorf("carried = %+v", second.Carried)
+	}
+	offers, _ := must2(t, s.CurrentOffers)
+	if p := offers[0].ListPrices; p[catalog.OnDemand] != 98 || p[catalog.Spot] != 35 {
+		t.Errorf("prices = %v; want on-demand 98 kept and spot 35", p)
+	}
+}
+
+// testShrinkRefused: with RefuseShrink, a provider that lost more than half
+// its offers is refused and nothing changes; without, it is saved.
+func testShrinkRefused(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var four []*catalog.Offer
+	for i := range 4 {
+		four = append(four, Offer("aws", fmt.Sprintf("p%d", i), "us-east-1", 10, 0))
+	}
+	good := must(s.SaveSnapshot(ctx, Snapshot("aws", 0, four...))).of(t)
+	one := Snapshot("aws", 1, four[:1]...)
+	one.RefuseShrink = true
+	_, err := s.SaveSnapshot(ctx, one)
+	wantCode(t, err, apperr.Invalid)
+	if !errors.Is(err, store.ErrTruncated) || !strings.Contains(err.Error(), fmt.Sprintf("aws: 1 offers, fewer than half the 4 of snapshot #%d in force", good.ID)) {
+		t.Errorf("err = %v", err)
+	}
+	if snaps := must(s.Snapshots(ctx)).of(t); len(snaps) != 1 || snaps[0].ID != good.ID {
+		t.Errorf("a refused shrink left snapshots %+v", snaps)
+	}
+	half := Snapshot("aws", 2, four[:2]...) // half is not fewer than half
+	half.RefuseShrink = true
+	must(s.SaveSnapshot(ctx, half)).of(t)
+	one.RefuseShrink = false
+	must(s.SaveSnapshot(ctx, one)).of(t)
+}
+
+// testSaveSnapshotsAllOrNothing: when one snapshot of a batch is refused,
+// none is saved.
+func testSaveSnapshotsAllOrNothing(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	must(s.SaveSnapshot(ctx, Snapshot("skypilot", 0, Offer("aws", "a", "r", 1, 0), Offer("aws", "b", "r", 1, 0),
+		Offer("aws", "c", "r", 1, 0), Offer("azure", "x", "r", 2, 0)))).of(t)
+	az := Snapshot("azure", 1, Offer("azure", "x", "r", 3, 0))
+	aws := Snapshot("aws", 1, Offer("aws", "a", "r", 1, 0))
+	aws.RefuseShrink = true
+	_, err := s.SaveSnapshots(ctx, az, aws)
+	wantCode(t, err, apperr.Invalid)
+	offers, infos := must2(t, s.CurrentOffers)
+	if len(offers) != 4 || infos["azure"].ID != 1 || offerOf(t, offers, "azure/x@r").ListPrices[catalog.OnDemand] != 2 {
+		t.Errorf("a refused batch changed azure: %v %+v", keys(offers), infos)
+	}
+	aws.RefuseShrink = false
+	infos2 := must(s.SaveSnapshots(ctx, az, aws)).of(t)
+	if len(infos2) != 2 || infos2[0].Providers[0] != "azure" || infos2[1].Providers[0] != "aws" || infos2[1].ID <= infos2[0].ID {
+		t.Errorf("batch = %+v", infos2)
+	}
+}
+
+func testTokens(t *testing.T, s store.Store) {
+	tk, ok := s.(store.Tokens)
+	if !ok {
+		t.Skip("this store keeps no tokens")
+	}
+	ctx := context.Background()
+	if l := must(tk.ListTokens(ctx)).of(t); len(l) != 0 {
+		t.Fatalf("tokens in a new store: %+v", l)
+	}
+	a := must(tk.CreateToken(ctx, "ci", "sha256:aa")).of(t)
+	b := must(tk.CreateToken(ctx, "laptop", "sha256:bb")).of(t)
+	c := must(tk.CreateToken(ctx, "laptop", "sha256:cc")).of(t)
+	if ok := must(tk.CheckToken(ctx, "sha256:aa")).of(t); !ok {
+		t.Fatal("token aa refused")
+	}
+	l := must(tk.ListTokens(ctx)).of(t)
+	if len(l) != 3 || l[0].ID != a || l[0].Name != "ci" || l[0].Created.IsZero() || l[0].LastUsed.IsZero() || !l[1].LastUsed.IsZero() {
+		t.Errorf("list = %+v", l)
+	}
+	_, err := tk.RevokeToken(ctx, "laptop")
+	wantCode(t, err, apperr.Invalid) // two are named laptop
+	_, err = tk.RevokeToken(ctx, "desk")
+	wantCode(t, err, apperr.NotFound)
+	if got := must(tk.RevokeToken(ctx, fmt.Sprintf("#%d", b))).of(t); got.ID != b || got.Name != "laptop" {
+		t.Errorf("revoked %+v", got)
+	}
+	if got := must(tk.RevokeToken(ctx, "laptop")).of(t); got.ID != c {
+		t.Errorf("revoked %+v, want #%d", got, c)
+	}
+	if got := must(tk.RevokeToken(ctx, "ci")).of(t); got.ID != a {
+		t.Errorf("revoked %+v, want #%d", got, a)
+	}
+	for _, h := range []string{"sha256:aa", "sha256:bb", "sha256:cc"} {
+		if ok := must(tk.CheckToken(ctx, h)).of(t); ok {
+			t.Errorf("revoked token %s still accepted", h)
+		}
+	}
+	if n := must(tk.CountTokens(ctx)).of(t); n != 0 {
+		t.Errorf("%d tokens left", n)
+	}
+}
+
+func testPriceOverlay(t *testing.T, s store.Store) {
+	po, ok := s.(store.PriceOverlays)
+	if !ok {
+		t.Skip("this store keeps no price overlay")
+	}
+	ctx := context.Background()
+	if o := must(po.PriceOverlay(ctx)).of(t); o.Version != 0 || o.Text != "" {
+		t.Fatalf("overlay of a new store: %+v", o)
+	}
+	a := must(po.PutPriceOverlay(ctx, "rules: []\n")).of(t)
+	b := must(po.PutPriceOverlay(ctx, "rules:\n  - {provider: aws, discount_percent: 10}\n")).of(t)
+	if a.Version != 1 || b.Version != 2 || b.Updated.IsZero() {
+		t.Errorf("versions %+v %+v", a, b)
+	}
+	if got := must(po.PriceOverlay(ctx)).of(t); got != b {
+		t.Errorf("overlay = %+v, want %+v", got, b)
+	}
+	if v := must(po.PriceOverlayVersion(ctx)).of(t); v != 2 {
+		t.Errorf("version = %d", v)
+	}
+	if c := must(po.PutPriceOverlay(ctx, "")).of(t); c.Version != 3 || c.Text != "" {
+		t.Errorf("clear = %+v", c)
 	}
 }
