@@ -39,7 +39,7 @@ func (s *Server) apiRoutes() []*route {
 		op("GET", v1+"/catalog/diff", "history", "What changed between two snapshots (as gpupick catalog diff -o json)", s.diff).
 			query(param{"from", "string", "snapshot number or date (default: the one before to)"}, param{"to", "string", "snapshot number or date (default: the latest)"}),
 		op("POST", v1+"/catalog/import", "history", "Import a price list into the store as a snapshot (needs a token); the served catalog reloads", s.importPrices).withAuth().withStatus(http.StatusCreated),
-		op("PUT", v1+"/prices", "catalog", "Set the team's negotiated prices, a --prices overlay, for every request (needs a token; kept in memory)", s.setPrices).withAuth(),
+		op("PUT", v1+"/prices", "catalog", "Set the team's negotiated prices, a --prices overlay, for every request (needs a token; kept in the store, so every replica serves them)", s.setPrices).withAuth(),
 		op("DELETE", v1+"/prices", "catalog", "Remove the negotiated prices (needs a token)", s.clearPrices).withAuth(),
 		op("POST", v1+"/workloads", "saved", "Save a workload (needs a token)", wl.create).withAuth().withStatus(http.StatusCreated),
 		op("GET", v1+"/workloads", "saved", "List saved workloads, newest first", wl.listAll),

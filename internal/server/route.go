@@ -86,6 +86,11 @@ func (s *Server) endpoint(rt *route) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		// Negotiated prices another replica stored since: one version read
+		// when nothing changed. A failure keeps the prices in force.
+		if err := s.syncPrices(r.Context()); err != nil {
+			s.log.WarnContext(r.Context(), "reading the stored prices", "err", err.Error())
+		}
 		out, err := rt.call(w, r)
 		switch {
 		case errors.Is(err, errWritten):

@@ -176,6 +176,10 @@ func New(cfg Config) (*Server, error) {
 	shared, _ := s.store.(store.Jobs)
 	s.jobs = newJobs(max(1, orDefault(cfg.MaxJobs, 4)), max(1, orDefault(cfg.MaxKeptJobs, 100)), s.now, shared, s.log)
 	s.handler = s.buildHandler()
+	// Negotiated prices stored by an earlier run or another replica.
+	if err := s.syncPrices(context.Background()); err != nil {
+		s.log.Warn("reading the stored prices", "err", err.Error())
+	}
 	return s, nil
 }
 
