@@ -165,7 +165,8 @@ func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) 
 		return nil, nil, err
 	}
 	st := s.st()
-	req := advisor.Request{Spec: spec, Catalog: st.cat, Now: s.now(), Detail: detail, Checks: st.checker.Checks(), Predictions: st.predictions}
+	req := advisor.Request{Spec: spec, Catalog: st.cat, Now: s.now(), Detail: detail, Checks: st.checker.Checks(), Predictions: st.predictions,
+		Workers: 1} // one core per recommendation: the gate runs them side by side
 	if in.Calibrate != "" {
 		r, err := app.ReadProbeReport([]byte(in.Calibrate), "calibrate")
 		if err == nil {
