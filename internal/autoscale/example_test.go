@@ -44,3 +44,35 @@ func ExampleReadTrace() {
 	// 4.315 s: 396 prompt, 109 output tokens
 	// <nil>
 }
+
+func ExampleEstimateRun() {
+	spec, err := autoscale.ParseSpec([]byte(`
+traffic: {kind: poisson, rate_per_s: 50000, duration_s: 86400}
+service: {kind: distribution, mean_s: 0.5}
+policy: {kind: target, target: 4, max_replicas: 10000}
+pricing: {per_hour_usd: 1}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	est := autoscale.EstimateRun(spec, nil, nil)
+	fmt.Printf("%.2g events\n", est.Cost)
+	fmt.Println(est.Check(autoscale.DefaultLimits))
+	// Output:
+	// 8.6e+09 events
+	// <nil>
+}
+
+func ExampleEstimateSearch() {
+	spec, _ := autoscale.ParseSpec([]byte(`
+traffic: {kind: poisson, rate_per_s: 50000, duration_s: 86400}
+service: {kind: distribution, mean_s: 0.5}
+policy: {kind: target, target: 4, max_replicas: 10000}
+pricing: {per_hour_usd: 1}
+`))
+	est := autoscale.EstimateSearch(spec, nil, []autoscale.Candidate{{Name: "a", PricePerHourUSD: 1}})
+	fmt.Println(est.Check(autoscale.DefaultLimits))
+	// Output:
+	// this search would take about 7.3e+11 events (85 runs over 1 candidate, 8.6e+09 events each: 4.3e+09 requests over 24 h, 5770 policy ticks, 577 cold starts), over the limit of 1e+10 events: shorten traffic.duration_s or the trace, or lower the rate
+}

@@ -2,6 +2,7 @@ package autoscale
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,6 +36,10 @@ func FuzzParseSpec(f *testing.F) {
 				t.Fatal("a spec and an error")
 			}
 			return
+		}
+		// Its estimate is a number: the ranges keep the arithmetic finite.
+		if e := EstimateSearch(s, nil, []Candidate{{Name: "x"}}); math.IsNaN(e.Cost) || math.IsInf(e.Cost, 0) || e.Cost < 0 {
+			t.Fatalf("estimate %+v", e)
 		}
 		// A spec that parses must run (briefly) without panicking.
 		if s.Service.Kind == ServiceDistribution && s.Traffic.Kind != TrafficTrace {

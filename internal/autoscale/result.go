@@ -1,5 +1,7 @@
 package autoscale
 
+import "context"
+
 // BatchModel is one replica of a model served with continuous batching on
 // one offer, as the performance model predicts it. A replica holds up to
 // MaxBatch sequences; a new sequence first runs its prefill
@@ -43,6 +45,11 @@ func (m *BatchModel) validate() error {
 
 // Options tunes a run without changing what is simulated.
 type Options struct {
+	// Context, when set, stops a run (and a search) soon after it is
+	// done: the simulator looks at it every 1,024 events, a few hundred
+	// microseconds apart, and Simulate and Search then return its error
+	// (context.Canceled, context.DeadlineExceeded) and no result.
+	Context context.Context
 	// Seed seeds the simulation's own draws (service times, interruptions)
 	// and, when Simulate builds the source itself, the traffic. 0 = the
 	// spec's traffic.seed.
@@ -96,6 +103,9 @@ type Result struct {
 	Tiers         []TierResult  `json:"tiers"`
 	SeriesStepS   float64       `json:"series_step_s"`
 	Series        []SeriesPoint `json:"series"`
+	// events counts the simulator's events (loop turns): arrivals,
+	// completions, ticks, fleet changes. Tests compare it with Estimate.
+	events int64
 }
 
 // TierResult is the share of one tier of the fleet (on-demand, spot,

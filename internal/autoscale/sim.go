@@ -1,6 +1,7 @@
 package autoscale
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
@@ -132,8 +133,10 @@ type sim struct {
 	sloLat   float64
 	sloTTFT  float64
 
+	ctx       context.Context // nil: never stopped
 	now       float64
 	horizonS  float64 // traffic duration (0 = until the source ends)
+	lastA     float64 // the latest arrival
 	queue     ring
 	fleet     []*replica
 	heap      []*replica // replicas with work, by nextDone
@@ -169,7 +172,14 @@ type sim struct {
 // the service kind is model and ignored otherwise. The run is deterministic:
 // the same spec, requests, model and Options.Seed give the same Result. Its
 // memory does not grow with the number of requests. A source error (a bad
-// trace row) is returned as is.
+// trace row) is returned as is, and so is opts.Context's error when it
+// stops the run.
+//
+// The run ends when the traffic has ended and the fleet has served what was
+// left, or MaxDrainS after the traffic ended, whichever comes first:
+// requests still waiting or in service then count as timed out. So a cold
+// start or a backlog longer than the horizon costs at most a day of
+// simulated time (see Estimate).
 func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result, error) {
 	if spec == nil {
 		return nil, invalidf("", "no service spec")
@@ -184,7 +194,12 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 			return nil, err
 		}
 	}
-	s := &sim{spec: spec, src: src, rng: rand.New(rand.NewPCG(seed, 2)), spotR: rand.New(rand.NewPCG(seed, 3))}
+	s := &sim{spec: spec, src: src, ctx: opts.Context, rng: rand.New(rand.NewPCG(seed, 2)), spotR: rand.New(rand.NewPCG(seed, 3))}
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	sv := &spec.Service
 	price := spec.Pricing.PerHourUSD
 	coldS := sv.ColdStartS
@@ -288,33 +303,44 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 
 	s.ctl.init(s)
 	s.nextTick = s.ctl.periodS()
-	s.run(opts.Progress)
+	if err := s.run(opts.Progress); err != nil {
+		return nil, err
+	}
 	if es, ok := src.(ErrSource); ok && es.Err() != nil {
 		return nil, es.Err()
 	}
 	return s.finish(gpus), nil
 }
 
-func (s *sim) run(progress func(doneS, totalS float64)) {
+// MaxDrainS is how long, in simulated seconds, a run goes on after its
+// traffic ended to serve what is left: a day.
+const MaxDrainS = 86400
+
+func (s *sim) run(progress func(doneS, totalS float64)) error {
 	req, more := s.next()
 	nextA := inf
 	if more {
 		nextA = req.ArrivalS
 	}
-	events := 0
 	for {
 		// Besides the marks in simulated time, report every 2^16 events
 		// (some 15 calls a second): a dense run may take long between
-		// marks, and the caller may want to stop it.
-		if events++; progress != nil && events&0xFFFF == 0 {
-			progress(s.now, s.horizonS)
+		// marks, and the caller may want to stop it. The context is
+		// looked at more often, every 2^10 events.
+		if s.res.events++; s.res.events&0x3FF == 0 {
+			if s.ctx != nil && s.ctx.Err() != nil {
+				return s.ctx.Err()
+			}
+			if progress != nil && s.res.events&0xFFFF == 0 {
+				progress(s.now, s.horizonS)
+			}
 		}
 		tC := inf
 		if len(s.heap) > 0 {
 			tC = s.heap[0].nextDone
 		}
 		t := min(tC, s.nextFleet, s.nextTick, nextA)
-		if !more && s.queue.size+s.inService == 0 && t > s.horizonS {
+		if !more && ((s.queue.size+s.inService == 0 && t > s.horizonS) || t > max(s.horizonS, s.lastA)+MaxDrainS) {
 			break
 		}
 		if t == inf {
@@ -359,6 +385,7 @@ func (s *sim) run(progress func(doneS, totalS float64)) {
 	if progress != nil {
 		progress(end, s.horizonS)
 	}
+	return nil
 }
 
 // next reads the next request; a trace is cut at the horizon, if any.
@@ -373,6 +400,7 @@ func (s *sim) next() (Request, bool) {
 	if s.horizonS > 0 && req.ArrivalS >= s.horizonS {
 		return Request{}, false
 	}
+	s.lastA = req.ArrivalS
 	return req, true
 }
 

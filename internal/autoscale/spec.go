@@ -265,15 +265,31 @@ func (c *checker) positive(field string, v float64) {
 	}
 }
 
-func (c *checker) nonNeg(field string, v float64) {
-	if !(v >= 0) || math.IsInf(v, 0) {
-		c.errorf(field, "must be >= 0, got %v", v)
-	}
-}
-
 func (c *checker) between(field string, v, lo, hi float64) {
 	if !(v >= lo && v <= hi) {
 		c.errorf(field, "must be between %v and %v, got %v", lo, hi, v)
+	}
+}
+
+// upTo checks 0 <= v <= hi (0 < v <= hi when positive), naming the unit
+// of the bound: "must be >= 0 and at most 86400 s (a day), got 1e+15".
+func (c *checker) upTo(field string, v, hi float64, positive bool, unit string) {
+	lo, bad := ">=", !(v >= 0)
+	if positive {
+		lo, bad = ">", !(v > 0)
+	}
+	if unit != "" {
+		unit = " " + unit
+	}
+	if bad || !(v <= hi) {
+		c.errorf(field, "must be %s 0 and at most %v%s, got %v", lo, hi, unit, v)
+	}
+}
+
+// upToInt checks lo <= v <= hi for a count.
+func (c *checker) upToInt(field string, v, lo, hi int) {
+	if v < lo || v > hi {
+		c.errorf(field, "must be between %d and %d, got %d", lo, hi, v)
 	}
 }
 
@@ -315,32 +331,24 @@ func (c *checker) traffic() bool {
 	c.oneOf("traffic.token_dist", t.TokenDist, "fixed", "exponential", "lognormal")
 	if t.TokenDist == "lognormal" {
 		def(c, "traffic.token_cv", &t.TokenCV, 1, "not set")
-		c.positive("traffic.token_cv", t.TokenCV)
+		c.upTo("traffic.token_cv", t.TokenCV, MaxCV, true, "")
 	}
-	if t.PromptTokens < 0 {
-		c.errorf("traffic.prompt_tokens", "must be >= 0, got %d", t.PromptTokens)
-	}
-	if t.OutputTokens < 0 {
-		c.errorf("traffic.output_tokens", "must be >= 0, got %d", t.OutputTokens)
-	}
+	c.upToInt("traffic.prompt_tokens", t.PromptTokens, 0, MaxTokens)
+	c.upToInt("traffic.output_tokens", t.OutputTokens, 0, MaxTokens)
 	if t.Kind == TrafficTrace {
 		c.oneOf("traffic.format", t.Format, FormatAzure, FormatBurstGPT, FormatPlain)
 		def(c, "traffic.time_scale", &t.TimeScale, 1, "not set; replay at the recorded speed")
-		c.positive("traffic.time_scale", t.TimeScale)
-		c.nonNeg("traffic.duration_s", t.DurationS)
-		c.maxDuration()
+		c.between("traffic.time_scale", t.TimeScale, MinTimeScale, MaxTimeScale)
+		c.upTo("traffic.duration_s", t.DurationS, MaxHorizonS, false, "s (a year)")
 		return true
 	}
 	if !c.lines.Has("traffic.rate_per_s") {
 		c.errorf("traffic.rate_per_s", "required for traffic kind %q", t.Kind)
-	} else if t.Kind == TrafficSpikes {
-		c.nonNeg("traffic.rate_per_s", t.RatePerS)
 	} else {
-		c.positive("traffic.rate_per_s", t.RatePerS)
+		c.upTo("traffic.rate_per_s", t.RatePerS, MaxRatePerS, t.Kind != TrafficSpikes, "requests/s")
 	}
 	def(c, "traffic.duration_s", &t.DurationS, 3600, "not set; one hour")
-	c.positive("traffic.duration_s", t.DurationS)
-	c.maxDuration()
+	c.upTo("traffic.duration_s", t.DurationS, MaxHorizonS, true, "s (a year)")
 	switch t.Kind {
 	case TrafficDiurnal:
 		def(c, "traffic.peak_hour", &t.PeakHour, 14, "not set; mid-afternoon")
@@ -352,18 +360,16 @@ func (c *checker) traffic() bool {
 		def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
 		def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
 		def(c, "traffic.calm_mean_s", &t.CalmMeanS, 600, "not set")
-		if !(t.BurstMultiplier >= 1) {
-			c.errorf("traffic.burst_multiplier", "must be >= 1, got %v", t.BurstMultiplier)
-		}
-		c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, maxYearS)
-		c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, maxYearS)
+		c.between("traffic.burst_multiplier", t.BurstMultiplier, 1, 1000)
+		c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, MaxHorizonS)
+		c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, MaxHorizonS)
 	case TrafficSpikes:
 		def(c, "traffic.spike_every_s", &t.SpikeEveryS, 3600, "not set; one spike an hour")
 		def(c, "traffic.spike_duration_s", &t.SpikeDurationS, 60, "not set")
 		def(c, "traffic.spike_rate_per_s", &t.SpikeRatePerS, 10*t.RatePerS, "not set; ten times the base rate")
-		c.between("traffic.spike_every_s", t.SpikeEveryS, 0.01, maxYearS)
+		c.between("traffic.spike_every_s", t.SpikeEveryS, 0.01, MaxHorizonS)
 		c.positive("traffic.spike_duration_s", t.SpikeDurationS)
-		c.nonNeg("traffic.spike_rate_per_s", t.SpikeRatePerS)
+		c.upTo("traffic.spike_rate_per_s", t.SpikeRatePerS, MaxRatePerS, false, "requests/s")
 		if t.SpikeDurationS >= t.SpikeEveryS {
 			c.errorf("traffic.spike_duration_s", "must be shorter than spike_every_s (%v), got %v", t.SpikeEveryS, t.SpikeDurationS)
 		}
@@ -378,15 +384,39 @@ func (c *checker) traffic() bool {
 // fleet events, which is cheap for thousands of replicas, not millions.
 const maxFleet = 10000
 
-// maxYearS bounds the simulated horizon: policies tick every few seconds
-// whether or not requests arrive.
-const maxYearS = 366 * 86400
-
-func (c *checker) maxDuration() {
-	if c.s.Traffic.DurationS > maxYearS {
-		c.errorf("traffic.duration_s", "must be at most a year (%d s), got %v", maxYearS, c.s.Traffic.DurationS)
-	}
-}
+// Documented ranges of a SERVICE.yaml's numbers (README, "Elastic
+// serving"). They bound what a real service could be, not what it costs to
+// simulate: Estimate and Limits judge that.
+const (
+	// MaxHorizonS bounds duration_s (and, in DefaultLimits, a trace's
+	// span): policies tick every few seconds whether or not requests
+	// arrive. A year, 366 days, in seconds.
+	MaxHorizonS = 366 * 86400
+	// MaxRatePerS bounds every arrival rate (rate_per_s, spike_rate_per_s,
+	// a burst's rate, below_rps): a million requests per second.
+	MaxRatePerS = 1e6
+	// MaxDayS bounds durations that belong to one request or one replica:
+	// cold starts and their parts, service times, timeouts, idle and
+	// cooldown windows, SLO bounds. A day in seconds.
+	MaxDayS = 86400
+	// MaxModelGB bounds model_gb (100 TB of weights); MaxStorageGBps
+	// bounds storage_gbps.
+	MaxModelGB     = 1e5
+	MaxStorageGBps = 1e4
+	// MaxTokens bounds the mean prompt and output lengths.
+	MaxTokens = 10_000_000
+	// MaxPricePerHourUSD bounds every price of a replica-hour.
+	MaxPricePerHourUSD = 1e6
+	// MaxCV bounds coefficients of variation (service times, token lengths).
+	MaxCV = 100
+	// MaxConcurrency bounds service.concurrency, target, target_concurrency
+	// and requests_per_worker (requests per replica).
+	MaxConcurrency = 100000
+	// MinTimeScale and MaxTimeScale bound a trace's time_scale.
+	MinTimeScale, MaxTimeScale = 0.001, 1e6
+	// MaxBillingGranularityS bounds billing_granularity_s: 31 days.
+	MaxBillingGranularityS = 31 * 86400
+)
 
 func (c *checker) service() {
 	sv := &c.s.Service
@@ -411,22 +441,20 @@ func (c *checker) service() {
 		if !c.lines.Has("service.mean_s") {
 			c.errorf("service.mean_s", "required for service kind distribution")
 		} else {
-			c.positive("service.mean_s", sv.MeanS)
+			c.upTo("service.mean_s", sv.MeanS, MaxDayS, true, "s (a day)")
 		}
 		if sv.Distribution == "lognormal" {
 			def(c, "service.cv", &sv.CV, 1, "not set")
-			c.positive("service.cv", sv.CV)
+			c.upTo("service.cv", sv.CV, MaxCV, true, "")
 		} else if c.lines.Has("service.cv") {
 			c.errorf("service.cv", "used only by the lognormal distribution")
 		}
 		def(c, "service.concurrency", &sv.Concurrency, 1, "not set; one request at a time per replica")
-		if sv.Concurrency < 1 {
-			c.errorf("service.concurrency", "must be >= 1, got %d", sv.Concurrency)
-		}
+		c.upToInt("service.concurrency", sv.Concurrency, 1, MaxConcurrency)
 	}
 	serverless := c.s.Policy.Kind == PolicyServerless
 	if c.lines.Has("service.cold_start_s") {
-		c.nonNeg("service.cold_start_s", sv.ColdStartS)
+		c.upTo("service.cold_start_s", sv.ColdStartS, MaxDayS, false, "s (a day)")
 		for _, k := range []string{"provisioning_s", "image_pull_s", "model_gb", "storage_gbps"} {
 			if c.lines.Has("service." + k) {
 				c.errorf("service."+k, "give either cold_start_s or its parts, not both")
@@ -441,23 +469,27 @@ func (c *checker) service() {
 			def(c, "service.image_pull_s", &sv.ImagePullS, 30, "not set; a serving image of a few GB")
 		}
 		def(c, "service.storage_gbps", &sv.StorageGBps, 1, "not set; weights read at 1 GB/s")
-		c.nonNeg("service.provisioning_s", sv.ProvisioningS)
-		c.nonNeg("service.image_pull_s", sv.ImagePullS)
-		c.nonNeg("service.model_gb", sv.ModelGB)
-		c.positive("service.storage_gbps", sv.StorageGBps)
-		if sv.StorageGBps > 0 {
+		n := len(c.errs)
+		c.upTo("service.provisioning_s", sv.ProvisioningS, MaxDayS, false, "s (a day)")
+		c.upTo("service.image_pull_s", sv.ImagePullS, MaxDayS, false, "s (a day)")
+		c.upTo("service.model_gb", sv.ModelGB, MaxModelGB, false, "GB")
+		c.upTo("service.storage_gbps", sv.StorageGBps, MaxStorageGBps, true, "GB/s")
+		if len(c.errs) == n {
 			sv.ColdStartS = sv.ProvisioningS + sv.ImagePullS + sv.ModelGB/sv.StorageGBps
+			if sv.ColdStartS > MaxDayS {
+				field := "service.model_gb"
+				if sv.ModelGB == 0 {
+					field = "service.provisioning_s"
+				}
+				c.errorf(field, "the cold start (provisioning_s + image_pull_s + model_gb / storage_gbps) must be at most %d s (a day), got %.0f s", MaxDayS, sv.ColdStartS)
+			}
 		}
 	}
 	def(c, "service.gpus_per_replica", &sv.GPUsPerReplica, 1, "not set")
-	if sv.GPUsPerReplica < 0 {
-		c.errorf("service.gpus_per_replica", "must be >= 0, got %d", sv.GPUsPerReplica)
-	}
+	c.upToInt("service.gpus_per_replica", sv.GPUsPerReplica, 0, 1024)
 	def(c, "service.max_queue", &sv.MaxQueue, 100000, "not set; requests beyond are dropped, which keeps memory bounded")
-	if sv.MaxQueue < 0 || sv.MaxQueue > 1<<26 {
-		c.errorf("service.max_queue", "must be between 0 and %d, got %d", 1<<26, sv.MaxQueue)
-	}
-	c.nonNeg("service.timeout_s", sv.TimeoutS)
+	c.upToInt("service.max_queue", sv.MaxQueue, 0, 1<<26)
+	c.upTo("service.timeout_s", sv.TimeoutS, MaxDayS, false, "s (a day)")
 }
 
 func (c *checker) policy() {
@@ -481,7 +513,7 @@ func (c *checker) policy() {
 		def(c, "policy.metric", &p.Metric, "in_flight", "not set; requests queued or running per replica, as Ray Serve and the KEDA HTTP add-on scale")
 		c.oneOf("policy.metric", p.Metric, "in_flight", "queue")
 		def(c, "policy.target", &p.Target, 2, "not set; Ray Serve target_ongoing_requests")
-		c.positive("policy.target", p.Target)
+		c.upTo("policy.target", p.Target, MaxConcurrency, true, "requests per replica")
 		def(c, "policy.polling_interval_s", &p.PollingIntervalS, 15, "not set; Kubernetes HPA sync period")
 		c.between("policy.polling_interval_s", p.PollingIntervalS, 0.1, 3600)
 		def(c, "policy.scale_up_stabilization_s", &p.ScaleUpStabilizationS, 0, "not set; HPA default")
@@ -490,7 +522,7 @@ func (c *checker) policy() {
 		def(c, "policy.tolerance", &p.Tolerance, 0.1, "not set; HPA default")
 		c.between("policy.scale_up_stabilization_s", p.ScaleUpStabilizationS, 0, 3600)
 		c.between("policy.scale_down_stabilization_s", p.ScaleDownStabilizationS, 0, 3600)
-		c.nonNeg("policy.cooldown_s", p.CooldownS)
+		c.upTo("policy.cooldown_s", p.CooldownS, MaxDayS, false, "s (a day)")
 		c.between("policy.tolerance", p.Tolerance, 0, 1)
 		if p.Kind == PolicyTarget {
 			def(c, "policy.min_replicas", &p.MinReplicas, 0, "not set; KEDA minReplicaCount")
@@ -513,20 +545,20 @@ func (c *checker) policy() {
 		def(c, "policy.min_replicas", &p.MinReplicas, 0, "not set; Knative scales to zero")
 		def(c, "policy.max_replicas", &p.MaxReplicas, 1000, "not set; Knative has no cap, this bounds the run")
 		def(c, "policy.initial_replicas", &p.InitialReplicas, max(1, p.MinReplicas), "not set; Knative initial-scale")
-		c.positive("policy.target_concurrency", p.TargetConcurrency)
+		c.upTo("policy.target_concurrency", p.TargetConcurrency, MaxConcurrency, true, "requests per replica")
 		if !(p.TargetUtilization > 0 && p.TargetUtilization <= 1) {
 			c.errorf("policy.target_utilization", "must be in (0, 1], got %v", p.TargetUtilization)
 		}
 		c.between("policy.stable_window_s", p.StableWindowS, 6, 3600)
 		c.between("policy.panic_window_pct", p.PanicWindowPct, 1, 100)
 		c.between("policy.panic_threshold_pct", p.PanicThresholdPct, 110, 1000)
-		if !(p.MaxScaleUpRate > 1) {
-			c.errorf("policy.max_scale_up_rate", "must be > 1, got %v", p.MaxScaleUpRate)
+		if !(p.MaxScaleUpRate > 1 && p.MaxScaleUpRate <= maxFleet) {
+			c.errorf("policy.max_scale_up_rate", "must be > 1 and at most %d, got %v", maxFleet, p.MaxScaleUpRate)
 		}
-		if !(p.MaxScaleDownRate > 1) {
-			c.errorf("policy.max_scale_down_rate", "must be > 1, got %v", p.MaxScaleDownRate)
+		if !(p.MaxScaleDownRate > 1 && p.MaxScaleDownRate <= maxFleet) {
+			c.errorf("policy.max_scale_down_rate", "must be > 1 and at most %d, got %v", maxFleet, p.MaxScaleDownRate)
 		}
-		c.nonNeg("policy.scale_to_zero_grace_s", p.ScaleToZeroGraceS)
+		c.upTo("policy.scale_to_zero_grace_s", p.ScaleToZeroGraceS, MaxDayS, false, "s (a day)")
 		c.between("policy.tick_s", p.TickS, 0.1, 60)
 		c.minMax()
 	case PolicyServerless:
@@ -546,10 +578,8 @@ func (c *checker) policy() {
 		if p.MinWorkers > p.MaxWorkers {
 			c.errorf("policy.min_workers", "must be <= max_workers (%d), got %d", p.MaxWorkers, p.MinWorkers)
 		}
-		c.nonNeg("policy.idle_timeout_s", p.IdleTimeoutS)
-		if p.RequestsPerWorker < 0 {
-			c.errorf("policy.requests_per_worker", "must be >= 0, got %d", p.RequestsPerWorker)
-		}
+		c.upTo("policy.idle_timeout_s", p.IdleTimeoutS, MaxDayS, false, "s (a day)")
+		c.upToInt("policy.requests_per_worker", p.RequestsPerWorker, 0, MaxConcurrency)
 	}
 }
 
@@ -589,9 +619,9 @@ func (c *checker) mixed() {
 	if p.Spot.MaxReplicas < 0 || p.Spot.MaxReplicas > maxFleet {
 		c.errorf("policy.spot.max_replicas", "must be between 0 and %d, got %d", maxFleet, p.Spot.MaxReplicas)
 	}
-	c.nonNeg("policy.spot.interruptions_per_hour", p.Spot.InterruptionsPerHour)
-	c.nonNeg("policy.spot.notice_s", p.Spot.NoticeS)
-	c.nonNeg("policy.spot.cold_start_s", p.Spot.ColdStartS)
+	c.upTo("policy.spot.interruptions_per_hour", p.Spot.InterruptionsPerHour, 3600, false, "per replica-hour")
+	c.upTo("policy.spot.notice_s", p.Spot.NoticeS, MaxDayS, false, "s (a day)")
+	c.upTo("policy.spot.cold_start_s", p.Spot.ColdStartS, MaxDayS, false, "s (a day)")
 	if p.OnDemand.Replicas+p.Spot.MaxReplicas < 1 {
 		c.errorf("policy.spot.max_replicas", "the fleet needs at least one replica (on_demand.replicas + spot.max_replicas)")
 	}
@@ -610,17 +640,17 @@ func (c *checker) mixed() {
 		if !c.lines.Has("policy.fallback.below_rps") {
 			c.errorf("policy.fallback.below_rps", "required: the arrival rate below which the fallback tier serves")
 		} else {
-			c.positive("policy.fallback.below_rps", f.BelowRPS)
+			c.upTo("policy.fallback.below_rps", f.BelowRPS, MaxRatePerS, true, "requests/s")
 		}
-		c.positive("policy.fallback.window_s", f.WindowS)
-		c.nonNeg("policy.fallback.cold_start_s", f.ColdStartS)
+		c.upTo("policy.fallback.window_s", f.WindowS, MaxDayS, true, "s (a day)")
+		c.upTo("policy.fallback.cold_start_s", f.ColdStartS, MaxDayS, false, "s (a day)")
 	}
 }
 
 func (c *checker) slo() {
 	o := &c.s.SLO
-	c.nonNeg("slo.latency_s", o.LatencyS)
-	c.nonNeg("slo.ttft_s", o.TTFTS)
+	c.upTo("slo.latency_s", o.LatencyS, MaxDayS, false, "s (a day)")
+	c.upTo("slo.ttft_s", o.TTFTS, MaxDayS, false, "s (a day)")
 	def(c, "slo.target", &o.Target, 0.99, "not set; 99% of requests within the bounds")
 	if !(o.Target > 0 && o.Target <= 1) {
 		c.errorf("slo.target", "must be in (0, 1], got %v", o.Target)
@@ -633,7 +663,7 @@ func (c *checker) pricing() {
 	if !model && !c.lines.Has("pricing.per_hour_usd") {
 		c.errorf("pricing.per_hour_usd", "required: price of one replica-hour in USD")
 	}
-	c.nonNeg("pricing.per_hour_usd", pr.PerHourUSD)
+	c.upTo("pricing.per_hour_usd", pr.PerHourUSD, MaxPricePerHourUSD, false, "USD")
 	p := &c.s.Policy
 	if p.Kind == PolicyMixed && p.Spot != nil && p.Spot.MaxReplicas > 0 {
 		// For a model service with no price here, Simulate takes half the
@@ -641,7 +671,7 @@ func (c *checker) pricing() {
 		if !c.lines.Has("pricing.spot_per_hour_usd") && !(model && pr.PerHourUSD == 0) {
 			def(c, "pricing.spot_per_hour_usd", &pr.SpotPerHourUSD, pr.PerHourUSD/2, "not set; GPU spot is typically 30-60% off on-demand")
 		}
-		c.nonNeg("pricing.spot_per_hour_usd", pr.SpotPerHourUSD)
+		c.upTo("pricing.spot_per_hour_usd", pr.SpotPerHourUSD, MaxPricePerHourUSD, false, "USD")
 	} else if c.lines.Has("pricing.spot_per_hour_usd") {
 		c.errorf("pricing.spot_per_hour_usd", "used only by a mixed policy with spot replicas")
 	}
@@ -649,10 +679,10 @@ func (c *checker) pricing() {
 		if !c.lines.Has("pricing.fallback_per_hour_usd") {
 			c.errorf("pricing.fallback_per_hour_usd", "required with a fallback tier")
 		}
-		c.nonNeg("pricing.fallback_per_hour_usd", pr.FallbackPerHourUSD)
+		c.upTo("pricing.fallback_per_hour_usd", pr.FallbackPerHourUSD, MaxPricePerHourUSD, false, "USD")
 	} else if c.lines.Has("pricing.fallback_per_hour_usd") {
 		c.errorf("pricing.fallback_per_hour_usd", "used only by a mixed policy with a fallback tier")
 	}
 	def(c, "pricing.billing_granularity_s", &pr.BillingGranularityS, 1, "not set; per-second billing")
-	c.nonNeg("pricing.billing_granularity_s", pr.BillingGranularityS)
+	c.upTo("pricing.billing_granularity_s", pr.BillingGranularityS, MaxBillingGranularityS, false, "s (31 days)")
 }

@@ -88,6 +88,55 @@ pricing: {per_hour_usd: 1}
 `, []string{"5:policy.fallback.below_rps:required", "6:policy.fallback.speed:must be in (0, 1]", "7:pricing.fallback_per_hour_usd:required"}},
 		{"whole number", "traffic: {kind: poisson, rate_per_s: 1}\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 2.5}\npricing: {per_hour_usd: 1}\n", []string{"3:policy.replicas:whole number"}},
 		{"trace format", "traffic: {kind: trace, format: csv}\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 1}\npricing: {per_hour_usd: 1}\n", []string{"1:traffic.format:unknown value"}},
+		// Documented ranges: what no real service has is an input error,
+		// before any estimate of the work.
+		{"out of range", `traffic:
+  kind: poisson
+  rate_per_s: 1e9
+  duration_s: 3122064000
+  output_tokens: 100000000
+service:
+  kind: distribution
+  mean_s: .inf
+  provisioning_s: 1e15
+  image_pull_s: -1
+  model_gb: 1e300
+  timeout_s: .nan
+policy: {kind: target, cooldown_s: 1e12}
+slo: {latency_s: 1e9}
+pricing:
+  per_hour_usd: 1e300
+  billing_granularity_s: -3
+`, []string{
+			"3:traffic.rate_per_s:must be > 0 and at most 1e+06 requests/s, got 1e+09",
+			"4:traffic.duration_s:must be > 0 and at most 3.16224e+07 s (a year), got 3.122064e+09",
+			"5:traffic.output_tokens:must be between 0 and 10000000, got 100000000",
+			"8:service.mean_s:must be > 0 and at most 86400 s (a day), got +Inf",
+			"9:service.provisioning_s:must be >= 0 and at most 86400 s (a day), got 1e+15",
+			"10:service.image_pull_s:must be >= 0 and at most 86400 s (a day), got -1",
+			"11:service.model_gb:must be >= 0 and at most 100000 GB, got 1e+300",
+			"12:service.timeout_s:must be >= 0 and at most 86400 s (a day), got NaN",
+			"13:policy.cooldown_s:at most 86400 s (a day), got 1e+12",
+			"14:slo.latency_s:at most 86400 s (a day)",
+			"16:pricing.per_hour_usd:must be >= 0 and at most 1e+06 USD, got 1e+300",
+			"17:pricing.billing_granularity_s:must be >= 0 and at most 2.6784e+06 s (31 days), got -3",
+		}},
+		{"cold start of parts over a day", `traffic: {kind: poisson, rate_per_s: 1}
+service:
+  kind: distribution
+  mean_s: 1
+  provisioning_s: 600
+  model_gb: 90000
+policy: {kind: target}
+pricing: {per_hour_usd: 1}
+`, []string{"6:service.model_gb:the cold start (provisioning_s + image_pull_s + model_gb / storage_gbps) must be at most 86400 s (a day), got 90630 s"}},
+		{"trace ranges", "traffic: {kind: trace, format: plain, time_scale: 1e-9, duration_s: 1e12}\nservice: {kind: distribution, mean_s: 1, cold_start_s: 1e6}\npolicy: {kind: mixed, spot: {max_replicas: 2, interruptions_per_hour: 1e9}}\npricing: {per_hour_usd: 1, spot_per_hour_usd: .inf}\n", []string{
+			"1:traffic.time_scale:must be between 0.001 and 1e+06, got 1e-09",
+			"1:traffic.duration_s:must be >= 0 and at most 3.16224e+07 s (a year), got 1e+12",
+			"2:service.cold_start_s:must be >= 0 and at most 86400 s (a day), got 1e+06",
+			"3:policy.spot.interruptions_per_hour:must be >= 0 and at most 3600 per replica-hour, got 1e+09",
+			"4:pricing.spot_per_hour_usd:must be >= 0 and at most 1e+06 USD, got +Inf",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseSpec([]byte(tc.yaml))

@@ -42,7 +42,8 @@ type TraceOptions struct {
 // Rows are read as they are needed, so memory does not grow with the trace.
 // The first malformed row (a bad number, a missing column, a timestamp that
 // goes backwards) ends the replay; Err then returns an apperr Invalid error
-// with the row's line and column name.
+// with the row's line and column name. A trace without a single request
+// (empty, or a header only) is an error too: "the trace holds no requests".
 func ReadTrace(format string, r io.Reader, opt TraceOptions) (ErrSource, error) {
 	if opt.TimeScale == 0 {
 		opt.TimeScale = 1
@@ -78,6 +79,7 @@ type traceSource struct {
 	ready  bool   // header handled
 	first  float64
 	last   float64
+	rows   int64 // requests returned
 	err    error
 }
 
@@ -92,6 +94,9 @@ func (t *traceSource) Next() (Request, bool) {
 	for t.err == nil {
 		rec, err := t.r.Read()
 		if err == io.EOF {
+			if t.rows == 0 {
+				return t.fail(0, "", "the trace holds no requests")
+			}
 			return Request{}, false
 		}
 		if err != nil {
@@ -193,6 +198,7 @@ func (t *traceSource) row(rec []string, line int) (Request, bool) {
 		return t.fail(line, t.header[0], "timestamps must not go backwards (%v after %v)", sec, t.last)
 	}
 	t.last = sec
+	t.rows++
 	req := Request{ArrivalS: (sec - t.first) / t.opt.TimeScale, PromptTokens: t.opt.PromptTokens, OutputTokens: t.opt.OutputTokens}
 	for k, dst := range []*int{&req.PromptTokens, &req.OutputTokens} {
 		i := t.col[k+1]

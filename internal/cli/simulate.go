@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,11 +19,16 @@ import (
 
 func newSimulateCmd(e *Env) *cobra.Command {
 	var file, trace, out, chart string
-	var search bool
+	var search, force bool
 	var top int
 	cmd := &cobra.Command{
-		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search]",
+		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search] [--force]",
 		Short: "Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations",
+		Long: `Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations.
+
+Before it starts, simulate estimates the work (requests over the horizon, policy ticks,
+cold starts, and for --search the runs) and refuses more than 10^10 events (some 20 minutes)
+or a year of simulated traffic, saying the estimate and the limit; --force runs it anyway.`,
 		Example: `  gpupick simulate -f examples/service-target.yaml
   gpupick simulate -f examples/service-model.yaml --trace examples/traces/sample-azure-synthetic.csv --chart day.svg
   gpupick simulate -f examples/service-model.yaml --search`,
@@ -92,15 +98,40 @@ func newSimulateCmd(e *Env) *cobra.Command {
 			} else {
 				candidates = []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}
 			}
-			src, err := source() // read once here, so a bad trace fails before any run
+			// Read the trace once here, whole, so that a bad row or an
+			// empty trace fails before any run, and its length is known.
+			src, err := source()
 			if err != nil {
 				return err
 			}
+			var stats *autoscale.TraceStats
+			if src != nil {
+				st, err := autoscale.ScanTrace(src, spec.Traffic.DurationS)
+				if err != nil {
+					return err
+				}
+				stats = &st
+				if src, err = source(); err != nil {
+					return err
+				}
+			}
+			est := autoscale.EstimateRun(spec, stats, model)
+			if search {
+				est = autoscale.EstimateSearch(spec, stats, candidates)
+			}
+			if err := est.Check(autoscale.DefaultLimits); err != nil && !force {
+				var ae *apperr.Error
+				if errors.As(err, &ae) {
+					ae.Msg += "; or give --force to run it anyway"
+				}
+				return apperr.InFile(err, file)
+			}
+			ctx := cmd.Context()
 			if search {
 				res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
 					src, _ := source() // read without error above
 					return src
-				}, autoscale.Options{})
+				}, autoscale.Options{Context: ctx})
 				if err != nil {
 					return err
 				}
@@ -109,7 +140,7 @@ func newSimulateCmd(e *Env) *cobra.Command {
 				}
 				return report.WriteSearch(e.Stdout, res)
 			}
-			opts := autoscale.Options{}
+			opts := autoscale.Options{Context: ctx}
 			if bar := e.progress(spec); bar != nil {
 				opts.Progress = func(done, total float64) {
 					if total > 0 {
@@ -137,6 +168,7 @@ func newSimulateCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&trace, "trace", "", "replay a trace `FILE` (Azure LLM trace CSV, BurstGPT CSV or plain timestamps; format from traffic.format)")
 	cmd.Flags().StringVar(&chart, "chart", "", "also draw traffic, replicas and latency over time into `FILE` (.svg or .png)")
 	cmd.Flags().BoolVar(&search, "search", false, "search for the cheapest policy (and offer, for a model service) that meets the SLO")
+	cmd.Flags().BoolVar(&force, "force", false, "run even when the estimated work is over the limit (10^10 events, a year of traffic)")
 	cmd.Flags().IntVar(&top, "offers", 4, "with --search on a model service, also try the `N` best other offers for the workload")
 	outputFlag(cmd, &out, "table|json")
 	return cmd

@@ -72,6 +72,7 @@ type outcome struct {
 type job struct {
 	id       string
 	created  time.Time
+	client   string // who started it: "token sha256:…" or "address 192.0.2.1"; "" counts against no client
 	cancel   context.CancelFunc
 	mu       sync.Mutex
 	status   string
@@ -86,24 +87,50 @@ func (j *job) view() JobJSON {
 	return JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Search: j.search, Error: j.err}
 }
 
-// jobs keeps simulation jobs in memory: at most maxRunning at once, and
-// the newest maxKept of them. A job runs in the replica that took it; with a
+// jobs keeps simulation jobs in memory: at most maxRunning at once, at
+// most maxPerClient of them a client's, and the newest maxKept of them.
+// Each runs for at most timeLimit of wall-clock time, and only when its
+// estimate is within limits. A job runs in the replica that took it; with a
 // store (shared by the replicas behind a load balancer) it also writes its
 // state there when it starts, every syncEvery while it runs, when it is
 // cancelled and when it ends, so any replica can report it, and it heeds a
 // cancel asked through any replica.
 type jobs struct {
-	mu         sync.Mutex
-	byID       map[string]*job
-	order      []string // oldest first
-	running    int
-	maxRunning int
-	maxKept    int
-	now        func() time.Time
-	wg         sync.WaitGroup
-	shared     store.Jobs // nil without a store
-	log        *slog.Logger
+	mu           sync.Mutex
+	byID         map[string]*job
+	order        []string // oldest first
+	running      int
+	maxRunning   int
+	perClient    map[string]int // running jobs by client
+	maxPerClient int
+	timeLimit    time.Duration
+	limits       autoscale.Limits
+	maxKept      int
+	now          func() time.Time
+	wg           sync.WaitGroup
+	shared       store.Jobs // nil without a store
+	log          *slog.Logger
 }
+
+// Bounds of the simulation jobs, against one client taking the service:
+//
+//   - jobsPerClient: a client (its token when the request carries a valid
+//     one, else its address) runs at most two jobs at once, so that the
+//     MaxJobs slots (4 by default) are never all one client's;
+//   - jobTimeLimit: a job stops, failed, after ten minutes of wall-clock
+//     time, whatever it was doing;
+//   - jobLimits: a job whose estimate passes them is refused with 400
+//     before it starts: 3×10^9 events, which the policy search of
+//     examples/service-model.yaml (1.3×10^9) fits in, some five minutes
+//     of a core, and a year of simulated traffic.
+const (
+	jobsPerClient = 2
+	jobTimeLimit  = 10 * time.Minute
+	// jobRetryAfter is the Retry-After of a 429: most jobs end within it.
+	jobRetryAfter = 10 * time.Second
+)
+
+var jobLimits = autoscale.Limits{MaxCost: 3e9, MaxHorizonS: autoscale.MaxHorizonS}
 
 // syncEvery is how often a running job writes its state to the store, and
 // so how stale another replica's answer can be; a running job not written
@@ -116,7 +143,8 @@ const (
 )
 
 func newJobs(maxRunning, maxKept int, now func() time.Time, shared store.Jobs, log *slog.Logger) *jobs {
-	return &jobs{byID: map[string]*job{}, maxRunning: maxRunning, maxKept: maxKept, now: now, shared: shared, log: log}
+	return &jobs{byID: map[string]*job{}, maxRunning: maxRunning, perClient: map[string]int{}, maxPerClient: jobsPerClient,
+		timeLimit: jobTimeLimit, limits: jobLimits, maxKept: maxKept, now: now, shared: shared, log: log}
 }
 
 // sync writes j's state to the store and reports whether a client asked,
@@ -169,24 +197,63 @@ func (js *jobs) stored(id string) (JobJSON, error) {
 var errBusy = &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
 	Message: "too many simulations running: wait for one to finish or cancel one"}}
 
-// errCancelled stops a simulation from inside its progress callback: the
-// simulator takes no context.
+// errClientBusy answers a client that already runs its share of the jobs.
+func errClientBusy(n int) error {
+	return &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited, Message: fmt.Sprintf(
+		"you already run %d simulations, the most one client may run at once: wait for one to finish or cancel one (DELETE /api/v1/simulations/{id})", n)}}
+}
+
+// errCancelled stops a simulation from inside its progress callback, for a
+// run that does not take the job's context.
 var errCancelled = errors.New("cancelled")
 
-// start runs run in a new job and returns it.
-func (js *jobs) start(run func(progress func(done, total float64)) (outcome, error)) (*job, error) {
+// admits reports whether client could start a job now (errBusy or
+// errClientBusy if not), so that a request over its share is refused
+// before the work of preparing it.
+func (js *jobs) admits(client string) error {
 	js.mu.Lock()
+	defer js.mu.Unlock()
+	return js.full(client)
+}
+
+// full is admits with js.mu held.
+func (js *jobs) full(client string) error {
+	if client != "" && js.perClient[client] >= js.maxPerClient {
+		return errClientBusy(js.perClient[client])
+	}
 	if js.running >= js.maxRunning {
+		return errBusy
+	}
+	return nil
+}
+
+// start runs run in a new job that counts against no client and returns it.
+func (js *jobs) start(run func(progress func(done, total float64)) (outcome, error)) (*job, error) {
+	return js.startFor("", func(_ context.Context, progress func(float64, float64)) (outcome, error) { return run(progress) })
+}
+
+// startFor runs run in a new job of client and returns it. run gets the
+// job's context, cancelled when a client cancels the job and past the
+// job's time limit, and should stop soon after it is done (pass it to
+// autoscale.Options.Context); progress also stops it then, by panicking.
+func (js *jobs) startFor(client string, run func(ctx context.Context, progress func(done, total float64)) (outcome, error)) (*job, error) {
+	js.mu.Lock()
+	if err := js.full(client); err != nil {
 		js.mu.Unlock()
-		return nil, errBusy
+		return nil, err
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
-	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{id: hex.EncodeToString(b), created: js.now(), cancel: cancel, status: JobRunning}
+	limit := js.timeLimit
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	began := time.Now() // the wall clock, whatever js.now says
+	j := &job{id: hex.EncodeToString(b), created: js.now(), client: client, cancel: cancel, status: JobRunning}
 	js.byID[j.id] = j
 	js.order = append(js.order, j.id)
 	js.running++
+	if client != "" {
+		js.perClient[client]++
+	}
 	js.evict()
 	js.wg.Add(1)
 	js.mu.Unlock()
@@ -196,11 +263,17 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 		stopBeat := js.heartbeat(ctx, j)
 		res, err := js.runJob(ctx, j, run)
 		stopBeat()
-		stopped := ctx.Err() != nil // asked to stop, here or through another replica
+		stopped := ctx.Err() != nil // asked to stop, here or through another replica, or out of time
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 		cancel()
 		j.mu.Lock()
 		switch {
 		case j.status == JobCancelled: // cancelled while finishing
+		case err != nil && timedOut:
+			j.status = JobFailed
+			j.err = &ErrorBody{Code: string(apperr.Unavailable), Message: fmt.Sprintf(
+				"stopped after %.3g s: the limit is %.3g s of running time for a simulation on this service; shorten traffic.duration_s or the trace, or run it with gpupick simulate",
+				time.Since(began).Seconds(), limit.Seconds())}
 		case errors.Is(err, errCancelled) || (err != nil && stopped):
 			j.status = JobCancelled
 		case err != nil:
@@ -219,6 +292,11 @@ func (js *jobs) start(run func(progress func(done, total float64)) (outcome, err
 		}
 		js.mu.Lock()
 		js.running--
+		if j.client != "" {
+			if js.perClient[j.client]--; js.perClient[j.client] <= 0 {
+				delete(js.perClient, j.client)
+			}
+		}
 		js.evict()
 		js.mu.Unlock()
 	}()
@@ -254,7 +332,7 @@ func (js *jobs) heartbeat(ctx context.Context, j *job) func() {
 	return func() { close(done); <-stopped }
 }
 
-func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float64)) (outcome, error)) (res outcome, err error) {
+func (js *jobs) runJob(ctx context.Context, j *job, run func(context.Context, func(float64, float64)) (outcome, error)) (res outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == errCancelled { //nolint:errorlint // our own sentinel, panicked as is
@@ -264,7 +342,7 @@ func (js *jobs) runJob(ctx context.Context, j *job, run func(func(float64, float
 			err = apperr.Wrap(apperr.Internal, "simulation", fmt.Errorf("panic: %v", v))
 		}
 	}()
-	return run(func(done, total float64) {
+	return run(ctx, func(done, total float64) {
 		if ctx.Err() != nil {
 			panic(errCancelled)
 		}
@@ -311,18 +389,46 @@ func (js *jobs) cancelAll() {
 	js.wg.Wait()
 }
 
-func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *SimulationRequest) (JobJSON, error) {
+// jobClient is who a job counts against: the token's hash when the request
+// carries a valid token, else the client's address (an invalid token
+// counts as none, so that made-up tokens are not new clients).
+func (s *Server) jobClient(r *http.Request) string {
+	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && strings.TrimSpace(tok) != "" && s.authorize(r) == nil {
+		return "token " + HashToken(strings.TrimSpace(tok))
+	}
+	return "address " + s.clientIP(r)
+}
+
+func (s *Server) submitSimulation(w http.ResponseWriter, r *http.Request, in *SimulationRequest) (JobJSON, error) {
+	client := s.jobClient(r)
+	j, err := s.prepareSimulation(r, client, in)
+	var he *httpError
+	if errors.As(err, &he) && he.status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", fmt.Sprint(int(jobRetryAfter.Seconds())))
+	}
+	if err != nil {
+		return JobJSON{}, err
+	}
+	return j.view(), nil
+}
+
+// prepareSimulation checks a simulation request, estimates its work and
+// starts its job for client.
+func (s *Server) prepareSimulation(r *http.Request, client string, in *SimulationRequest) (*job, error) {
+	if err := s.jobs.admits(client); err != nil { // before the work of preparing it
+		return nil, err
+	}
 	spec, err := autoscale.ParseSpec([]byte(in.Service))
 	if err != nil {
-		return JobJSON{}, apperr.InFile(err, "service")
+		return nil, apperr.InFile(err, "service")
 	}
 	offers := 4
 	if in.Offers != nil {
 		if !in.Search {
-			return JobJSON{}, apperr.Invalidf("offers", "only a search (search: true) tries other offers")
+			return nil, apperr.Invalidf("offers", "only a search (search: true) tries other offers")
 		}
 		if offers = *in.Offers; offers < 0 || offers > 10 {
-			return JobJSON{}, apperr.Invalidf("offers", "must be 0 to 10, got %d", offers)
+			return nil, apperr.Invalidf("offers", "must be 0 to 10, got %d", offers)
 		}
 	}
 	source := func() (autoscale.Source, error) { return nil, nil }
@@ -330,92 +436,111 @@ func (s *Server) submitSimulation(_ http.ResponseWriter, r *http.Request, in *Si
 	case in.Trace != "":
 		source = func() (autoscale.Source, error) { return app.ReadTrace(spec, strings.NewReader(in.Trace), "trace") }
 	case spec.Traffic.Kind == autoscale.TrafficTrace:
-		return JobJSON{}, apperr.Invalidf("trace", "traffic.kind is trace: send the trace's CSV text in the request's trace field")
+		return nil, apperr.Invalidf("trace", "traffic.kind is trace: send the trace's CSV text in the request's trace field")
 	}
-	if err := checkTrace(source); err != nil { // a bad row fails now, not in the job
-		return JobJSON{}, err
+	stats, err := checkTrace(source, spec.Traffic.DurationS) // a bad row fails now, not in the job
+	if err != nil {
+		return nil, err
 	}
 	var model *autoscale.BatchModel
 	candidates := []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}
 	if spec.Service.Kind == autoscale.ServiceModel {
 		if in.Workload == "" {
-			return JobJSON{}, apperr.Invalidf("workload", "a model service needs the workload text in the request's workload field")
+			return nil, apperr.Invalidf("workload", "a model service needs the workload text in the request's workload field")
 		}
 		ws, err := parseWorkload(in.Workload)
 		if err != nil {
-			return JobJSON{}, err
+			return nil, err
 		}
 		st := s.st()
 		c := st.cat
 		o, err := app.FindOffer(c, app.JSON, spec.Service.Offer)
 		if err != nil {
-			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
+			return nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
 		var allowed bool
 		if o, allowed, err = app.PickRegion(c, app.JSON, o, "", ws.Compliance, catalog.OnDemand); err != nil {
-			return JobJSON{}, apperr.Wrap(apperr.Invalid, "service.offer", err)
+			return nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
 		}
 		if !allowed {
-			return JobJSON{}, apperr.Invalidf("service.offer", "no region of %s meets the workload's compliance block", o.ID())
+			return nil, apperr.Invalidf("service.offer", "no region of %s meets the workload's compliance block", o.ID())
 		}
 		if model, err = app.BatchModel(spec, ws, c, o); err != nil {
-			return JobJSON{}, err
+			return nil, err
+		}
+		// One run over the limit is refused before the search's offers
+		// are ranked.
+		if err := s.jobs.check(autoscale.EstimateRun(spec, stats, model)); err != nil {
+			return nil, err
 		}
 		if in.Search {
 			release, err := s.admit(r.Context()) // it runs a recommendation
 			if err != nil {
-				return JobJSON{}, err
+				return nil, err
 			}
 			candidates = app.SearchCandidates(spec, ws, c, st.checker.Checks(), o, model, offers, s.now())
 			release()
 		}
 	} else if in.Workload != "" {
-		return JobJSON{}, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
+		return nil, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
 	}
-	j, err := s.jobs.start(func(progress func(float64, float64)) (outcome, error) {
-		opts := autoscale.Options{Progress: progress}
+	est := autoscale.EstimateRun(spec, stats, model)
+	if in.Search {
+		est = autoscale.EstimateSearch(spec, stats, candidates)
+	}
+	if err := s.jobs.check(est); err != nil {
+		return nil, err
+	}
+	return s.jobs.startFor(client, func(ctx context.Context, progress func(float64, float64)) (outcome, error) {
+		opts := autoscale.Options{Context: ctx, Progress: progress}
 		if in.Search {
 			res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
 				src, _ := source() // read without error above
 				return src
 			}, opts)
-			s.metrics.evaluated("simulate_search", err)
+			if !errors.Is(err, context.Canceled) { // a cancel is no failure
+				s.metrics.evaluated("simulate_search", err)
+			}
 			return outcome{search: res}, err
 		}
 		src, _ := source()
 		res, err := autoscale.Simulate(spec, src, model, opts)
-		s.metrics.evaluated("simulate", err)
+		if !errors.Is(err, context.Canceled) {
+			s.metrics.evaluated("simulate", err)
+		}
 		return outcome{result: res}, err
 	})
-	if err != nil {
-		return JobJSON{}, err
+}
+
+// check refuses work whose estimate passes the service's limits: a 400
+// that gives the estimate and the limit.
+func (js *jobs) check(est autoscale.Estimate) error {
+	err := est.Check(js.limits)
+	var e *apperr.Error
+	if errors.As(err, &e) {
+		e.Msg += " (these are this service's limits: gpupick simulate runs longer work with --force)"
 	}
-	return j.view(), nil
+	return err
 }
 
 // checkTrace reads the request's trace once, whole (the body cap bounds
-// it), so that a malformed row is a 400 naming its line rather than a
-// failed job.
-func checkTrace(source func() (autoscale.Source, error)) error {
+// it), so that a malformed row or an empty trace is a 400 naming its line
+// rather than a failed job, and returns its length for the estimate (nil
+// without a trace). cutS is traffic.duration_s.
+func checkTrace(source func() (autoscale.Source, error), cutS float64) (*autoscale.TraceStats, error) {
 	src, err := source()
 	if err != nil || src == nil {
-		return err
+		return nil, err
 	}
-	for {
-		if _, ok := src.Next(); !ok {
-			break
-		}
-	}
-	es, ok := src.(autoscale.ErrSource)
-	if !ok || es.Err() == nil {
-		return nil
-	}
-	err = es.Err()
+	st, err := autoscale.ScanTrace(src, cutS)
 	var e *apperr.Error
 	if errors.As(err, &e) { // the request's key, then the trace's column
 		e.Field = strings.TrimSuffix("trace."+e.Field, ".")
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
 }
 
 func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {

@@ -112,6 +112,15 @@ policy: {kind: fixed, replicas: 200}
 pricing: {per_hour_usd: 1}
 `
 
+// longSearch is a search that runs for minutes, within the service's
+// limit on a job's estimated work (longService's search is not).
+const longSearch = `name: long-search
+traffic: {kind: poisson, rate_per_s: 100, duration_s: 86400, seed: 1}
+service: {kind: distribution, mean_s: 0.5}
+policy: {kind: fixed, replicas: 100}
+pricing: {per_hour_usd: 1}
+`
+
 func TestSimulationCancelAndBounds(t *testing.T) {
 	// Without a store, so that only memory keeps jobs (a store keeps them
 	// for a day: TestSharedDatabase).
@@ -229,7 +238,7 @@ func TestSimulationTraceAndSearch(t *testing.T) {
 // TestSearchCancel checks that a running search stops when cancelled.
 func TestSearchCancel(t *testing.T) {
 	s := testServer(t, nil)
-	j, r := submit(t, s, SimulationRequest{Service: longService, Search: true})
+	j, r := submit(t, s, SimulationRequest{Service: longSearch, Search: true})
 	if r.status != 202 {
 		t.Fatalf("submit: %d %s", r.status, r.body)
 	}
