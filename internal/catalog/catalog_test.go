@@ -120,6 +120,8 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 			`aliases: "H100" names both`},
 		{"provider yaml unknown key", "providers.yaml", "- id: aws\n  nmae: x\n", "providers.yaml:2: [0].nmae: unknown key"},
 		{"ragged row", "offers/aws.csv", offerHeader + "aws,g5.xlarge\n", "offers/aws.csv:2: has 2 fields, the header has 29"},
+		{"absurd price", "offers/aws.csv", row("aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1.7e308,,,,,USD,,,,,src,2025-01-01,"),
+			"offers/aws.csv:2: price_on_demand: 1.7e+308 per instance-hour is beyond any real instance"},
 		// Found by the fuzz targets: an unterminated quote used to panic.
 		{"unterminated quote", "offers/aws.csv", offerHeader + "\"unterminated\n", "offers/aws.csv:2: malformed CSV"},
 		{"duplicate row", "offers/aws.csv", row("aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1,,,,,USD,,,,,src,2025-01-01,") +

@@ -33,6 +33,12 @@ type Overlay struct {
 	lines strictyaml.Lines
 }
 
+// MaxLocalPricePerHour bounds a catalog or imported price per
+// instance-hour in its own currency (a million: the largest real prices,
+// a TPU pod slice in USD or a GPU cluster in CNY, are well below; beyond it
+// is a typo or an attack, and sums of such prices overflow).
+const MaxLocalPricePerHour = 1e6
+
 // MaxPricePerHour bounds a price per instance-hour: the largest real
 // instances cost a few hundred USD an hour; anything beyond this is a typo.
 const MaxPricePerHour = 1e5

@@ -254,6 +254,14 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 				Fact:               t.fact(),
 			}
 			o.srcLine = t.line
+			for _, col := range []string{"price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y"} {
+				if v := t.num(col); v > MaxLocalPricePerHour {
+					t.fail(t.line, col, "%g per instance-hour is beyond any real instance (at most %g)", v, MaxLocalPricePerHour)
+				}
+			}
+			if v := t.num("price_monthly"); v > MaxLocalPricePerHour*HoursPerMonth {
+				t.fail(t.line, "price_monthly", "%g per month is beyond any real instance (at most %g)", v, MaxLocalPricePerHour*HoursPerMonth)
+			}
 			o.LocalPrices[OnDemand] = t.pos("price_on_demand")
 			o.LocalPrices[Spot] = t.pos("price_spot")
 			o.LocalPrices[Reserved1y] = t.pos("price_reserved_1y")

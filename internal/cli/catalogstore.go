@@ -270,6 +270,9 @@ A source that fails keeps its previous snapshot; the others are saved.`,
 				return err
 			}
 			defer s.Close()
+			if err := e.keepOtherRegions(ctx, s, splitList(regions), resultOffers(got)...); err != nil {
+				return err
+			}
 			for _, res := range got {
 				if err := e.saveResult(ctx, s, res.Source, res); err != nil {
 					fmt.Fprintf(e.Stderr, "%s: %v\n", res.Source, err)
@@ -385,6 +388,11 @@ today, with a warning.`,
 				return err
 			}
 			defer s.Close()
+			for i := range snaps {
+				if err := e.keepOtherRegions(ctx, s, splitList(regions), &snaps[i].Offers); err != nil {
+					return err
+				}
+			}
 			infos, err := s.SaveSnapshots(ctx, snaps...)
 			if err != nil {
 				if errors.Is(err, store.ErrTruncated) {
@@ -520,6 +528,50 @@ func mergeOffer(a, b *catalog.Offer) (*catalog.Offer, error) {
 }
 
 // saveResult stores one fetched source as a snapshot and says what it did.
+// resultOffers points at each result's offers, for keepOtherRegions.
+func resultOffers(rs []*importer.Result) []*[]*catalog.Offer {
+	out := make([]*[]*catalog.Offer, len(rs))
+	for i, r := range rs {
+		out[i] = &r.Offers
+	}
+	return out
+}
+
+// keepOtherRegions adds to each list of offers, when the import was limited
+// to some regions, the offers in force of the same providers in the other
+// regions: a snapshot replaces its provider's offers, and an import of one
+// region must not drop the rest.
+func (e *Env) keepOtherRegions(ctx context.Context, s store.Store, regions []string, lists ...*[]*catalog.Offer) error {
+	if len(regions) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, r := range regions {
+		want[r] = true
+	}
+	current, _, err := s.CurrentOffers(ctx)
+	if err != nil {
+		return apperr.Wrap(apperr.Unavailable, "read the catalog store", err)
+	}
+	for _, list := range lists {
+		providers := map[string]bool{}
+		for _, o := range *list {
+			providers[o.Provider] = true
+		}
+		kept := 0
+		for _, o := range current {
+			if providers[o.Provider] && !want[o.Region] {
+				*list = append(*list, o)
+				kept++
+			}
+		}
+		if kept > 0 {
+			fmt.Fprintf(e.Stderr, "kept %d offers of the regions not imported (--region limits the import, not the snapshot)\n", kept)
+		}
+	}
+	return nil
+}
+
 func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res *importer.Result) error {
 	snap := store.Snapshot{Source: source, URL: res.URL, FetchedAt: res.FetchedAt, Offers: res.Offers}
 	if res.Provider != "" {

@@ -538,3 +538,31 @@ func TestImportKilledMidway(t *testing.T) {
 		})
 	}
 }
+
+// TestImportOneRegionKeepsTheOthers: an import limited with --region
+// replaces that region's prices and keeps the provider's other regions.
+func TestImportOneRegionKeepsTheOthers(t *testing.T) {
+	db := importDays(t)
+	_, errOut, code := runAt(t, day1.AddDate(0, 0, 5), db, "catalog", "import", "--format", "skypilot", "--provider", "aws",
+		"--as-of", day1.AddDate(0, 0, 5).Format(time.DateOnly), "--region", "us-east-1", "--allow-shrink", "testdata/store/aws-day1.csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The store's offers in force, not the catalog layered under them.
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	offers, _, err := st.CurrentOffers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	regions := map[string]bool{}
+	for _, o := range offers {
+		regions[o.Region] = true
+	}
+	if !regions["eu-central-1"] || !regions["us-east-1"] {
+		t.Errorf("after a us-east-1 import the store holds the regions %v", regions)
+	}
+}

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -121,10 +122,17 @@ func (t *Table) WriteCSV(w io.Writer) error {
 
 // WriteJSON writes v indented, with a final newline.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	// Into a buffer first: a value JSON cannot carry (an infinite number)
+	// is gpupick's fault, not the input's, and nothing half-written is left.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return &apperr.Error{Code: apperr.Internal, Msg: "the answer could not be written as JSON", Err: err}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 func displayWidth(s string) int {

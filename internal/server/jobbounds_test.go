@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,25 +65,36 @@ func TestJobsPerClient(t *testing.T) {
 		t.Fatalf("client b while a holds its share: %d %s", r.status, r.body)
 	}
 	ids = append(ids, j.ID)
-	// A token is a client of its own, whatever address it comes from; a
-	// token the store does not know counts as its address.
-	j, r = submitFrom(t, s, a, token, long)
+	// A token does not make a new client: from a's address it is a.
+	if _, r := submitFrom(t, s, a, token, long); r.status != 429 {
+		t.Errorf("a token from a's address: %d %s", r.status, r.body)
+	}
+	// The last free slot goes to a client running none: not b again.
+	if _, r := submitFrom(t, s, b, "", long); r.status != 429 {
+		t.Errorf("client b taking the last slot: %d %s", r.status, r.body)
+	}
+	j, r = submitFrom(t, s, c, "", long)
 	if r.status != 202 {
-		t.Fatalf("the token's client from a's address: %d %s", r.status, r.body)
+		t.Fatalf("client c takes the last slot: %d %s", r.status, r.body)
 	}
 	ids = append(ids, j.ID)
-	if _, r := submitFrom(t, s, a, "gpk_made-up", long); r.status != 429 {
-		t.Errorf("an unknown token from a's address: %d %s", r.status, r.body)
-	}
 	// The four slots are taken: the global bound answers a new client.
-	_, r = submitFrom(t, s, c, "", long)
+	_, r = submitFrom(t, s, "203.0.113.10:4000", "", long)
 	if r.status != 429 || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "too many simulations running") {
 		t.Errorf("a new client with every slot taken: %d %q %s", r.status, r.header.Get("Retry-After"), r.body)
 	}
-	// Once one of a's jobs ends, a may start another.
-	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+ids[0], "", ""); r.status != 200 {
-		t.Fatalf("cancel: %d %s", r.status, r.body)
+	// Addresses of one IPv6 /64 are one client.
+	if got, want := s.jobClient(reqFrom("[2001:db8::1]:1")), s.jobClient(reqFrom("[2001:db8::ffff]:2")); got != want {
+		t.Errorf("one /64 counted as %q and %q", got, want)
 	}
+	// Another client cannot cancel a's job; a token holder can.
+	if r := doFrom(t, s, "198.51.100.7:2000", "DELETE", "/api/v1/simulations/"+ids[0], ""); r.status != 404 {
+		t.Errorf("b cancelling a's job: %d %s", r.status, r.body)
+	}
+	if r := doFrom(t, s, "198.51.100.7:2000", "DELETE", "/api/v1/simulations/"+ids[0], token); r.status != 200 {
+		t.Fatalf("cancel with a token: %d %s", r.status, r.body)
+	}
+	// Once one of a's jobs ends, it no longer counts.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s.jobs.mu.Lock()
@@ -96,8 +108,13 @@ func TestJobsPerClient(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, r := submitFrom(t, s, a, "", SimulationRequest{Service: example(t, "service-fixed.yaml")}); r.status != 202 {
-		t.Errorf("client a after a job ended: %d %s", r.status, r.body)
+	// One slot is free: it is kept for a client running none, so a (still
+	// running one) waits while c's neighbour d starts.
+	if _, r := submitFrom(t, s, a, "", long); r.status != 429 {
+		t.Errorf("client a taking the last slot: %d %s", r.status, r.body)
+	}
+	if _, r := submitFrom(t, s, "203.0.113.11:5000", "", SimulationRequest{Service: example(t, "service-fixed.yaml")}); r.status != 202 {
+		t.Errorf("a client running none after a job ended: %d %s", r.status, r.body)
 	}
 	s.jobs.cancelAll()
 }
@@ -179,4 +196,22 @@ func TestSimulationWorkLimits(t *testing.T) {
 		t.Fatalf("cancel: %d %s", r.status, r.body)
 	}
 	waitStopped(t, s)
+}
+
+// reqFrom is a request from addr, for jobClient.
+func reqFrom(addr string) *http.Request {
+	r := httptest.NewRequest("GET", "/", nil)
+	r.RemoteAddr = addr
+	return r
+}
+
+// doFrom sends a request without a body from addr, with token if given.
+func doFrom(t *testing.T, s *Server, addr, method, path, token string) response {
+	t.Helper()
+	return send(t, s.Handler(), method, path, "", func(r *http.Request) {
+		r.RemoteAddr = addr
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -224,6 +225,11 @@ func (js *jobs) full(client string) error {
 	if js.running >= js.maxRunning {
 		return errBusy
 	}
+	// The last free slot goes to a client that runs none: no one client
+	// (nor two) can hold every slot.
+	if client != "" && js.maxRunning > 1 && js.running == js.maxRunning-1 && js.perClient[client] > 0 {
+		return errClientBusy(js.perClient[client])
+	}
 	return nil
 }
 
@@ -389,14 +395,18 @@ func (js *jobs) cancelAll() {
 	js.wg.Wait()
 }
 
-// jobClient is who a job counts against: the token's hash when the request
-// carries a valid token, else the client's address (an invalid token
-// counts as none, so that made-up tokens are not new clients).
+// jobClient is who a job counts against: the client's network, an IPv4
+// address or an IPv6 /64 (one host holds a whole /64, so counting its
+// addresses one by one would let it take every slot). A token does not
+// make a new client: the same network counts once however it signs.
 func (s *Server) jobClient(r *http.Request) string {
-	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && strings.TrimSpace(tok) != "" && s.authorize(r) == nil {
-		return "token " + HashToken(strings.TrimSpace(tok))
+	ip := s.clientIP(r)
+	if a, err := netip.ParseAddr(ip); err == nil && a.Is6() && !a.Is4In6() {
+		if p, err := a.Prefix(64); err == nil {
+			return "network " + p.String()
+		}
 	}
-	return "address " + s.clientIP(r)
+	return "address " + ip
 }
 
 func (s *Server) submitSimulation(w http.ResponseWriter, r *http.Request, in *SimulationRequest) (JobJSON, error) {
@@ -568,6 +578,11 @@ func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noB
 	}
 	if err != nil {
 		return JobJSON{}, err
+	}
+	// Only who started it, or a token holder, may stop a job; to anyone
+	// else it is not there.
+	if j.client != "" && j.client != s.jobClient(r) && s.authorize(r) != nil {
+		return JobJSON{}, apperr.NotFoundf("id", "no simulation %q you may cancel", id)
 	}
 	j.cancel()
 	j.mu.Lock()

@@ -333,8 +333,8 @@ func (b *builder) add(p priceRow) bool {
 	if p.item == "" {
 		p.item = p.provider + "/" + p.instance + "@" + p.region
 	}
-	if math.IsNaN(p.price) || math.IsInf(p.price, 0) || p.price <= 0 {
-		b.reject(p.line, p.item, "price", "%s price must be > 0, got %g", p.mode, p.price)
+	if math.IsNaN(p.price) || math.IsInf(p.price, 0) || p.price <= 0 || p.price > catalog.MaxLocalPricePerHour {
+		b.reject(p.line, p.item, "price", "%s price must be > 0 and at most %g per instance-hour, got %g", p.mode, catalog.MaxLocalPricePerHour, p.price)
 		return false
 	}
 	if p.count < 1 || p.count > catalog.MaxOfferGPUs {

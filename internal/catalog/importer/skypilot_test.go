@@ -455,3 +455,17 @@ func TestSkyPilotNewProvider(t *testing.T) {
 		t.Errorf("warnings by field %v, want provider 1 and region 3", fields)
 	}
 }
+
+// A price beyond any real instance is refused, not carried into sums that
+// overflow to infinity.
+func TestAbsurdPriceRefused(t *testing.T) {
+	in := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n" +
+		"p5.48xlarge,H100,8,192,2048,1.7e308,,us-east-1\np5.48xlarge,H100,8,192,2048,55.04,,us-west-2\n"
+	res, err := Parse("skypilot", strings.NewReader(in), "aws/vms.csv", fileOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offers) != 1 || len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, "at most 1e+06") {
+		t.Errorf("offers %d, rejects %v", len(res.Offers), res.Rejected)
+	}
+}
