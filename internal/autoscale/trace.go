@@ -1,6 +1,7 @@
 package autoscale
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -51,7 +52,12 @@ func ReadTrace(format string, r io.Reader, opt TraceOptions) (ErrSource, error) 
 	if !(opt.TimeScale > 0) || math.IsInf(opt.TimeScale, 0) {
 		return nil, invalidf("time_scale", "must be > 0, got %v", opt.TimeScale)
 	}
-	cr := csv.NewReader(r)
+	// A byte-order mark (spreadsheets write one) is not part of the trace.
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		_, _ = br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true

@@ -126,3 +126,24 @@ func TestExampleTrace(t *testing.T) {
 		t.Errorf("requests %d, completed %d", res.Requests, res.Completed)
 	}
 }
+
+// TestTraceWithByteOrderMark reads traces saved by a spreadsheet, which
+// begin with a UTF-8 byte-order mark, exactly like the same files without.
+func TestTraceWithByteOrderMark(t *testing.T) {
+	for file, format := range map[string]string{"azure.csv": FormatAzure, "burstgpt.csv": FormatBurstGPT, "plain.csv": FormatPlain} {
+		data, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := readAll(t, format, string(data), TraceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(t, format, "\ufeff"+string(data), TraceOptions{})
+		if err != nil {
+			t.Errorf("%s with a byte-order mark: %v", file, err)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s with a byte-order mark: got %v, want %v", file, got, want)
+		}
+	}
+}

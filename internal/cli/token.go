@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -55,8 +57,8 @@ func newTokenCreateCmd(e *Env) *cobra.Command {
   gpupick token create --db postgres://gpupick@db/gpupick`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if strings.TrimSpace(name) == "" {
-				return apperr.Invalidf("--name", "must not be blank")
+			if err := checkTokenName(name); err != nil {
+				return err
 			}
 			token, hash, err := server.NewToken()
 			if err != nil {
@@ -146,4 +148,21 @@ it from its next request on.`,
 			return err
 		},
 	}
+}
+
+// checkTokenName refuses a token name that token list could not show
+// faithfully or token revoke could not find: blank, over 64 characters,
+// with control characters, or starting with '#' (revoke reads #3 as an id).
+func checkTokenName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return apperr.Invalidf("--name", "must not be blank")
+	case utf8.RuneCountInString(name) > 64:
+		return apperr.Invalidf("--name", "must be at most 64 characters, got %d", utf8.RuneCountInString(name))
+	case strings.HasPrefix(name, "#"):
+		return apperr.Invalidf("--name", "must not start with # (token revoke reads #ID as a token's id)")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0 || !utf8.ValidString(name):
+		return apperr.Invalidf("--name", "must be printable text, got %q", name)
+	}
+	return nil
 }

@@ -78,3 +78,23 @@ func TestTokenListRevoke(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenNames refuses names that token list could not show faithfully or
+// token revoke could not find, naming the flag, with exit code 2.
+func TestTokenNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gpupick.db")
+	for name, want := range map[string]string{
+		"  ":                    "must not be blank",
+		"#2":                    "must not start with #",
+		"ci\x1b[31mred":         "must be printable",
+		strings.Repeat("a", 65): "at most 64 characters",
+	} {
+		out, errOut, code := runAt(t, fixedNow, db, "token", "create", "--name", name)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--name") || !strings.Contains(errOut, want) {
+			t.Errorf("create --name %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, code, out, errOut, want)
+		}
+	}
+	if _, errOut, code := runAt(t, fixedNow, db, "token", "create", "--name", "ci-2026 (laptop)"); code != 0 {
+		t.Errorf("an ordinary name is refused: %s", errOut)
+	}
+}

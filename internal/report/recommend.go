@@ -471,8 +471,16 @@ func summaryText(r *advisor.Result, l Lang) string {
 // name cannot inject markup into a PR comment.
 func mdEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
+		case '@': // no mention of a person or team in a PR comment
+			b.WriteString("&#64;")
+		case ':': // no autolink (https://...) of a link the user did not mean
+			if strings.HasPrefix(s[i:], "://") {
+				b.WriteString("&#58;")
+			} else {
+				b.WriteRune(r)
+			}
 		case '<':
 			b.WriteString("&lt;")
 		case '>':

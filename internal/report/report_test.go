@@ -70,13 +70,17 @@ func TestNumbersAndLanguages(t *testing.T) {
 }
 
 // A workload's name and the catalog's strings are text in Markdown, not
-// markup: no HTML survives, no emphasis, link or cell starts.
+// markup: no HTML survives, no emphasis, link, autolink, mention or cell
+// starts.
 func TestMarkdownEscapes(t *testing.T) {
 	for in, want := range map[string]string{
 		"<script>alert(1)</script>": "&lt;script&gt;alert(1)&lt;/script&gt;",
 		"a|b":                       `a\|b`,
 		"*bold* [x](y)":             `\*bold\* \[x\](y)`,
 		"plain name":                "plain name",
+		"ping @org/team":            "ping &#64;org/team",
+		"see https://x.example":     "see https&#58;//x.example",
+		"llama3:70b":                "llama3:70b",
 	} {
 		if got := mdEscape(in); got != want {
 			t.Errorf("mdEscape(%q) = %q, want %q", in, got, want)

@@ -559,6 +559,8 @@ func (p *checker) inference() {
 	if in.RequestsPerSecond != nil {
 		if r := *in.RequestsPerSecond; !finite(r) || r <= 0 {
 			p.errorf("inference.requests_per_second", "must be a number > 0 (leave it out for an offline job)")
+		} else if r > FieldRanges["inference.requests_per_second"].Max {
+			p.inRange("inference.requests_per_second", r)
 		} else if in.Requests > 0 {
 			p.errorf("inference.requests", "only for an offline job (without requests_per_second)")
 		}
@@ -646,6 +648,8 @@ func (p *checker) generic() {
 		}
 		if !finite(ms.ItemsPerS) || ms.ItemsPerS <= 0 {
 			p.errorf("generic.measured.items_per_s", "must be a number > 0 (items per second on one accelerator)")
+		} else {
+			p.inRange("generic.measured.items_per_s", ms.ItemsPerS)
 		}
 	}
 	if g.Precision == "" {
@@ -926,6 +930,8 @@ func (p *checker) nonNeg(field string, v float64) {
 		p.errorf(field, "must be a finite number, got %v", v)
 	case v < 0:
 		p.errorf(field, "must be >= 0, got %s", fmtFloat(v))
+	default:
+		p.inRange(field, v)
 	}
 }
 
@@ -941,6 +947,8 @@ func (p *checker) nonNegInts(fields map[string]int) {
 	for _, f := range slices.Sorted(maps.Keys(fields)) {
 		if v := fields[f]; v < 0 {
 			p.errorf(f, "must be >= 0, got %d", v)
+		} else {
+			p.inRange(f, float64(v))
 		}
 	}
 }
