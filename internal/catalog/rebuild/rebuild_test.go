@@ -1,10 +1,13 @@
 package rebuild
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/gpupick/gpupick/internal/apperr"
 )
 
 // base is a data directory with the real accelerators, providers, regions
@@ -125,4 +128,16 @@ func FuzzReadSpecs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = readSpecs(fstest.MapFS{SpecsFile: &fstest.MapFile{Data: []byte(s)}})
 	})
+}
+
+// TestSpecsUnterminatedQuote: a row that opens a quote and never closes it
+// is a malformed-CSV error with its line (found by FuzzReadSpecs: it used
+// to panic in csv.Reader.FieldPos).
+func TestSpecsUnterminatedQuote(t *testing.T) {
+	src := strings.Join(specColumns, ",") + "\n\"000000000000000000"
+	_, err := readSpecs(fstest.MapFS{SpecsFile: &fstest.MapFile{Data: []byte(src)}})
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Line != 2 || !strings.Contains(err.Error(), "malformed CSV") {
+		t.Fatalf("got %v, want a malformed-CSV error on line 2", err)
+	}
 }

@@ -53,10 +53,15 @@ func readSpecs(fsys fs.FS) (map[string]spec, error) {
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			return nil, &apperr.Error{Code: apperr.Invalid, File: SpecsFile, Line: line, Msg: "malformed CSV", Err: err}
+			// FieldPos is only defined for a record read without error.
+			e := &apperr.Error{Code: apperr.Invalid, File: SpecsFile, Msg: "malformed CSV", Err: err}
+			if pe := (*csv.ParseError)(nil); errors.As(err, &pe) {
+				e.Line = pe.StartLine
+			}
+			return nil, e
 		}
+		line, _ := r.FieldPos(0)
 		num := func(i int) (float64, error) {
 			if rec[i] == "" {
 				return 0, nil
