@@ -1,0 +1,119 @@
+package report
+
+// AnswerJSON is the answer a reader needs before the ranking: which offer,
+// why it beats the runner-up, what it costs, how long (or, for a service,
+// how many replicas at what latency), how sure, and what could go wrong.
+// It is built once from the advisor's result (BuildAnswer) and every
+// surface renders it: the text of recommend, the Markdown and HTML reports,
+// the page (from the API's "answer") and -o json. Sentences are in the
+// requested language; codes and numbers are stable.
+type AnswerJSON struct {
+	// Headline is one sentence: the pick, its fleet, time and cost; or why
+	// nothing qualifies.
+	Headline string `json:"headline"`
+	// Qualifies is false when no candidate qualifies (NearMisses then says
+	// what would, with one constraint relaxed).
+	Qualifies bool `json:"qualifies"`
+	// Service is true for a service sized to a request rate: costs are per
+	// month and Service holds replicas, $/hour, $/month, $/million tokens
+	// and latency against the SLO.
+	Service bool `json:"service"`
+	// Objective is the ranking objective used (cost, time, ...);
+	// ObjectiveSentence says it in words ("ranked by total cost").
+	Objective         string `json:"objective"`
+	ObjectiveSentence string `json:"objective_sentence"`
+	// Pick is the #1 candidate (rank 1 of "candidates"); nil when nothing
+	// qualifies.
+	Pick *AnswerPickJSON `json:"pick"`
+	// RunnerUp is the best candidate on another instance type (nil when
+	// there is none); Factors compares the two with numbers, the decisive
+	// factor first.
+	RunnerUp *AnswerPickJSON `json:"runner_up"`
+	Factors  []FactorJSON    `json:"factors"`
+	// Cost is the pick's cost broken down (USD; USD/month for a service).
+	Cost *AnswerCostJSON `json:"cost"`
+	// Duration is the pick's wall-clock time with its 80% interval (nil for
+	// a service).
+	Duration *RangeJSON `json:"duration_hours"`
+	// ServiceFigures is set for a service.
+	ServiceFigures *ServiceAnswerJSON `json:"service_figures,omitempty"`
+	// Confidence is the probability that #1 really beats #2, where the
+	// model provides it.
+	Confidence *ConfidenceJSON `json:"confidence_vs_next"`
+	// Risks is what could go wrong with the pick: spot interruptions,
+	// missing the deadline, reserved capacity left idle, the software stack,
+	// compliance, stale prices. Most serious first.
+	Risks []RiskJSON `json:"risks"`
+	// NearMisses are excluded candidates that one relaxed constraint
+	// would admit (the cheapest or fastest per constraint).
+	NearMisses []NearMissJSON `json:"near_misses"`
+}
+
+// AnswerPickJSON names one candidate of the answer.
+type AnswerPickJSON struct {
+	Rank     int      `json:"rank"`
+	Offer    string   `json:"offer"`
+	Region   string   `json:"region"`
+	GPU      string   `json:"gpu"`
+	GPUs     int      `json:"gpus"`
+	Pricing  string   `json:"pricing"`
+	Plan     string   `json:"plan"` // the plan sentence
+	TotalUSD *float64 `json:"total_usd"`
+}
+
+// FactorJSON is one factor that separates the pick from the runner-up.
+type FactorJSON struct {
+	Code     string   `json:"code"` // total_cost, duration, price_per_hour, throughput, ttft, ...
+	Pick     *float64 `json:"pick"`
+	RunnerUp *float64 `json:"runner_up"`
+	Unit     string   `json:"unit"`
+	Sentence string   `json:"sentence"`
+}
+
+// AnswerCostJSON is the pick's cost by part.
+type AnswerCostJSON struct {
+	Unit         string   `json:"unit"` // USD or USD/month
+	Compute      float64  `json:"compute"`
+	Storage      float64  `json:"storage"`
+	Egress       float64  `json:"egress"`
+	Setup        float64  `json:"setup"`
+	SpotOverhead float64  `json:"spot_overhead"`
+	Total        float64  `json:"total"`
+	P10          *float64 `json:"p10,omitempty"`
+	P90          *float64 `json:"p90,omitempty"`
+}
+
+// RangeJSON is a value with its 80% interval.
+type RangeJSON struct {
+	Value float64  `json:"value"`
+	P10   *float64 `json:"p10,omitempty"`
+	P90   *float64 `json:"p90,omitempty"`
+}
+
+// ServiceAnswerJSON is a service's figures.
+type ServiceAnswerJSON struct {
+	Replicas            int      `json:"replicas"`
+	PerHourUSD          *float64 `json:"per_hour_usd"`
+	PerMonthUSD         *float64 `json:"per_month_usd"`
+	PerMillionTokensUSD *float64 `json:"per_million_tokens_usd"`
+	TTFTMs              *float64 `json:"ttft_ms"`
+	TPOTMs              *float64 `json:"tpot_ms"`
+	SLOTTFTMs           *float64 `json:"slo_ttft_ms,omitempty"`
+	SLOTPOTMs           *float64 `json:"slo_tpot_ms,omitempty"`
+}
+
+// RiskJSON is one thing that could go wrong.
+type RiskJSON struct {
+	Code     string `json:"code"`  // spot_interruptions, deadline, reserved_underused, stack, compliance, stale_price, low_confidence, ...
+	Level    string `json:"level"` // high, medium, low
+	Sentence string `json:"sentence"`
+}
+
+// NearMissJSON is an excluded candidate one relaxed constraint would admit.
+type NearMissJSON struct {
+	Constraint string   `json:"constraint"` // e.g. constraints.deadline_hours
+	Needed     *float64 `json:"needed"`     // the value that would admit it
+	Offer      string   `json:"offer"`
+	Region     string   `json:"region"`
+	Sentence   string   `json:"sentence"`
+}
