@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/gpupick/gpupick/data"
 )
@@ -76,6 +79,10 @@ func TestGolden(t *testing.T) {
 		{"providers.txt", []string{"providers"}},
 		{"providers.json", []string{"providers", "-o", "json"}},
 		{"providers.csv", []string{"providers", "-o", "csv"}},
+		{"gpus-zh.txt", []string{"gpus", "--lang", "zh"}},
+		{"offers-zh.txt", []string{"offers", "--lang", "zh"}},
+		{"offers-prices.csv", []string{"offers", "--prices", "testdata/prices.yaml", "-o", "csv"}},
+		{"providers-zh.txt", []string{"providers", "--lang", "zh"}},
 		{"help.txt", []string{"--help"}},
 		{"offers-help.txt", []string{"offers", "--help"}},
 	}
@@ -88,6 +95,88 @@ func TestGolden(t *testing.T) {
 			golden(t, tt.name, out)
 		})
 	}
+}
+
+// TestChineseLANG: a Chinese LANG gives Chinese output when --lang is not
+// given, and --lang en overrides it, on every command that takes --lang.
+func TestChineseLANG(t *testing.T) {
+	zh := map[string]string{"LANG": "zh_CN.UTF-8"}
+	for _, args := range [][]string{
+		{"gpus"}, {"offers"}, {"providers"},
+		{"predict", "-f", "testdata/chat-8b.yaml", "--gpu", "h100-sxm"},
+		{"check", "-f", "testdata/chat-8b.yaml", "--gpu", "h100-sxm"},
+		{"simulate", "-f", "testdata/service-trace.yaml"},
+	} {
+		out, errOut, _ := runEnv(t, zh, args...)
+		if !hasHan(out) {
+			t.Errorf("%v with LANG=zh_CN: no Chinese in the output (stderr %q):\n%s", args, errOut, out)
+		}
+		out, _, _ = runEnv(t, zh, append(args, "--lang", "en")...)
+		if hasHan(out) {
+			t.Errorf("%v --lang en with LANG=zh_CN: Chinese in the output:\n%s", args, out)
+		}
+	}
+	if _, errOut, code := run(t, "gpus", "--lang", "fr"); code != 2 || !strings.Contains(errOut, "--lang: want en or zh") {
+		t.Errorf("--lang fr: exit %d, %q", code, errOut)
+	}
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCSVValues: every -o csv listing writes values a spreadsheet can use:
+// numbers without units or formatting, true/false flags, empty cells for
+// unknown, and a unit in every numeric header.
+func TestCSVValues(t *testing.T) {
+	for _, args := range [][]string{
+		{"gpus", "-o", "csv"}, {"offers", "-o", "csv"}, {"providers", "-o", "csv"},
+		{"offers", "--prices", "testdata/prices.yaml", "-o", "csv"},
+	} {
+		out, errOut, code := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("%v: %v, %d records", args, err, len(recs))
+		}
+		header := recs[0]
+		for _, r := range recs[1:] {
+			for i, cell := range r {
+				key := header[i]
+				switch {
+				case cell == "":
+				case cell == "-" || cell == "*" || strings.HasSuffix(cell, "%") || cell == "unknown" || cell == "yes" || cell == "no":
+					t.Errorf("%v: %s = %q is a display string", args, key, cell)
+				case key == "stale" || key == "cloud_act" || key == "prices_stale" || key == "customer_managed_keys" || key == "confidential_gpu_vms":
+					if cell != "true" && cell != "false" {
+						t.Errorf("%v: %s = %q, want true or false", args, key, cell)
+					}
+				case numericKey(key):
+					if _, err := strconv.ParseFloat(cell, 64); err != nil {
+						t.Errorf("%v: %s = %q is not a number", args, key, cell)
+					}
+				}
+			}
+		}
+	}
+}
+
+// numericKey reports whether a CSV column holds numbers: its name ends in
+// its unit, or it is a count.
+func numericKey(k string) bool {
+	for _, suf := range []string{"_usd", "_gib", "_gb_s", "_gbps", "_tflops", "_w", "_hour", "_h", "_s", "_gb", "_count", "vcpus", "offers", "_first_tier"} {
+		if strings.HasSuffix(k, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestErrors(t *testing.T) {

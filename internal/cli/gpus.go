@@ -13,7 +13,7 @@ import (
 )
 
 func newGPUsCmd(e *Env) *cobra.Command {
-	var vendor, out string
+	var vendor, out, lang string
 	var minMem float64
 	cmd := &cobra.Command{
 		Use:   "gpus",
@@ -23,6 +23,10 @@ func newGPUsCmd(e *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt, report.CSVFmt)
+			if err != nil {
+				return err
+			}
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -51,12 +55,13 @@ func newGPUsCmd(e *Env) *cobra.Command {
 			if len(keep) == 0 {
 				return apperr.Emptyf("no accelerator has %g GiB or more from vendor %q", minMem, vendor)
 			}
-			j, t := report.Accelerators(keep, e.Now())
+			j, t := report.AcceleratorsIn(keep, e.Now(), l)
 			return write(e, format, j, t)
 		},
 	}
 	cmd.Flags().StringVar(&vendor, "vendor", "", "only accelerators of `VENDOR` (nvidia, amd, intel, google, aws, huawei)")
 	cmd.Flags().Float64Var(&minMem, "min-memory-gb", 0, "only accelerators with at least `N` GiB of memory")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json|csv")
 	return cmd
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func newOffersCmd(e *Env) *cobra.Command {
-	var gpu, region, country, pricing, sortBy, out string
+	var gpu, region, country, pricing, sortBy, out, lang string
 	var providers []string
 	var minGPUs int
 	var maxPrice float64
@@ -24,6 +24,10 @@ func newOffersCmd(e *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt, report.CSVFmt)
+			if err != nil {
+				return err
+			}
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -81,7 +85,7 @@ func newOffersCmd(e *Env) *cobra.Command {
 			}
 			catalog.Sort(sel.Offers, key, mode)
 			yours := e.pricesFile != ""
-			j, t := report.Offers(sel.Offers, mode, yours, e.Now())
+			j, t := report.OffersIn(sel.Offers, mode, yours, e.Now(), l)
 			return write(e, format, j, t)
 		},
 	}
@@ -93,6 +97,7 @@ func newOffersCmd(e *Env) *cobra.Command {
 	cmd.Flags().Float64Var(&maxPrice, "max-price", 0, "at most `USD` per instance-hour (your price when --prices is given)")
 	cmd.Flags().StringVar(&pricing, "pricing", "on-demand", "pricing `MODE` to show and filter: "+strings.Join(catalog.ModeNames(), ", "))
 	cmd.Flags().StringVar(&sortBy, "sort", "price", "sort by price, price-per-gpu or memory")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json|csv")
 	return cmd
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func newProvidersCmd(e *Env) *cobra.Command {
-	var out string
+	var out, lang string
 	cmd := &cobra.Command{
 		Use:     "providers",
 		Short:   "List providers with jurisdiction, certifications, egress and price-data dates",
@@ -18,14 +18,19 @@ func newProvidersCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			l, err := e.lang(lang)
+			if err != nil {
+				return err
+			}
 			c, err := e.Catalog()
 			if err != nil {
 				return err
 			}
-			j, t := report.Providers(c, e.Now())
+			j, t := report.ProvidersIn(c, e.Now(), l)
 			return write(e, format, j, t)
 		},
 	}
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json|csv")
 	return cmd
 }

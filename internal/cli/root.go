@@ -20,6 +20,7 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/report"
 )
 
 // Version is set at build time with -ldflags "-X .../cli.Version=v1.2.3";
@@ -222,4 +223,14 @@ func examples(root *cobra.Command) string {
 // outputFlag adds -o with the formats a command supports.
 func outputFlag(cmd *cobra.Command, p *string, formats string) {
 	cmd.Flags().StringVarP(p, "output", "o", "table", "output format: "+formats)
+}
+
+// langFlag adds --lang; the command reads it with Env.lang.
+func langFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "lang", "", "output language: en or zh (default: zh when LANG starts with zh, else en)")
+}
+
+// lang checks --lang, falling back to a Chinese LANG.
+func (e *Env) lang(flag string) (report.Lang, error) {
+	return report.ParseLang(flag, e.getenv("LANG"))
 }

@@ -62,15 +62,22 @@ type AcceleratorJSON struct {
 	Stale             bool               `json:"stale"`
 }
 
-// Accelerators builds the JSON view and the table of accelerators.
+// Accelerators builds the JSON view and the English table of accelerators.
 func Accelerators(accs []*catalog.Accelerator, now time.Time) ([]AcceleratorJSON, *Table) {
+	return AcceleratorsIn(accs, now, English)
+}
+
+// AcceleratorsIn is Accelerators with the table in language l.
+func AcceleratorsIn(accs []*catalog.Accelerator, now time.Time, l Lang) ([]AcceleratorJSON, *Table) {
 	out := make([]AcceleratorJSON, 0, len(accs))
 	t := &Table{Columns: []Column{
-		{"ID", "id", false}, {"NAME", "name", false}, {"VENDOR", "vendor", false}, {"ARCH", "architecture", false},
-		{"MEM GiB", "memory_gib", true}, {"BW GB/s", "memory_bandwidth_gb_s", true},
-		{"BF16 TFLOPS", "bf16_tflops", true}, {"FP8 TFLOPS", "fp8_tflops", true}, {"FP4 TFLOPS", "fp4_tflops", true},
-		{"LINK GB/s", "link_gb_s", true}, {"TDP W", "tdp_w", true}, {"AS OF", "as_of", false},
+		{tc(l, "col.id"), "id", false}, {tc(l, "col.name"), "name", false}, {tc(l, "col.vendor"), "vendor", false}, {tc(l, "col.arch"), "architecture", false},
+		{tc(l, "col.mem_gib"), "memory_gib", true}, {tc(l, "col.bw"), "memory_bandwidth_gb_s", true},
+		{tc(l, "col.fp16"), "fp16_tflops", true}, {tc(l, "col.bf16"), "bf16_tflops", true}, {tc(l, "col.fp8"), "fp8_tflops", true}, {tc(l, "col.fp4"), "fp4_tflops", true},
+		{tc(l, "col.link"), "link_gb_s", true}, {tc(l, "col.tdp"), "tdp_w", true}, {tc(l, "col.as_of"), "as_of", false},
 	}}
+	t.CSVColumns = []string{"id", "name", "vendor", "architecture", "memory_gib", "memory_bandwidth_gb_s",
+		"fp16_tflops", "bf16_tflops", "fp8_tflops", "fp4_tflops", "link_gb_s", "tdp_w", "as_of", "stale"}
 	for _, a := range accs {
 		j := AcceleratorJSON{
 			ID: a.ID, Aliases: a.Aliases, Name: a.Name, Vendor: a.Vendor, Architecture: a.Architecture,
@@ -89,11 +96,19 @@ func Accelerators(accs []*catalog.Accelerator, now time.Time) ([]AcceleratorJSON
 			}
 		}
 		out = append(out, j)
-		t.Add(a.ID, a.Name, a.Vendor, a.Architecture, num(a.MemGiB, 1), num(a.MemBandwidthGBps, 0),
-			orDash(num(a.PeakTFLOPS[catalog.BF16], 1)), orDash(num(a.PeakTFLOPS[catalog.FP8], 1)), orDash(num(a.PeakTFLOPS[catalog.FP4], 1)),
+		tf := func(d catalog.DataType) string { return orDash(num(a.PeakTFLOPS[d], 1)) }
+		t.Add(a.ID, ShortText(a.Name, 40), a.Vendor, a.Architecture, num(a.MemGiB, 1), num(a.MemBandwidthGBps, 0),
+			tf(catalog.FP16), tf(catalog.BF16), tf(catalog.FP8), tf(catalog.FP4),
 			num(a.LinkGBps, 0), num(a.TDPWatts, 0), date(a.AsOf))
+		cf := func(v float64, prec int) string { return csvNum(v, prec, v > 0) }
+		t.AddCSV(a.ID, a.Name, a.Vendor, a.Architecture, cf(a.MemGiB, 2), cf(a.MemBandwidthGBps, 1),
+			cf(a.PeakTFLOPS[catalog.FP16], 2), cf(a.PeakTFLOPS[catalog.BF16], 2), cf(a.PeakTFLOPS[catalog.FP8], 2), cf(a.PeakTFLOPS[catalog.FP4], 2),
+			cf(a.LinkGBps, 1), cf(a.TDPWatts, 0), date(a.AsOf), csvBool(j.Stale))
 	}
-	t.Notes = append(t.Notes, "TFLOPS are dense peaks (no sparsity); - = the hardware has no such path; LINK = GPU-to-GPU, both directions.")
+	for _, col := range []int{4, 6, 7, 8, 9} {
+		t.AlignDecimals(col, 1)
+	}
+	t.Notes = append(t.Notes, tc(l, "gpus.note"))
 	return out, t
 }
 
@@ -178,44 +193,55 @@ func OfferView(o *catalog.Offer, now time.Time) OfferJSON {
 	return j
 }
 
-// Offers builds the JSON view and the table of offers, priced in mode m.
-// With yours, the table has a column for the user's own price.
+// Offers builds the JSON view and the English table of offers, priced in
+// mode m. With yours, the table has a column for the user's own price.
 func Offers(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time) ([]OfferJSON, *Table) {
+	return OffersIn(offers, m, yours, now, English)
+}
+
+// OffersIn is Offers with the table in language l.
+func OffersIn(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time, l Lang) ([]OfferJSON, *Table) {
 	out := make([]OfferJSON, 0, len(offers))
 	cols := []Column{
-		{"OFFER", "id", false}, {"REGION", "region", false}, {"CC", "country", false},
-		{"GPU", "gpu", false}, {"N", "gpu_count", true}, {"MEM GiB", "gpu_memory_gib", true},
-		{"vCPU", "vcpus", true}, {"RAM GiB", "ram_gib", true},
-		{strings.ToUpper(m.String()) + " $/h", "price_usd_per_hour", true}, {"$/GPU-h", "price_usd_per_gpu_hour", true},
+		{tc(l, "col.offer"), "id", false}, {tc(l, "col.region"), "region", false}, {tc(l, "col.cc"), "country", false},
+		{tc(l, "col.gpu"), "gpu", false}, {tc(l, "col.n"), "gpu_count", true}, {tc(l, "col.mem_gib"), "gpu_memory_gib", true},
+		{tc(l, "col.vcpu"), "vcpus", true}, {tc(l, "col.ram_gib"), "ram_gib", true},
+		{tc(l, "col.price_h", modeText(l, m.String())), "price_usd_per_hour", true}, {tc(l, "col.price_gpu_h"), "price_usd_per_gpu_hour", true},
 	}
+	csvCols := []string{"id", "region", "country", "gpu", "gpu_count", "gpu_memory_gib", "vcpus", "ram_gib",
+		"price_usd_per_hour", "price_usd_per_gpu_hour"}
 	if yours {
-		cols = append(cols, Column{"YOUR $/h", "your_price_usd_per_hour", true}, Column{"YOUR $/GPU-h", "your_price_usd_per_gpu_hour", true})
+		cols = append(cols, Column{tc(l, "col.your_h"), "your_price_usd_per_hour", true}, Column{tc(l, "col.your_gpu_h"), "your_price_usd_per_gpu_hour", true})
+		csvCols = append(csvCols, "your_price_usd_per_hour", "your_price_usd_per_gpu_hour")
 	}
-	cols = append(cols, Column{"FABRIC Gb/s", "fabric_gbps", true}, Column{"AS OF", "as_of", false}, Column{"STALE", "stale", false})
-	t := &Table{Columns: cols}
+	cols = append(cols, Column{tc(l, "col.fabric"), "fabric_gbps", true}, Column{tc(l, "col.as_of"), "as_of", false}, Column{tc(l, "col.stale"), "stale", false})
+	t := &Table{Columns: cols, CSVColumns: append(csvCols, "fabric_gbps", "as_of", "stale", "provider", "instance_type", "pricing")}
 	stale, unknown := 0, 0
 	for _, o := range offers {
 		out = append(out, OfferView(o, now))
-		price := func(p catalog.Prices) (string, string) {
+		price := func(p catalog.Prices) (text, perGPU, csvText, csvPerGPU string) {
 			v, ok := p.Get(m)
 			if !ok {
-				return "unknown", "unknown"
+				return tc(l, "unknown"), tc(l, "unknown"), "", ""
 			}
-			return fmt.Sprintf("%.2f", v), fmt.Sprintf("%.2f", v/o.GPUs())
+			return fmt.Sprintf("%.2f", v), fmt.Sprintf("%.2f", v/o.GPUs()), csvNum(v, 6, true), csvNum(v/o.GPUs(), 6, true)
 		}
-		p, pg := price(o.ListPrices)
-		if p == "unknown" {
+		p, pg, cp, cpg := price(o.ListPrices)
+		if cp == "" {
 			unknown++
 		}
 		row := []string{o.ID(), o.Region, o.Country, o.GPU, GPUCountString(o), num(o.GPUMemGiB, 1),
 			intOrEmpty(o.VCPUs), num(o.RAMGiB, 0), p, pg}
+		crow := []string{o.ID(), o.Region, o.Country, o.GPU, csvNum(o.GPUs(), 6, true), csvNum(o.GPUMemGiB, 2, o.GPUMemGiB > 0),
+			csvNum(float64(o.VCPUs), 0, o.VCPUs > 0), csvNum(o.RAMGiB, 2, o.RAMGiB > 0), cp, cpg}
 		if yours {
-			yp, ypg := price(o.YourPrices)
+			yp, ypg, cyp, cypg := price(o.YourPrices)
 			row = append(row, yp, ypg)
+			crow = append(crow, cyp, cypg)
 		}
-		s := "no"
+		s := tc(l, "no")
 		if o.Stale(now) {
-			s = "yes"
+			s = tc(l, "yes")
 			stale++
 		}
 		fabric := num(o.FabricGbps, 0)
@@ -223,17 +249,35 @@ func Offers(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time) 
 			fabric = "-"
 		}
 		row = append(row, fabric, date(o.AsOf), s)
+		crow = append(crow, csvNum(o.FabricGbps, 1, o.FabricGbps > 0), date(o.AsOf), csvBool(o.Stale(now)), o.Provider, o.InstanceType, m.String())
 		t.Add(row...)
+		t.AddCSV(crow...)
 	}
-	t.Notes = append(t.Notes, fmt.Sprintf("%d offers; prices in USD per instance-hour (CNY converted at the rate in fx.csv).", len(offers)))
-	t.Notes = append(t.Notes, FreshnessText(English, catalog.Stats(offers, now)))
+	t.AlignDecimals(5, 1)
+	t.Notes = append(t.Notes, tc(l, "offers.note", len(offers)))
+	t.Notes = append(t.Notes, FreshnessText(l, catalog.Stats(offers, now)))
 	if stale > 0 {
-		t.Notes = append(t.Notes, "STALE yes = the price is older than 90 days: check the source before you sign.")
+		t.Notes = append(t.Notes, tc(l, "offers.stale"))
 	}
 	if unknown > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d offers have no published %s price (shown as unknown, never as 0).", unknown, m))
+		t.Notes = append(t.Notes, tc(l, "offers.unknown", unknown, modeText(l, m.String())))
+	}
+	if fabricDash(t) {
+		t.Notes = append(t.Notes, tc(l, "offers.fabric"))
 	}
 	return out, t
+}
+
+// fabricDash reports whether some row shows "-" for an instance without a
+// multi-node fabric.
+func fabricDash(t *Table) bool {
+	col := len(t.Columns) - 3
+	for _, r := range t.Rows {
+		if r[col] == "-" {
+			return true
+		}
+	}
+	return false
 }
 
 func intOrEmpty(v int) string {
@@ -266,9 +310,14 @@ type ProviderJSON struct {
 	Stale                   bool                    `json:"stale"`
 }
 
-// Providers builds the JSON view and table of providers, with the number of
-// offers and the newest price date of each.
+// Providers builds the JSON view and the English table of providers, with
+// the number of offers and the newest price date of each.
 func Providers(c *catalog.Catalog, now time.Time) ([]ProviderJSON, *Table) {
+	return ProvidersIn(c, now, English)
+}
+
+// ProvidersIn is Providers with the table in language l.
+func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Table) {
 	count := map[string]int{}
 	newest := map[string]time.Time{}
 	for _, o := range c.Offers {
@@ -278,10 +327,12 @@ func Providers(c *catalog.Catalog, now time.Time) ([]ProviderJSON, *Table) {
 		}
 	}
 	t := &Table{Columns: []Column{
-		{"PROVIDER", "id", false}, {"NAME", "name", false}, {"HQ", "hq_country", false}, {"CLOUD ACT", "cloud_act", false},
-		{"CERTIFICATIONS", "certifications", false}, {"CMK", "customer_managed_keys", false}, {"CC GPU", "confidential_gpu_vms", false},
-		{"EGRESS $/GB", "egress_usd_per_gb_first_tier", true}, {"OFFERS", "offers", true}, {"PRICES AS OF", "prices_as_of", false},
+		{tc(l, "col.provider"), "id", false}, {tc(l, "col.name"), "name", false}, {tc(l, "col.hq"), "hq_country", false}, {tc(l, "col.cloud_act"), "cloud_act", false},
+		{tc(l, "col.certs"), "certifications", false}, {tc(l, "col.cmk"), "customer_managed_keys", false}, {tc(l, "col.cc_gpu"), "confidential_gpu_vms", false},
+		{tc(l, "col.egress"), "egress_usd_per_gb_first_tier", true}, {tc(l, "col.offers"), "offers", true}, {tc(l, "col.prices_as_of"), "prices_as_of", false},
 	}}
+	t.CSVColumns = []string{"id", "name", "hq_country", "cloud_act", "certifications", "customer_managed_keys", "confidential_gpu_vms",
+		"egress_usd_per_gb_first_tier", "offers", "prices_as_of", "prices_stale"}
 	var out []ProviderJSON
 	for _, p := range c.Providers {
 		j := ProviderJSON{
@@ -298,12 +349,14 @@ func Providers(c *catalog.Catalog, now time.Time) ([]ProviderJSON, *Table) {
 		if j.EgressTiers == nil {
 			j.EgressTiers = []catalog.EgressTier{}
 		}
-		pricesAsOf := ""
+		pricesAsOf, pricesStale := "", ""
 		if n, ok := newest[p.ID]; ok {
 			j.PricesAsOf = date(n)
 			pricesAsOf = date(n)
+			pricesStale = "false"
 			if now.Sub(n) > catalog.StaleAfter {
-				pricesAsOf += " (stale)"
+				pricesAsOf += tc(l, "stale_suffix")
+				pricesStale = "true"
 			}
 		}
 		out = append(out, j)
@@ -311,18 +364,23 @@ func Providers(c *catalog.Catalog, now time.Time) ([]ProviderJSON, *Table) {
 		for _, c := range p.Certifications {
 			certs = append(certs, c.Name)
 		}
-		egress := "unknown"
+		egress, egressCSV := tc(l, "unknown"), ""
 		if len(p.EgressTiers) > 0 {
 			egress = fmt.Sprintf("%.3f", p.EgressTiers[0].USDPerGB)
+			egressCSV = csvNum(p.EgressTiers[0].USDPerGB, 6, true)
 		}
-		act := "no"
+		act := tc(l, "no")
 		if p.CloudAct {
-			act = "yes"
+			act = tc(l, "yes")
 		}
-		t.Add(p.ID, p.Name, p.HQCountry, act, orDash(strings.Join(certs, " ")), p.CustomerManagedKeys.String(),
-			p.ConfidentialGPUVMs.String(), egress, strconv.Itoa(count[p.ID]), orDash(pricesAsOf))
+		t.Add(p.ID, p.Name, p.HQCountry, act, orDash(strings.Join(certs, " ")), triText(l, p.CustomerManagedKeys),
+			triText(l, p.ConfidentialGPUVMs), egress, strconv.Itoa(count[p.ID]), orDash(pricesAsOf))
+		t.AddCSV(p.ID, p.Name, p.HQCountry, csvBool(p.CloudAct), strings.Join(certs, " "), csvTri(p.CustomerManagedKeys),
+			csvTri(p.ConfidentialGPUVMs), egressCSV, strconv.Itoa(count[p.ID]), j.PricesAsOf, pricesStale)
 	}
-	t.Notes = append(t.Notes, "CLOUD ACT yes = a US-headquartered company or parent: US authorities can compel access to data in any region.",
-		"EGRESS = first internet-egress tier; see -o json for every tier and the scope of each certification.")
+	t.Notes = append(t.Notes, tc(l, "providers.note1"), tc(l, "providers.note2"))
 	return out, t
 }
+
+// triText is a yes/no/unknown fact in l.
+func triText(l Lang, t catalog.Tri) string { return tc(l, t.String()) }

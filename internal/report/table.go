@@ -8,11 +8,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
 )
 
 // Format is an output format.
@@ -48,11 +51,23 @@ type Column struct {
 }
 
 // Table is rows of cells under columns, with notes printed below it.
+//
+// A table whose cells are display strings ("1 x mi300x", "100%", "-") may
+// carry a second, machine form for -o csv: CSVColumns (stable snake_case
+// names with the unit, e.g. total_usd) and CSVRows of plain values (numbers
+// without units or grouping, true/false, an empty cell for unknown). When
+// CSVColumns is nil, WriteCSV writes the column keys and the display rows.
 type Table struct {
-	Columns []Column
-	Rows    [][]string
-	Notes   []string
+	Columns    []Column
+	Rows       [][]string
+	Notes      []string
+	CSVColumns []string
+	CSVRows    [][]string
 }
+
+// AddCSV appends a row of plain values for -o csv; it must have one value
+// per CSV column.
+func (t *Table) AddCSV(values ...string) { t.CSVRows = append(t.CSVRows, values) }
 
 // Add appends a row; it must have one cell per column.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
@@ -106,14 +121,18 @@ func (t *Table) WriteText(w io.Writer) error {
 // left out.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	keys := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		keys[i] = c.Key
+	keys, rows := t.CSVColumns, t.CSVRows
+	if keys == nil {
+		keys = make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			keys[i] = c.Key
+		}
+		rows = t.Rows
 	}
 	if err := cw.Write(keys); err != nil {
 		return err
 	}
-	if err := cw.WriteAll(t.Rows); err != nil {
+	if err := cw.WriteAll(rows); err != nil {
 		return err
 	}
 	cw.Flush()
@@ -133,6 +152,63 @@ func WriteJSON(w io.Writer, v any) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// AlignDecimals formats the cells of column col with the same number of
+// decimals, the fewest (at most prec) that show every value of the column
+// rounded to prec. Empty cells, and cells that are not numbers ("unknown",
+// "-"), stay as they are.
+func (t *Table) AlignDecimals(col, prec int) {
+	need := 0
+	for _, r := range t.Rows {
+		v, err := strconv.ParseFloat(r[col], 64)
+		if err != nil {
+			continue
+		}
+		s := strconv.FormatFloat(v, 'f', prec, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			d := len(strings.TrimRight(s[i+1:], "0"))
+			need = max(need, d)
+		}
+	}
+	for _, r := range t.Rows {
+		if v, err := strconv.ParseFloat(r[col], 64); err == nil {
+			r[col] = strconv.FormatFloat(v, 'f', need, 64)
+		}
+	}
+}
+
+// csvNum is a number for a CSV cell: plain digits rounded to prec decimals,
+// no trailing zeros, no grouping; ok false (unknown) is an empty cell.
+func csvNum(v float64, prec int, ok bool) string {
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(roundTo(v, prec), 'f', -1, 64)
+}
+
+// csvBool is a flag for a CSV cell.
+func csvBool(b bool) string { return strconv.FormatBool(b) }
+
+// csvTri is a yes/no/unknown fact for a CSV cell: true, false or empty.
+func csvTri(t catalog.Tri) string {
+	switch t {
+	case catalog.Yes:
+		return "true"
+	case catalog.No:
+		return "false"
+	}
+	return ""
+}
+
+// ShortText shortens s to at most n characters for a table cell, ending in
+// "…" when cut (the full text is in -o json).
+func ShortText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimRight(string(r[:n-1]), " ;,") + "…"
 }
 
 func displayWidth(s string) int {
