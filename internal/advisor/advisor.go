@@ -40,6 +40,9 @@ const (
 	ReasonUnsustained  = "cannot_serve_load"
 	ReasonIncompatible = "incompatible"
 	ReasonNonCompliant = "non_compliant"
+	// ReasonMaxGPUs: one instance of the offer has more GPUs than
+	// constraints.max_gpus allows (it was not predicted).
+	ReasonMaxGPUs = "exceeds_max_gpus"
 )
 
 // Request is one recommendation to compute.
@@ -231,7 +234,24 @@ type Excluded struct {
 	Pricing    string
 	ReasonCode string
 	Reason     string
+	// Relax names the one constraint (a workload field path such as
+	// constraints.deadline_hours) that, relaxed to Needed, would admit
+	// this candidate: it breaks no other constraint the advisor checks.
+	// Empty when it breaks more than one, or none that can be relaxed.
+	// Needed is in the constraint's unit (hours, USD, GPUs).
+	Relax  string
+	Needed float64
+	// DurationHours and TotalUSD are the excluded candidate's predicted
+	// time and cost, when it was priced before it was dropped (0 if not).
+	DurationHours, TotalUSD float64
 }
+
+// Constraint field paths a near-miss can relax (Excluded.Relax).
+const (
+	RelaxDeadline = "constraints.deadline_hours"
+	RelaxBudget   = "constraints.budget_usd"
+	RelaxMaxGPUs  = "constraints.max_gpus"
+)
 
 // Result is a recommendation.
 type Result struct {
@@ -245,6 +265,9 @@ type Result struct {
 	ConfidenceVsNext *Confidence
 	// Now is the request's clock: prices are judged stale against it.
 	Now time.Time
+	// Spec is the workload that was evaluated (read-only): its
+	// constraints and SLO are what the answer measures the pick against.
+	Spec *workload.Spec
 }
 
 // Freshness is how fresh the prices of the first top candidates (0 = all)
@@ -313,6 +336,8 @@ func ReasonText(code string) string {
 		return "are incompatible with the software stack"
 	case ReasonNonCompliant:
 		return "fail a compliance requirement"
+	case ReasonMaxGPUs:
+		return "have more GPUs per instance than constraints.max_gpus"
 	}
 	return code
 }
@@ -333,7 +358,7 @@ type task struct {
 // Recommend evaluates every offer in the catalog for the request.
 func Recommend(req Request) (*Result, error) {
 	spec := req.Spec
-	res := &Result{Objective: spec.Objective, Now: req.Now}
+	res := &Result{Objective: spec.Objective, Now: req.Now, Spec: spec}
 	if req.Objective != "" {
 		res.Objective = req.Objective
 	}
@@ -420,7 +445,9 @@ func Recommend(req Request) (*Result, error) {
 			tasks = append(tasks, task{offer: o, shape: s, warnings: ws})
 		}
 		if o.GPUCount > maxGPUs {
-			exclude(o, o.GPUCount, "", ReasonNoFit, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
+			exclude(o, o.GPUCount, "", ReasonMaxGPUs, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
+			x := &res.Excluded[len(res.Excluded)-1]
+			x.Relax, x.Needed = RelaxMaxGPUs, float64(o.GPUCount)
 		}
 	}
 	res.Evaluated = len(res.Excluded) // offers removed before prediction count as evaluated once

@@ -368,6 +368,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		ev.price(s, t, instances, replicas, pp, m, service)
 		if code, why := ev.violates(c); code != "" {
 			excl(m.String(), code, why)
+			ev.keepNumbers(&ev.excl[len(ev.excl)-1], c, code)
 			continue
 		}
 		ev.finish(c, t, pp, m, service, unknown)
@@ -544,6 +545,28 @@ func (ev *evaluator) violates(c *Candidate) (string, string) {
 		})
 	}
 	return "", ""
+}
+
+// keepNumbers keeps an excluded candidate's time and cost and, when it
+// breaks one constraint only, the value of that constraint that would
+// admit it (a near-miss). A spot candidate past the deadline is no
+// near-miss: at a deadline equal to its expected time it would miss it
+// about half the time.
+func (ev *evaluator) keepNumbers(x *Excluded, c *Candidate, code string) {
+	k := &ev.spec.Constraints
+	x.DurationHours = c.DurationHours
+	if c.Cost.PriceKnown {
+		x.TotalUSD = c.Cost.Cost.Total
+	}
+	switch code {
+	case ReasonDeadline:
+		overBudget := k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD
+		if c.Cost.Spot == nil && !overBudget {
+			x.Relax, x.Needed = RelaxDeadline, c.DurationHours
+		}
+	case ReasonBudget:
+		x.Relax, x.Needed = RelaxBudget, c.Cost.Cost.Total
+	}
 }
 
 func b2i(b bool) int {

@@ -67,7 +67,10 @@ type FactorJSON struct {
 	Pick     *float64 `json:"pick"`
 	RunnerUp *float64 `json:"runner_up"`
 	Unit     string   `json:"unit"`
-	Sentence string   `json:"sentence"`
+	// PickBetter is true when the pick is better on this factor (lower
+	// cost or time, higher throughput).
+	PickBetter bool   `json:"pick_better"`
+	Sentence   string `json:"sentence"`
 }
 
 // AnswerCostJSON is the pick's cost by part.

@@ -194,6 +194,9 @@ type RecommendJSON struct {
 	// are, each offer counted once (each candidate also keeps its
 	// price_as_of and, when stale, its stale_price warning).
 	PriceFreshness PriceFreshnessJSON `json:"price_freshness"`
+	// Answer is what every surface opens with: the pick, why it beats the
+	// runner-up, its cost, time, confidence, risks and near-misses.
+	Answer AnswerJSON `json:"answer"`
 }
 
 func r2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -245,8 +248,14 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 }
 
 // Recommendation builds the JSON document, keeping the top n candidates
-// (0 = all) and every exclusion.
+// (0 = all) and every exclusion, with its answer in English.
 func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON {
+	return RecommendationIn(name, kind, r, top, English)
+}
+
+// RecommendationIn is Recommendation with the answer's sentences in l
+// (codes, numbers and the other fields do not change with the language).
+func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) RecommendJSON {
 	d := RecommendJSON{Workload: name, Kind: kind, Objective: string(r.Objective), Evaluated: r.Evaluated,
 		Summary: r.Summary(), Candidates: []CandidateJSON{}, Excluded: []ExcludedJSON{}, Notes: r.Notes}
 	if d.Notes == nil {
@@ -260,12 +269,13 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 	}
 	d.Excluded = make([]ExcludedJSON, len(r.Excluded))
 	for i, x := range r.Excluded {
-		d.Excluded[i] = ExcludedJSON(x)
+		d.Excluded[i] = ExcludedJSON{Offer: x.Offer, Region: x.Region, GPUs: x.GPUs, Pricing: x.Pricing, ReasonCode: x.ReasonCode, Reason: x.Reason}
 	}
 	if c := r.ConfidenceVsNext; c != nil {
 		d.ConfidenceVsNext = &ConfidenceJSON{Confidence: *c, Sentence: c.Sentence()}
 	}
 	d.PriceFreshness = PriceFreshnessView(r.Freshness(top))
+	d.Answer = BuildAnswer(r, l)
 	return d
 }
 

@@ -1,0 +1,485 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+// BuildAnswer builds the answer block of r in l from what the advisor
+// already computed: it reads the ranked candidates, their warnings and the
+// exclusions, and evaluates nothing again (it is on the API's hot path).
+// The pick is r.Candidates[0]; the runner-up the best candidate on another
+// instance type. r.Spec (nil allowed) gives the deadline, budget and SLO.
+func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
+	svc := answerIsService(r)
+	a := AnswerJSON{
+		Qualifies: len(r.Candidates) > 0, Service: svc, Objective: string(r.Objective),
+		ObjectiveSentence: objectiveSentence(r, svc, l),
+		Factors:           []FactorJSON{}, Risks: []RiskJSON{}, NearMisses: nearMisses(r, svc, l),
+	}
+	if len(r.Candidates) == 0 {
+		a.Headline = am(l, "head_none", thousands(r.Evaluated))
+		if len(a.NearMisses) > 0 {
+			a.Headline = am(l, "head_none_near", thousands(r.Evaluated), a.NearMisses[0].Sentence)
+		}
+		return a
+	}
+	pick := r.Candidates[0]
+	a.Pick = answerPick(pick, l)
+	if runner := runnerUp(r); runner != nil {
+		a.RunnerUp = answerPick(runner, l)
+		a.Factors = factors(r, pick, runner, svc, l)
+	}
+	a.Headline = headline(pick, svc, l)
+	if pick.Cost.PriceKnown {
+		b := pick.Cost.Cost
+		a.Cost = &AnswerCostJSON{Unit: "USD", Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress),
+			Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Total: r2(b.Total)}
+		if svc {
+			a.Cost.Unit = "USD/month"
+		}
+		if pick.CostP10 > 0 && pick.CostP90 > 0 {
+			a.Cost.P10, a.Cost.P90 = fp(r2(pick.CostP10)), fp(r2(pick.CostP90))
+		}
+	}
+	if !svc && pick.DurationHours > 0 {
+		a.Duration = &RangeJSON{Value: r2(pick.DurationHours)}
+		if pick.DurationHoursP10 > 0 && pick.DurationHoursP90 > 0 {
+			a.Duration.P10, a.Duration.P90 = fp(r2(pick.DurationHoursP10)), fp(r2(pick.DurationHoursP90))
+		}
+	}
+	if svc {
+		a.ServiceFigures = serviceFigures(r, pick)
+	}
+	if c := r.ConfidenceVsNext; c != nil {
+		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: confidenceText(l, c)}
+	}
+	a.Risks = risks(r, pick, svc, l)
+	return a
+}
+
+// runnerUp is the best candidate on another instance type than #1 (nil
+// when there is none): another region, size or pricing mode of the same
+// type is the same choice of hardware.
+func runnerUp(r *advisor.Result) *advisor.Candidate {
+	if len(r.Candidates) == 0 {
+		return nil
+	}
+	p := r.Candidates[0].Offer
+	for _, c := range r.Candidates[1:] {
+		if c.Offer.Provider != p.Provider || c.Offer.InstanceType != p.InstanceType {
+			return c
+		}
+	}
+	return nil
+}
+
+// answerIsService says whether r is a service sized to a request rate:
+// from its candidates, or from its workload when nothing qualifies.
+func answerIsService(r *advisor.Result) bool {
+	if len(r.Candidates) > 0 {
+		for _, c := range r.Candidates {
+			if c.PerMonthUSD > 0 || c.Plan.RequestsPerSPerReplica > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	s := r.Spec
+	return s != nil && s.Kind == workload.KindLLMInference && s.Inference != nil && s.Inference.RequestsPerSecond != nil
+}
+
+func answerPick(c *advisor.Candidate, l Lang) *AnswerPickJSON {
+	p := &AnswerPickJSON{Rank: c.Rank, Offer: c.Offer.ID(), Region: c.Offer.Region, GPU: c.Offer.GPU, GPUs: c.GPUs,
+		Pricing: c.Cost.Mode.String(), Plan: PlanSentence(c.Plan, l)}
+	if c.Cost.PriceKnown {
+		p.TotalUSD = fp(r2(c.Cost.Cost.Total))
+	}
+	return p
+}
+
+func headline(c *advisor.Candidate, svc bool, l Lang) string {
+	o := c.Offer
+	mode := modeName(l, c.Cost.Mode.String())
+	if svc {
+		reps := am(l, "replicas_n", c.Plan.Replicas)
+		inst := am(l, "instances_n", c.Plan.Instances, c.Plan.GPUsPerInstance, o.GPU)
+		if !c.Cost.PriceKnown {
+			return am(l, "head_svc_noprice", o.ID(), o.Region, mode, reps, inst)
+		}
+		return am(l, "head_svc", o.ID(), o.Region, mode, reps, inst, usd(c.PerMonthUSD), usd(c.PerHourUSD),
+			msText(l, c.Pred.TTFTMs), msText(l, c.Pred.TPOTMs))
+	}
+	gpus := am(l, "gpus_n", c.GPUs, o.GPU)
+	hours := am(l, "hours_v", hoursFmt(c.DurationHours))
+	if !c.Cost.PriceKnown {
+		return am(l, "head_job_noprice", o.ID(), o.Region, mode, gpus, hours)
+	}
+	return am(l, "head_job", o.ID(), o.Region, mode, gpus, hours, usd(c.Cost.Cost.Total))
+}
+
+func objectiveSentence(r *advisor.Result, svc bool, l Lang) string {
+	switch r.Objective {
+	case workload.ObjectiveTime:
+		if svc {
+			return am(l, "obj_time_svc")
+		}
+		return am(l, "obj_time")
+	case workload.ObjectiveTokensPerDollar:
+		u := unitLabel(r)
+		if u == "" {
+			u = "USD per unit"
+		}
+		return am(l, "obj_tpd", unitText(l, u))
+	case workload.ObjectiveBalanced:
+		return am(l, "obj_balanced")
+	}
+	if svc {
+		return am(l, "obj_cost_svc")
+	}
+	return am(l, "obj_cost")
+}
+
+// factorDef is one factor: how to read it off a candidate (ok false when
+// unknown), its unit, whether less is better, and how to print a value.
+type factorDef struct {
+	code   string
+	unit   string
+	less   bool
+	get    func(c *advisor.Candidate) (float64, bool)
+	format func(v float64) string
+}
+
+// factorOrder lists the factors of a kind of result, the decisive one (the
+// objective's) first.
+func factorOrder(r *advisor.Result, pick *advisor.Candidate, svc bool, l Lang) []factorDef {
+	priced := func(f func(c *advisor.Candidate) float64) func(c *advisor.Candidate) (float64, bool) {
+		return func(c *advisor.Candidate) (float64, bool) { return f(c), c.Cost.PriceKnown }
+	}
+	msF := func(v float64) string { return am(l, "ms_v", sig(v)) }
+	totalCost := factorDef{"total_cost", "USD", true, priced(func(c *advisor.Candidate) float64 { return c.Cost.Cost.Total }), usd}
+	perMonth := factorDef{"cost_per_month", "USD/month", true, priced(func(c *advisor.Candidate) float64 { return c.PerMonthUSD }),
+		func(v float64) string { return am(l, "per_month_v", usd(v)) }}
+	duration := factorDef{"duration", "h", true, func(c *advisor.Candidate) (float64, bool) { return c.DurationHours, c.DurationHours > 0 },
+		func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }}
+	perHour := factorDef{"price_per_hour", "USD/h", true, priced(func(c *advisor.Candidate) float64 { return c.Cost.PerHourUSD }),
+		func(v float64) string { return am(l, "per_hour_v", usd(v)) }}
+	tu := pick.Pred.Throughput.Unit
+	throughput := factorDef{"throughput", tu, false, func(c *advisor.Candidate) (float64, bool) {
+		return c.Pred.Throughput.Value, c.Pred.Throughput.Value > 0 && c.Pred.Throughput.Unit == tu
+	}, func(v float64) string { return sig(v) + " " + throughputUnit(l, tu) }}
+	uu := pick.UnitCostUnit
+	unitCost := factorDef{"unit_cost", uu, true, func(c *advisor.Candidate) (float64, bool) {
+		return c.UnitCost, c.UnitCost > 0 && c.UnitCostUnit == uu
+	}, func(v float64) string { return "$" + sig(v) }}
+	replicas := factorDef{"replicas", "replicas", true, func(c *advisor.Candidate) (float64, bool) {
+		return float64(c.Plan.Replicas), c.Plan.Replicas > 0
+	}, func(v float64) string { return strconv.Itoa(int(v)) }}
+	ptr := func(f func(c *advisor.Candidate) *float64) func(c *advisor.Candidate) (float64, bool) {
+		return func(c *advisor.Candidate) (float64, bool) {
+			if v := f(c); v != nil {
+				return *v, true
+			}
+			return 0, false
+		}
+	}
+	ttft := factorDef{"ttft", "ms", true, ptr(func(c *advisor.Candidate) *float64 { return c.Pred.TTFTMs }), msF}
+	tpot := factorDef{"tpot", "ms", true, ptr(func(c *advisor.Candidate) *float64 { return c.Pred.TPOTMs }), msF}
+	if svc {
+		switch r.Objective {
+		case workload.ObjectiveTime:
+			return []factorDef{ttft, tpot, perMonth, replicas}
+		case workload.ObjectiveTokensPerDollar:
+			return []factorDef{unitCost, perMonth, replicas, ttft, tpot}
+		}
+		return []factorDef{perMonth, replicas, ttft, tpot}
+	}
+	switch r.Objective {
+	case workload.ObjectiveTime:
+		return []factorDef{duration, totalCost, throughput, perHour}
+	case workload.ObjectiveTokensPerDollar:
+		return []factorDef{unitCost, totalCost, duration, throughput}
+	}
+	return []factorDef{totalCost, duration, perHour, throughput}
+}
+
+func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lang) []FactorJSON {
+	out := []FactorJSON{}
+	for _, f := range factorOrder(r, pick, svc, l) {
+		a, okA := f.get(pick)
+		b, okB := f.get(runner)
+		if !okA || !okB {
+			continue
+		}
+		fj := FactorJSON{Code: f.code, Pick: fp(roundSig(a)), RunnerUp: fp(roundSig(b)), Unit: f.unit}
+		fj.PickBetter = a < b
+		if !f.less {
+			fj.PickBetter = a > b
+		}
+		delta := am(l, "same")
+		if b != 0 && math.Abs(a-b)/math.Abs(b) >= 0.005 {
+			pct := fmt.Sprintf("%.0f%%", math.Abs(a-b)/math.Abs(b)*100)
+			switch {
+			case a < b:
+				delta = am(l, "lower", pct)
+			case a >= 2*b:
+				delta = am(l, "times", sig(a/b))
+			default:
+				delta = am(l, "higher", pct)
+			}
+		}
+		fj.Sentence = am(l, "factor", am(l, "f_"+f.code), f.format(a), runner.Offer.ID(), f.format(b), delta)
+		out = append(out, fj)
+	}
+	return out
+}
+
+func serviceFigures(r *advisor.Result, c *advisor.Candidate) *ServiceAnswerJSON {
+	s := &ServiceAnswerJSON{Replicas: c.Plan.Replicas}
+	if c.Cost.PriceKnown {
+		s.PerHourUSD, s.PerMonthUSD = fp(r2(c.PerHourUSD)), fp(r2(c.PerMonthUSD))
+		if c.UnitCost > 0 {
+			s.PerMillionTokensUSD = fp(roundSig(c.UnitCost))
+		}
+	}
+	if c.Pred.TTFTMs != nil {
+		s.TTFTMs = fp(roundSig(*c.Pred.TTFTMs))
+	}
+	if c.Pred.TPOTMs != nil {
+		s.TPOTMs = fp(roundSig(*c.Pred.TPOTMs))
+	}
+	if sp := r.Spec; sp != nil && sp.Inference != nil {
+		if v := sp.Inference.SLO.TTFTMs; v > 0 {
+			s.SLOTTFTMs = fp(v)
+		}
+		if v := sp.Inference.SLO.TPOTMs; v > 0 {
+			s.SLOTPOTMs = fp(v)
+		}
+	}
+	return s
+}
+
+// riskLevels orders risk levels, most serious first.
+var riskLevels = map[string]int{"high": 0, "medium": 1, "low": 2}
+
+// risks is what could go wrong with the pick c, one sentence each, most
+// serious first.
+func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON {
+	out := []RiskJSON{}
+	add := func(code, level, sentence string) {
+		out = append(out, RiskJSON{Code: code, Level: level, Sentence: sentence})
+	}
+	var deadline float64
+	if r.Spec != nil {
+		deadline = r.Spec.Constraints.DeadlineHours
+	}
+	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
+	if deadline > 0 && c.DurationHoursP90 > deadline {
+		add("deadline", "high", am(l, "risk_deadline", hours(deadline), hoursFmt(c.DurationHoursP10), hours(c.DurationHoursP90)))
+	}
+	for _, w := range c.Warnings {
+		arg := func(i int) any {
+			if i >= len(w.Args) {
+				return ""
+			}
+			if s, ok := w.Args[i].(string); ok {
+				return Tr(l, s)
+			}
+			return w.Args[i]
+		}
+		switch w.Code {
+		case advisor.WarnPriceUnknown:
+			add(w.Code, "high", am(l, "risk_price"))
+		case advisor.WarnSpotRisk:
+			add(w.Code, "high", am(l, "risk_spot_risk", arg(0), hours(deadline)))
+		case advisor.ReasonNonCompliant, advisor.ReasonIncompatible:
+			add(w.Code, "high", sentenceCase(fmt.Sprint(arg(0))))
+		case advisor.WarnSpot:
+			add(w.Code, "medium", am(l, "risk_spot", arg(0), arg(1)))
+		case advisor.WarnNeedsWork:
+			add(w.Code, "medium", am(l, "risk_stack", fmt.Sprint(arg(0))))
+		case advisor.WarnPreferred:
+			add(w.Code, "medium", am(l, "risk_compliance", fmt.Sprint(arg(0))))
+		case advisor.WarnReserved:
+			add(w.Code, "medium", am(l, "risk_reserved", modeName(l, fmt.Sprint(arg(0))), arg(1), arg(2)))
+		case advisor.WarnLowConfidence:
+			add(w.Code, "medium", am(l, "risk_low_conf"))
+		case advisor.WarnStale:
+			add(w.Code, "low", am(l, "risk_stale", arg(0), staleDays))
+		case advisor.WarnLowUtil:
+			add(w.Code, "low", am(l, "risk_low_util", arg(0), bottleneckText(l, fmt.Sprint(arg(1)))))
+		case advisor.WarnRegionInferred:
+			add(w.Code, "low", am(l, "risk_region", arg(0)))
+		case advisor.WarnNote:
+			add(w.Code, "low", sentenceCase(fmt.Sprint(arg(0))))
+		default:
+			add(w.Code, "low", sentenceCase(Tr(l, WarningText(English, w))))
+		}
+	}
+	if cf := r.ConfidenceVsNext; cf != nil && !cf.Distinguishable {
+		add("close_call", "medium", am(l, "risk_close", 100*cf.Probability))
+	}
+	if svc && r.Spec != nil && r.Spec.Inference != nil {
+		slo := r.Spec.Inference.SLO
+		near := func(name string, v *float64, target float64) {
+			if v != nil && target > 0 && *v > 0.9*target && *v <= target {
+				add("slo_headroom", "medium", am(l, "risk_slo", am(l, name), am(l, "ms_v", sig(*v)), am(l, "ms_v", sig(target))))
+			}
+		}
+		near("ttft_name", c.Pred.TTFTMs, slo.TTFTMs)
+		near("tpot_name", c.Pred.TPOTMs, slo.TPOTMs)
+	}
+	slices.SortStableFunc(out, func(a, b RiskJSON) int { return cmp.Compare(riskLevels[a.Level], riskLevels[b.Level]) })
+	for i := range out {
+		s := strings.TrimSpace(out[i].Sentence)
+		switch {
+		case l == Chinese && !strings.HasSuffix(s, "。"):
+			s = strings.TrimSuffix(s, ".") + "。"
+		case l != Chinese && !strings.HasSuffix(s, "."):
+			s += "."
+		}
+		out[i].Sentence = s
+	}
+	return out
+}
+
+// maxNearMisses bounds the near-misses kept per constraint.
+const maxNearMisses = 3
+
+// nearMisses picks, per relaxable constraint, the excluded candidates that
+// need it relaxed least (one per instance type), nearest first.
+func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
+	var byRelax map[string][]advisor.Excluded
+	for _, x := range r.Excluded {
+		if x.Relax != "" && x.Needed > 0 {
+			if byRelax == nil {
+				byRelax = map[string][]advisor.Excluded{}
+			}
+			byRelax[x.Relax] = append(byRelax[x.Relax], x)
+		}
+	}
+	out := []NearMissJSON{}
+	var k workload.Constraints
+	if r.Spec != nil {
+		k = r.Spec.Constraints
+	}
+	maxGPUs := k.MaxGPUs
+	if maxGPUs == 0 {
+		maxGPUs = advisor.DefaultMaxGPUs
+	}
+	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
+	for _, relax := range []string{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs} {
+		xs := byRelax[relax]
+		slices.SortFunc(xs, func(a, b advisor.Excluded) int {
+			return cmp.Or(cmp.Compare(a.Needed, b.Needed), cmp.Compare(a.TotalUSD, b.TotalUSD),
+				cmp.Compare(a.Offer, b.Offer), cmp.Compare(a.Region, b.Region), cmp.Compare(a.Pricing, b.Pricing))
+		})
+		seen := map[string]bool{}
+		for _, x := range xs {
+			if seen[x.Offer] || len(seen) >= maxNearMisses {
+				continue
+			}
+			seen[x.Offer] = true
+			n := NearMissJSON{Constraint: relax, Offer: x.Offer, Region: x.Region}
+			mode := modeName(l, x.Pricing)
+			switch relax {
+			case advisor.RelaxDeadline:
+				needed := math.Ceil(x.Needed*10) / 10
+				n.Needed = fp(needed)
+				n.Sentence = am(l, "near_deadline", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours), usdOrUnknown(l, x.TotalUSD))
+			case advisor.RelaxBudget:
+				needed := math.Ceil(x.Needed)
+				n.Needed = fp(needed)
+				if svc {
+					n.Sentence = am(l, "near_budget_svc", x.Offer, x.Region, mode, usd(needed), usd(k.BudgetUSD))
+				} else {
+					n.Sentence = am(l, "near_budget", x.Offer, x.Region, mode, usd(needed), usd(k.BudgetUSD), hours(x.DurationHours))
+				}
+			case advisor.RelaxMaxGPUs:
+				n.Needed = fp(x.Needed)
+				n.Sentence = am(l, "near_maxgpus", x.Offer, x.Region, int(x.Needed), maxGPUs, int(x.Needed))
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func usdOrUnknown(l Lang, v float64) string {
+	if v <= 0 {
+		return msg(l, "unknown")
+	}
+	return usd(v)
+}
+
+// usd writes dollars for people: "$86.72", "$103", "$71,811".
+func usd(v float64) string {
+	if math.Abs(v) >= 100 {
+		return "$" + thousands(int(math.Round(v)))
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// hoursFmt writes hours with one decimal (two below one hour).
+func hoursFmt(v float64) string {
+	switch {
+	case v < 1:
+		return fmt.Sprintf("%.2f", v)
+	case v >= 1000:
+		return thousands(int(math.Round(v)))
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// sig writes v with three significant digits, without an exponent
+// (thousands grouped from 1,000 up).
+func sig(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if math.Abs(v) >= 1000 {
+		return thousands(int(math.Round(v)))
+	}
+	d := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// roundSig rounds v to four significant digits (the answer's JSON
+// numbers).
+func roundSig(v float64) float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	p := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*p) / p
+}
+
+func msText(l Lang, v *float64) string {
+	if v == nil {
+		return msg(l, "unknown")
+	}
+	return am(l, "ms_v", sig(*v))
+}
+
+// sentenceCase capitalises the first letter of an English sentence.
+func sentenceCase(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// modeName names a pricing mode in l.
+func modeName(l Lang, m string) string {
+	if z, ok := modeZh[m]; ok && l == Chinese {
+		return z
+	}
+	return m
+}

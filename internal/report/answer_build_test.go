@@ -1,0 +1,255 @@
+package report
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/workload"
+)
+
+var answerNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// recommendFile runs the advisor on the embedded catalog for a workload
+// file, edited by edit (nil: as it is).
+func recommendFile(t *testing.T, path string, objective workload.Objective, edit func(*workload.Spec)) *advisor.Result {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := workload.Parse(b, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(spec)
+	}
+	r, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: catalogtest.Embedded(t), Now: answerNow, Objective: objective})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// checkAnswerProperties checks what every answer of a qualifying result
+// must satisfy, whatever the workload.
+func checkAnswerProperties(t *testing.T, r *advisor.Result, a AnswerJSON) {
+	t.Helper()
+	if len(r.Candidates) == 0 {
+		t.Fatal("no candidates")
+	}
+	pick := r.Candidates[0]
+	if !a.Qualifies || a.Pick == nil || a.Pick.Rank != 1 || a.Pick.Offer != pick.Offer.ID() || a.Pick.Region != pick.Offer.Region ||
+		a.Pick.Pricing != pick.Cost.Mode.String() || a.Pick.GPUs != pick.GPUs {
+		t.Errorf("the pick is not candidates[0]: %+v", a.Pick)
+	}
+	// The runner-up is the first candidate on another instance type.
+	var want *advisor.Candidate
+	for _, c := range r.Candidates[1:] {
+		if c.Offer.Provider != pick.Offer.Provider || c.Offer.InstanceType != pick.Offer.InstanceType {
+			want = c
+			break
+		}
+	}
+	switch {
+	case want == nil && a.RunnerUp != nil:
+		t.Errorf("a runner-up %+v with no other instance type", a.RunnerUp)
+	case want != nil && (a.RunnerUp == nil || a.RunnerUp.Rank != want.Rank || a.RunnerUp.Offer != want.Offer.ID()):
+		t.Errorf("runner-up %+v, want #%d %s", a.RunnerUp, want.Rank, want.Offer.ID())
+	case want != nil && a.RunnerUp.Offer == a.Pick.Offer:
+		t.Errorf("the runner-up has the pick's instance type %s", a.Pick.Offer)
+	}
+	// Factor numbers are the candidates' own.
+	if want != nil && len(a.Factors) == 0 {
+		t.Error("no factors against the runner-up")
+	}
+	for _, f := range a.Factors {
+		var p, q float64
+		switch f.Code {
+		case "total_cost":
+			p, q = pick.Cost.Cost.Total, want.Cost.Cost.Total
+		case "cost_per_month":
+			p, q = pick.PerMonthUSD, want.PerMonthUSD
+		case "duration":
+			p, q = pick.DurationHours, want.DurationHours
+		case "price_per_hour":
+			p, q = pick.Cost.PerHourUSD, want.Cost.PerHourUSD
+		case "throughput":
+			p, q = pick.Pred.Throughput.Value, want.Pred.Throughput.Value
+		case "unit_cost":
+			p, q = pick.UnitCost, want.UnitCost
+		case "replicas":
+			p, q = float64(pick.Plan.Replicas), float64(want.Plan.Replicas)
+		case "ttft":
+			p, q = *pick.Pred.TTFTMs, *want.Pred.TTFTMs
+		case "tpot":
+			p, q = *pick.Pred.TPOTMs, *want.Pred.TPOTMs
+		default:
+			t.Errorf("unknown factor %q", f.Code)
+			continue
+		}
+		if !close4(*f.Pick, p) || !close4(*f.RunnerUp, q) {
+			t.Errorf("factor %s: %v vs %v, the candidates have %v vs %v", f.Code, *f.Pick, *f.RunnerUp, p, q)
+		}
+		if f.Sentence == "" || !strings.Contains(f.Sentence, want.Offer.ID()) {
+			t.Errorf("factor %s: sentence %q does not name the runner-up", f.Code, f.Sentence)
+		}
+	}
+	// Risks most serious first, one sentence each.
+	for i := 1; i < len(a.Risks); i++ {
+		if riskLevels[a.Risks[i-1].Level] > riskLevels[a.Risks[i].Level] {
+			t.Errorf("risks out of order: %s before %s", a.Risks[i-1].Level, a.Risks[i].Level)
+		}
+	}
+	for _, k := range a.Risks {
+		if _, ok := riskLevels[k.Level]; !ok || k.Sentence == "" || k.Code == "" {
+			t.Errorf("risk %+v", k)
+		}
+	}
+	// The cost adds up and is the pick's.
+	if pick.Cost.PriceKnown {
+		c := a.Cost
+		if c == nil || !close4(c.Total, pick.Cost.Cost.Total) {
+			t.Fatalf("cost %+v, the pick costs %v", c, pick.Cost.Cost.Total)
+		}
+		if sum := c.Compute + c.Storage + c.Egress + c.Setup + c.SpotOverhead; math.Abs(sum-c.Total) > 0.06 {
+			t.Errorf("cost parts add to %v, total %v", sum, c.Total)
+		}
+		if c.P10 != nil && (*c.P10 > c.Total || *c.P90 < c.Total) {
+			t.Errorf("cost %v outside its range %v-%v", c.Total, *c.P10, *c.P90)
+		}
+	}
+	if a.Headline == "" || a.ObjectiveSentence == "" {
+		t.Error("no headline or objective sentence")
+	}
+}
+
+func close4(a, b float64) bool { return math.Abs(a-b) <= 1e-3*math.Max(1, math.Abs(b)) }
+
+func TestAnswerTraining(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", nil)
+	a := BuildAnswer(r, English)
+	checkAnswerProperties(t, r, a)
+	if a.Service || a.ServiceFigures != nil {
+		t.Error("a training job is no service")
+	}
+	if a.Duration == nil || a.Duration.Value <= 0 || a.Duration.P10 == nil || *a.Duration.P10 > a.Duration.Value {
+		t.Errorf("duration %+v", a.Duration)
+	}
+	if a.Cost == nil || a.Cost.Unit != "USD" {
+		t.Errorf("cost %+v", a.Cost)
+	}
+	if len(a.Factors) == 0 || a.Factors[0].Code != "total_cost" {
+		t.Errorf("ranked by cost: the decisive factor is total_cost, got %+v", a.Factors)
+	}
+	if !strings.HasPrefix(a.Headline, "Run it on "+r.Candidates[0].Offer.ID()) {
+		t.Errorf("headline %q", a.Headline)
+	}
+	// Ranked by time, time is the decisive factor.
+	rt := recommendFile(t, "../../examples/llama3-8b-lora.yaml", workload.ObjectiveTime, nil)
+	at := BuildAnswer(rt, English)
+	checkAnswerProperties(t, rt, at)
+	if len(at.Factors) == 0 || at.Factors[0].Code != "duration" || !strings.Contains(at.ObjectiveSentence, "time") {
+		t.Errorf("ranked by time: %q, factors %+v", at.ObjectiveSentence, at.Factors)
+	}
+	// Chinese: the sentences are Chinese, the numbers the same.
+	z := BuildAnswer(r, Chinese)
+	if !strings.Contains(z.Headline, "选择") || !strings.Contains(z.ObjectiveSentence, "按总成本") || *z.Factors[0].Pick != *a.Factors[0].Pick {
+		t.Errorf("Chinese answer: %q / %q", z.Headline, z.ObjectiveSentence)
+	}
+}
+
+func TestAnswerService(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-70b-chat.yaml", "", nil)
+	a := BuildAnswer(r, English)
+	checkAnswerProperties(t, r, a)
+	pick := r.Candidates[0]
+	s := a.ServiceFigures
+	if !a.Service || s == nil || a.Duration != nil {
+		t.Fatalf("a service: %+v, duration %+v", s, a.Duration)
+	}
+	if s.Replicas != pick.Plan.Replicas || !close4(*s.PerMonthUSD, pick.PerMonthUSD) || !close4(*s.PerHourUSD, pick.PerHourUSD) {
+		t.Errorf("service figures %+v, the plan has %d replicas at %v/month", s, pick.Plan.Replicas, pick.PerMonthUSD)
+	}
+	if s.SLOTTFTMs == nil || *s.SLOTTFTMs != 500 || s.SLOTPOTMs == nil || *s.SLOTPOTMs != 50 {
+		t.Errorf("the SLO of the workload: %+v", s)
+	}
+	if a.Cost.Unit != "USD/month" || a.Factors[0].Code != "cost_per_month" {
+		t.Errorf("a service is priced per month: %s, first factor %s", a.Cost.Unit, a.Factors[0].Code)
+	}
+	if !strings.Contains(a.Headline, "replica") || !strings.Contains(a.Headline, "per month") {
+		t.Errorf("headline %q", a.Headline)
+	}
+}
+
+func TestAnswerNothingQualifies(t *testing.T) {
+	// The LoRA job in six minutes: every candidate misses the deadline.
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", func(s *workload.Spec) { s.Constraints.DeadlineHours = 0.1 })
+	if len(r.Candidates) != 0 {
+		t.Skipf("%d candidates finish in 6 minutes", len(r.Candidates))
+	}
+	a := BuildAnswer(r, English)
+	if a.Qualifies || a.Pick != nil || a.RunnerUp != nil || a.Cost != nil || len(a.Risks) != 0 {
+		t.Errorf("nothing qualifies, yet %+v", a)
+	}
+	if !strings.HasPrefix(a.Headline, "Nothing qualifies") {
+		t.Errorf("headline %q", a.Headline)
+	}
+	// The near-miss on the deadline is the fastest non-spot exclusion.
+	fastest := math.Inf(1)
+	for _, x := range r.Excluded {
+		if x.ReasonCode == advisor.ReasonDeadline && x.Pricing != "spot" {
+			fastest = math.Min(fastest, x.DurationHours)
+		}
+	}
+	var got *NearMissJSON
+	for i, n := range a.NearMisses {
+		if n.Constraint == advisor.RelaxDeadline {
+			got = &a.NearMisses[i]
+			break
+		}
+	}
+	if got == nil {
+		t.Fatalf("no deadline near-miss: %+v", a.NearMisses)
+	}
+	if *got.Needed != math.Ceil(fastest*10)/10 || !strings.Contains(a.Headline, got.Offer) {
+		t.Errorf("near-miss needs %v h, the fastest excluded takes %v h; headline %q", *got.Needed, fastest, a.Headline)
+	}
+	if !strings.Contains(got.Sentence, "deadline of") {
+		t.Errorf("sentence %q", got.Sentence)
+	}
+}
+
+func TestMaxGPUsExclusionHasItsOwnCode(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", func(s *workload.Spec) { s.Constraints.MaxGPUs = 4 })
+	n := 0
+	for _, x := range r.Excluded {
+		if strings.Contains(x.Reason, "constraints.max_gpus") && strings.HasPrefix(x.Reason, "one instance has") {
+			n++
+			if x.ReasonCode != advisor.ReasonMaxGPUs || x.Relax != advisor.RelaxMaxGPUs || x.Needed <= 4 {
+				t.Errorf("%+v", x)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no offer with more than 4 GPUs excluded")
+	}
+	a := BuildAnswer(r, English)
+	found := false
+	for _, m := range a.NearMisses {
+		if m.Constraint == advisor.RelaxMaxGPUs {
+			found = true
+			if *m.Needed <= 4 || !strings.Contains(m.Sentence, "now 4") {
+				t.Errorf("%+v", m)
+			}
+		}
+	}
+	if !found {
+		t.Error("no max_gpus near-miss")
+	}
+}
