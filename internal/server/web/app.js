@@ -1,7 +1,8 @@
 // gpupick web page: offers, recommendations and autoscaling simulations over
 // the /api/v1 JSON API. Plain JavaScript, no framework, nothing fetched from
 // other hosts. Charts are SVG drawn here. Strings for English and Chinese are
-// in I18N below; every visible string goes through t().
+// in I18N below; every visible string goes through t(), and sentences that
+// come from the API are asked for in the page's language (lang).
 (function () {
   "use strict";
 
@@ -11,170 +12,197 @@
       tagline: "GPU cloud servers, chosen by what the whole job costs",
       language: "Language", tab_offers: "Offers", tab_recommend: "Recommend", tab_simulate: "Simulate",
       offers_heading: "Offers", f_gpu: "GPU", f_provider: "Provider", f_country: "Country", f_pricing: "Pricing",
-      f_max_price: "Max $/instance-h", f_sort: "Sort", any: "any", apply: "Apply",
+      f_max_price: "Max $/instance-hour", f_sort: "Sort", any: "any", any_od: "any (on-demand shown)", apply: "Apply",
       "m_on-demand": "on-demand", m_spot: "spot", m_monthly: "monthly", "m_reserved-1y": "reserved 1 y", "m_reserved-3y": "reserved 3 y",
       s_price_per_gpu: "$/GPU-hour", s_price: "$/instance-hour", s_memory: "GPU memory",
-      c_offer: "Offer", c_gpu: "GPU", c_mem: "GiB/GPU", c_provider: "Provider", c_region: "Region", c_country: "Country",
-      c_od_gpu_h: "On-demand $/GPU-h", c_spot_gpu_h: "Spot $/GPU-h", c_as_of: "Price date",
+      c_offer: "Offer", c_gpu: "GPU", c_mem: "GiB/GPU", c_vcpu: "vCPU", c_ram: "RAM GiB", c_disk: "NVMe TB",
+      c_provider: "Provider", c_region: "Region", c_country: "Country",
+      c_price_gpu: "{0} $/GPU-h", c_price_inst: "{0} $/instance-h", c_price_month: "{0} $/month", c_spot_gpu: "spot $/GPU-h",
+      c_as_of: "Price date", price_unknown: "price unknown", not_offered: "not offered",
+      price_unknown_title: "The provider sells this instance but publishes no price for it",
+      not_offered_title: "The provider does not sell this instance in this pricing mode",
       prev: "‹ Previous", next: "Next ›", page_of: "page {0} of {1} · {2} offers", loading: "Loading…",
       no_offers: "No offer matches these filters.", stale: "stale", stale_title: "Price published more than 90 days ago",
-      recommend_heading: "Describe a workload", workload_yaml: "Workload (YAML)", objective: "Objective",
+      recommend_heading: "Describe a workload", workload_yaml: "Workload (YAML or JSON)", objective: "Objective",
+      example: "Example", saved: "Saved workloads", choose: "choose…", no_saved: "none saved",
       from_file: "as in the file", o_cost: "lowest total cost", o_time: "shortest time", o_tpd: "most tokens per dollar",
-      o_balanced: "balanced (Pareto knee)", pricing_modes: "Pricing (none checked: as in the file)", top: "Candidates shown",
+      o_balanced: "balanced (Pareto knee)", pricing_modes: "Pricing (none checked: as in the file)", top: "Rows in the ranking",
+      probe_file: "Probe report for calibration (gpupick probe -o json)", probe_loaded: "Calibrating with {0} ({1} KB).",
+      probe_bad: "{0} is not a probe report (JSON): {1}", probe_clear: "Remove the probe report",
       run_recommend: "Rank offers", save_workload: "Save this workload on the server", save_name: "Name", token: "API token",
-      save: "Save", saved: "Saved.", validating: "Checking…", valid: "Valid.", valid_defaults: "Valid; {0} defaults applied:",
-      invalid: "{0} problem(s) in the file:", line: "line {0}", ranked: "Ranked candidates", running: "Ranking offers…",
-      c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_pricing: "Pricing", c_hours: "Hours (80% range)", c_total: "Total $ (80% range)",
+      save: "Save", saved_ok: "Saved.", validating: "Checking…", valid: "Valid.", valid_defaults: "Valid; {0} defaults applied:",
+      invalid: "{0} problem(s) in the file:", line: "line {0}", running: "Ranking offers…",
+      stale_result: "The last request failed (see above); the results below are from the previous run.",
+      answer_heading: "The answer", objective_used: "Objective: {0}.", nothing_qualifies: "Nothing qualifies.",
+      why_heading: "Why #1 beats the runner-up", why_none: "No other instance type qualifies: there is no runner-up.",
+      runner_up: "runner-up: #{0} {1}", factor: "factor", pick_col: "#1", next_col: "#{0}",
+      cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}",
+      time_heading: "How long", service_heading: "The service", sure_heading: "How sure", risks_heading: "What could go wrong",
+      near_heading: "Would qualify with one constraint relaxed", no_risks: "No risk flagged.",
+      risk_figures: "Risk figures of #1", spot_rate: "spot interruptions per instance-hour", ckpt: "checkpoint every (h)",
+      p_miss: "chance of missing the deadline", breakeven: "reserved break-even utilisation", expected_int: "expected interruptions",
+      lvl_high: "high", lvl_medium: "medium", lvl_low: "low",
+      slo_ok: "meets the SLO", slo_bad: "misses the SLO", vs_slo: "{0} (SLO {1})",
+      download_html: "Download the HTML report", download_svg: "Download the chart (SVG)", downloading: "Preparing…",
+      ranked: "Ranking", show_all: "Show all {0} candidates", show_top: "Show the top {0}",
+      c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_replicas: "Replicas", c_pricing: "Pricing",
+      c_hours: "Hours (80% range)", c_total: "Total $ (80% range)", c_unit: "{0}",
+      c_per_hour: "$/hour", c_per_month: "$/month (80% range)", c_per_mtok: "$/M tokens", c_ttft: "TTFT ms", c_tpot: "TPOT ms",
       cheaper: "cheaper", faster: "faster",
       conf_clear: "#1 is {0} than #2 ({1}) with probability {2}% given both predictions' 80% ranges.",
       conf_close: "#1 and #2 ({0}) cannot be told apart: #1 is {1} with probability {2}% within the model's uncertainty. A probe on trial servers (gpupick probe --gpu-bench, then --calibrate) would settle it.",
-      c_unit_cost: "Unit cost", c_bottleneck: "Bottleneck", c_flags: "Flags", pareto: "Pareto", warnings_n: "{0} warning(s)",
+      c_bottleneck: "Bottleneck", c_flags: "Flags", pareto: "Pareto", warnings_n: "{0} warning(s)",
       compare: "Compare selected", compare_hint: "Tick two or three rows.", compare_heading: "Side by side",
-      pareto_caption: "Cost × duration; filled points are on the Pareto front", excluded: "Excluded offers",
-      excluded_n: "Excluded offers ({0})", no_candidates: "No offer can run this workload. See the excluded offers below.",
+      caption_job: "Total cost against duration, every candidate ({0}); filled points are on the Pareto front.",
+      caption_svc: "Cost per month against time to first token, every candidate ({0}); filled points are on the Pareto front.",
+      excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.",
+      no_candidates: "No offer can run this workload. See the excluded offers below.",
       x_hours: "duration (h)", y_cost: "total cost ($)", x_ttft: "time to first token (ms)", y_month: "$ per month",
+      deadline: "deadline", budget: "budget", slo: "SLO",
       no_chart: "No candidate has both a cost and a duration to plot.",
-      detail_heading: "#{0} {1}", close: "Close", facts: "Facts", cost_breakdown: "Cost breakdown",
+      detail_heading: "#{0} {1}", close: "Close", cost_breakdown: "Cost breakdown",
       compute: "compute", storage: "storage", egress: "egress", setup: "setup", spot_overhead: "spot overhead", total: "total",
       warnings: "Warnings", no_warnings: "No warnings.", verdicts: "Verdicts", compat: "Software stack", compliance: "Compliance",
       explain: "Full reasoning", checking: "Checking…", failed: "Failed: {0}",
-      gpus: "GPUs", nodes: "nodes", price_h: "price $/h", hours: "hours", throughput: "throughput", utilization: "utilization",
+      gpus: "GPUs", instances: "instances", price_h: "price $/instance-hour", hours: "hours", throughput: "throughput", utilization: "utilization",
       bottleneck: "bottleneck", unit_cost: "unit cost", tokens_per_dollar: "tokens per $", price_date: "price date",
-      per_month: "$ per month", per_hour: "$ per hour", replicas: "replicas", ttft: "TTFT ms", tpot: "TPOT ms", region: "region",
+      per_month: "$ per month", per_hour: "$ per hour", per_mtok: "$ per million tokens", replicas: "replicas",
+      ttft: "time to first token (ms)", tpot: "time per output token (ms)", region: "region", plan: "plan",
       pricing: "pricing", warnings_count: "warnings",
       fresh: "Prices: {0} offer(s) from {1} provider(s){2}, {3}; {4}", fresh_priced: " ({0} with a price)",
       fresh_dates: "as of {0} to {1} (median {2})", fresh_date: "as of {0}", fresh_stale: "{0} older than {1} days ({2}).",
       fresh_none_stale: "none older than {0} days.", fresh_more: "{0} and {1} more", fresh_sep: ", ",
       fresh_unpriced: "Prices: none of the {0} offer(s) has a published price.",
-      simulate_heading: "Simulate autoscaling", service_yaml: "Service (YAML)", run_sim: "Run simulation", cancel: "Cancel",
-      sim_queued: "Queued…", sim_running: "Simulating… {0}%", sim_done: "Done.", sim_canceled: "Canceled.",
+      simulate_heading: "Simulate autoscaling", service_yaml: "Service (YAML)", run_sim: "Run", cancel: "Cancel",
+      sim_workload: "Workload of a model service (service.kind: model)", trace_file: "Trace to replay (traffic.kind: trace; CSV)",
+      trace_loaded: "Replaying {0} ({1} KB).", sim_search: "Search for the cheapest policy (and offer) that meets the SLO",
+      sim_queued: "Queued…", sim_running: "Running… {0}%", sim_done: "Done.", sim_canceled: "Cancelled.",
       ch_traffic: "Traffic (requests/s)", ch_replicas: "Replicas", ch_latency: "p95 latency (s)", x_time_h: "time (h)",
       requests: "requests", completed: "completed", dropped: "dropped", latency_p95: "latency p95 (s)", latency_p99: "latency p99 (s)",
       ttft_p95: "TTFT p95 (s)", slo_violations: "SLO violations", slo_met: "SLO met", yes: "yes", no: "no",
       replica_hours: "replica-hours", cost_usd: "cost ($)", peak_replicas: "peak replicas", cold_starts: "cold starts",
-      footer: "Prices in US dollars per hour unless stated; stale prices are flagged."
+      search_heading: "Cheapest policy that meets the SLO", search_none: "No policy tried meets the SLO; the closest:",
+      search_evaluated: "{0} runs.", s_candidate: "Offer", s_policy: "Policy", s_cost: "Cost $", s_viol: "SLO violations",
+      s_p95: "p95 latency s", s_meets: "Meets SLO",
+      footer: "Prices in US dollars; stale prices are flagged.",
+      "b_compute": "compute", "b_memory-bandwidth": "memory bandwidth", "b_interconnect": "interconnect", "b_network": "network",
+      "b_storage": "storage", "b_cpu": "CPU", "b_memory-capacity": "memory capacity",
+      "r_does_not_fit": "does not fit in memory", "r_misses_deadline": "misses the deadline", "r_spot_deadline_risk": "spot puts the deadline at risk",
+      "r_over_budget": "over budget", "r_no_price_in_mode": "no price in that pricing mode", "r_provider_not_allowed": "provider not allowed",
+      "r_vendor_not_allowed": "accelerator vendor not accepted", "r_cannot_cluster": "cannot form a cluster",
+      "r_cannot_serve_load": "cannot serve the load", "r_incompatible": "software stack incompatible", "r_non_compliant": "not compliant",
+      "r_exceeds_max_gpus": "more GPUs than constraints.max_gpus",
+      "v_compatible": "compatible", "v_needs-work": "needs work", "v_incompatible": "incompatible", "v_pass": "pass", "v_fail": "fail", "v_unknown": "unknown",
+      "fc_total_cost": "total cost", "fc_duration": "duration", "fc_price_per_hour": "price per hour", "fc_throughput": "throughput",
+      "fc_ttft": "time to first token", "fc_tpot": "time per output token", "fc_per_month": "cost per month", "fc_replicas": "replicas",
+      "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs"
     },
     zh: {
       tagline: "按整个任务的真实成本挑选 GPU 云服务器",
       language: "语言", tab_offers: "报价", tab_recommend: "推荐", tab_simulate: "模拟",
       offers_heading: "云服务器报价", f_gpu: "GPU", f_provider: "云厂商", f_country: "国家/地区", f_pricing: "计费方式",
-      f_max_price: "最高 $/实例·小时", f_sort: "排序", any: "不限", apply: "筛选",
+      f_max_price: "最高 $/实例·小时", f_sort: "排序", any: "不限", any_od: "不限（显示按需价格）", apply: "筛选",
       "m_on-demand": "按需", m_spot: "抢占式", m_monthly: "包月", "m_reserved-1y": "预留 1 年", "m_reserved-3y": "预留 3 年",
       s_price_per_gpu: "$/GPU·小时", s_price: "$/实例·小时", s_memory: "显存",
-      c_offer: "报价", c_gpu: "GPU", c_mem: "显存 GiB/卡", c_provider: "云厂商", c_region: "区域", c_country: "国家/地区",
-      c_od_gpu_h: "按需 $/GPU·时", c_spot_gpu_h: "抢占式 $/GPU·时", c_as_of: "价格日期",
+      c_offer: "报价", c_gpu: "GPU", c_mem: "显存 GiB/卡", c_vcpu: "vCPU", c_ram: "内存 GiB", c_disk: "NVMe TB",
+      c_provider: "云厂商", c_region: "区域", c_country: "国家/地区",
+      c_price_gpu: "{0} $/GPU·时", c_price_inst: "{0} $/实例·时", c_price_month: "{0} $/月", c_spot_gpu: "抢占式 $/GPU·时",
+      c_as_of: "价格日期", price_unknown: "价格未知", not_offered: "不提供",
+      price_unknown_title: "云厂商销售此实例，但未公开价格",
+      not_offered_title: "云厂商不以此计费方式销售此实例",
       prev: "‹ 上一页", next: "下一页 ›", page_of: "第 {0} / {1} 页 · 共 {2} 条报价", loading: "加载中…",
       no_offers: "没有符合筛选条件的报价。", stale: "过期", stale_title: "价格发布已超过 90 天",
-      recommend_heading: "描述工作负载", workload_yaml: "工作负载（YAML）", objective: "优化目标",
+      recommend_heading: "描述工作负载", workload_yaml: "工作负载（YAML 或 JSON）", objective: "优化目标",
+      example: "示例", saved: "已保存的工作负载", choose: "请选择…", no_saved: "暂无",
       from_file: "按文件设置", o_cost: "总成本最低", o_time: "时间最短", o_tpd: "每美元 token 最多",
-      o_balanced: "均衡（帕累托拐点）", pricing_modes: "计费方式（不勾选则按文件设置）", top: "显示候选数",
+      o_balanced: "均衡（帕累托拐点）", pricing_modes: "计费方式（不勾选则按文件设置）", top: "排名显示行数",
+      probe_file: "用于校准的探测报告（gpupick probe -o json）", probe_loaded: "使用 {0}（{1} KB）校准。",
+      probe_bad: "{0} 不是探测报告（JSON）：{1}", probe_clear: "移除探测报告",
       run_recommend: "开始排名", save_workload: "在服务器上保存此工作负载", save_name: "名称", token: "API 令牌",
-      save: "保存", saved: "已保存。", validating: "检查中…", valid: "有效。", valid_defaults: "有效；使用了 {0} 个默认值：",
-      invalid: "文件中有 {0} 个问题：", line: "第 {0} 行", ranked: "候选排名", running: "正在为报价排名…",
-      c_compare: "对比", c_rank: "#", c_gpus: "GPU 数", c_pricing: "计费", c_hours: "小时（80% 区间）", c_total: "总价 $（80% 区间）",
+      save: "保存", saved_ok: "已保存。", validating: "检查中…", valid: "有效。", valid_defaults: "有效；使用了 {0} 个默认值：",
+      invalid: "文件中有 {0} 个问题：", line: "第 {0} 行", running: "正在为报价排名…",
+      stale_result: "上一次请求失败（见上方）；下面是之前一次的结果。",
+      answer_heading: "结论", objective_used: "优化目标：{0}。", nothing_qualifies: "没有符合条件的候选。",
+      why_heading: "第 1 名为何胜过次优选择", why_none: "没有其他实例类型符合条件，因此没有次优选择。",
+      runner_up: "次优：第 {0} 名 {1}", factor: "因素", pick_col: "第 1 名", next_col: "第 {0} 名",
+      cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}",
+      time_heading: "耗时", service_heading: "服务规模", sure_heading: "把握有多大", risks_heading: "可能的风险",
+      near_heading: "放宽一项约束即可符合条件", no_risks: "未发现风险。",
+      risk_figures: "第 1 名的风险数据", spot_rate: "每实例·小时抢占次数", ckpt: "检查点间隔（小时）",
+      p_miss: "错过截止时间的概率", breakeven: "预留实例回本利用率", expected_int: "预计中断次数",
+      lvl_high: "高", lvl_medium: "中", lvl_low: "低",
+      slo_ok: "满足 SLO", slo_bad: "未满足 SLO", vs_slo: "{0}（SLO {1}）",
+      download_html: "下载 HTML 报告", download_svg: "下载图表（SVG）", downloading: "准备中…",
+      ranked: "排名", show_all: "显示全部 {0} 个候选", show_top: "只显示前 {0} 个",
+      c_compare: "对比", c_rank: "#", c_gpus: "GPU", c_replicas: "副本", c_pricing: "计费",
+      c_hours: "小时（80% 区间）", c_total: "总价 $（80% 区间）", c_unit: "{0}",
+      c_per_hour: "$/小时", c_per_month: "$/月（80% 区间）", c_per_mtok: "$/百万 token", c_ttft: "首 token 毫秒", c_tpot: "每 token 毫秒",
       cheaper: "更便宜", faster: "更快",
       conf_clear: "按两者预测的 80% 区间，第 1 名比第 2 名（{1}）{0}的概率为 {2}%。",
       conf_close: "第 1 名与第 2 名（{0}）在模型误差范围内无法区分：第 1 名{1}的概率仅为 {2}%。在试用服务器上运行 gpupick probe --gpu-bench 再用 --calibrate 即可确定。",
-      c_unit_cost: "单位成本", c_bottleneck: "瓶颈", c_flags: "标记", pareto: "帕累托", warnings_n: "{0} 条警告",
+      c_bottleneck: "瓶颈", c_flags: "标记", pareto: "帕累托", warnings_n: "{0} 条警告",
       compare: "对比所选", compare_hint: "勾选两到三行。", compare_heading: "并排对比",
-      pareto_caption: "成本 × 时长；实心点位于帕累托前沿", excluded: "被排除的报价",
-      excluded_n: "被排除的报价（{0}）", no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
+      caption_job: "总成本与时长，全部 {0} 个候选；实心点位于帕累托前沿。",
+      caption_svc: "每月成本与首 token 时间，全部 {0} 个候选；实心点位于帕累托前沿。",
+      excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。",
+      no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
       x_hours: "时长（小时）", y_cost: "总成本（$）", x_ttft: "首 token 时间（毫秒）", y_month: "$ / 月",
+      deadline: "截止时间", budget: "预算", slo: "SLO",
       no_chart: "没有同时具有成本和时长的候选，无法绘图。",
-      detail_heading: "#{0} {1}", close: "关闭", facts: "概况", cost_breakdown: "成本构成",
+      detail_heading: "#{0} {1}", close: "关闭", cost_breakdown: "成本构成",
       compute: "计算", storage: "存储", egress: "出网流量", setup: "准备", spot_overhead: "抢占开销", total: "合计",
       warnings: "警告", no_warnings: "没有警告。", verdicts: "结论", compat: "软件栈兼容性", compliance: "合规",
       explain: "完整推理过程", checking: "检查中…", failed: "失败：{0}",
-      gpus: "GPU 数", nodes: "节点数", price_h: "价格 $/时", hours: "小时", throughput: "吞吐量", utilization: "利用率",
+      gpus: "GPU 数", instances: "台实例", price_h: "价格 $/实例·小时", hours: "小时", throughput: "吞吐量", utilization: "利用率",
       bottleneck: "瓶颈", unit_cost: "单位成本", tokens_per_dollar: "每美元 token 数", price_date: "价格日期",
-      per_month: "$ / 月", per_hour: "$ / 时", replicas: "副本数", ttft: "首 token 毫秒", tpot: "每 token 毫秒", region: "区域",
+      per_month: "$ / 月", per_hour: "$ / 小时", per_mtok: "$ / 百万 token", replicas: "副本数",
+      ttft: "首 token 时间（毫秒）", tpot: "每个输出 token 时间（毫秒）", region: "区域", plan: "部署方案",
       pricing: "计费", warnings_count: "警告",
       fresh: "价格：{0} 条报价，来自 {1} 家云厂商{2}，{3}；{4}", fresh_priced: "（{0} 条有价格）",
       fresh_dates: "日期 {0} 至 {1}（中位数 {2}）", fresh_date: "日期 {0}", fresh_stale: "{0} 条超过 {1} 天（{2}）。",
       fresh_none_stale: "没有超过 {0} 天的价格。", fresh_more: "{0} 等 {1} 家", fresh_sep: "、",
       fresh_unpriced: "价格：{0} 条报价均无公开价格。",
-      simulate_heading: "模拟自动扩缩容", service_yaml: "服务（YAML）", run_sim: "运行模拟", cancel: "取消",
-      sim_queued: "排队中…", sim_running: "模拟中… {0}%", sim_done: "完成。", sim_canceled: "已取消。",
+      simulate_heading: "模拟自动扩缩容", service_yaml: "服务（YAML）", run_sim: "运行", cancel: "取消",
+      sim_workload: "模型服务的工作负载（service.kind: model）", trace_file: "回放的流量记录（traffic.kind: trace；CSV）",
+      trace_loaded: "回放 {0}（{1} KB）。", sim_search: "搜索满足 SLO 的最便宜策略（及报价）",
+      sim_queued: "排队中…", sim_running: "运行中… {0}%", sim_done: "完成。", sim_canceled: "已取消。",
       ch_traffic: "流量（请求/秒）", ch_replicas: "副本数", ch_latency: "p95 延迟（秒）", x_time_h: "时间（小时）",
       requests: "请求数", completed: "完成", dropped: "丢弃", latency_p95: "延迟 p95（秒）", latency_p99: "延迟 p99（秒）",
       ttft_p95: "首 token p95（秒）", slo_violations: "SLO 违约比例", slo_met: "满足 SLO", yes: "是", no: "否",
       replica_hours: "副本·小时", cost_usd: "成本（$）", peak_replicas: "峰值副本数", cold_starts: "冷启动次数",
-      footer: "除非另有说明，价格均为美元/小时；过期价格会被标出。"
+      search_heading: "满足 SLO 的最便宜策略", search_none: "尝试过的策略都不满足 SLO；最接近的：",
+      search_evaluated: "共运行 {0} 次。", s_candidate: "报价", s_policy: "策略", s_cost: "成本 $", s_viol: "SLO 违约比例",
+      s_p95: "p95 延迟 秒", s_meets: "满足 SLO",
+      footer: "价格单位为美元；过期价格会被标出。",
+      "b_compute": "计算", "b_memory-bandwidth": "显存带宽", "b_interconnect": "卡间互联", "b_network": "网络",
+      "b_storage": "存储", "b_cpu": "CPU", "b_memory-capacity": "显存容量",
+      "r_does_not_fit": "显存放不下", "r_misses_deadline": "赶不上截止时间", "r_spot_deadline_risk": "抢占式实例危及截止时间",
+      "r_over_budget": "超出预算", "r_no_price_in_mode": "该计费方式下无价格", "r_provider_not_allowed": "云厂商不在允许范围内",
+      "r_vendor_not_allowed": "加速卡厂商不被接受", "r_cannot_cluster": "无法组成集群",
+      "r_cannot_serve_load": "无法承载负载", "r_incompatible": "软件栈不兼容", "r_non_compliant": "不合规",
+      "r_exceeds_max_gpus": "GPU 数超过 constraints.max_gpus",
+      "v_compatible": "兼容", "v_needs-work": "需要调整", "v_incompatible": "不兼容", "v_pass": "通过", "v_fail": "不通过", "v_unknown": "未知",
+      "fc_total_cost": "总成本", "fc_duration": "时长", "fc_price_per_hour": "每小时价格", "fc_throughput": "吞吐量",
+      "fc_ttft": "首 token 时间", "fc_tpot": "每 token 时间", "fc_per_month": "每月成本", "fc_replicas": "副本数",
+      "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数"
     }
   };
 
-  // Example files, as in examples/llama3-8b-lora.yaml and examples/service-target.yaml.
-  var EXAMPLE_WORKLOAD = [
-    "# LoRA fine-tune of Llama 3 8B on an instruction data set.",
-    "# Units: token counts are tokens; sizes are GB (1e9 bytes); times are hours;",
-    "# money is US dollars.",
-    "name: llama3-8b-lora",
-    "kind: llm-finetune",
-    "model:",
-    "  preset: llama-3-8b          # 8.03B params, 32 layers, GQA with 8 KV heads",
-    "training:",
-    "  method: lora                # frozen bf16 base weights + rank-16 adapters",
-    "  lora_rank: 16",
-    "  tokens: 5e8                 # ~120k conversations × ~1,400 tokens × 3 epochs",
-    "  epochs: 3",
-    "  seq_len: 4096               # tokens per packed sequence",
-    "  global_batch: 64            # sequences per optimizer step (262k tokens)",
-    "  precision: bf16",
-    "  activation_checkpointing: true",
-    "data:",
-    "  dataset_gb: 2               # the JSONL files as stored",
-    "  location: {provider: aws, region: us-east-1}   # where the data is today",
-    "  storage: auto",
-    "  outputs_gb: 17              # adapters (~0.2 GB) plus one merged bf16 copy (16 GB)",
-    "stack:",
-    "  framework: pytorch          # Hugging Face PEFT on PyTorch",
-    "  version: \">=2.4\"",
-    "  needs: [flash-attention-2]",
-    "  vendors: [nvidia, amd]",
-    "constraints:",
-    "  deadline_hours: 24",
-    "  budget_usd: 1000",
-    "  max_gpus: 8",
-    "  pricing: [on-demand, spot]",
-    "objective: cost",
-    ""
-  ].join("\n");
+  // Units the API writes in English; shown translated.
+  var UNITS_ZH = {
+    "tokens/s": "token/秒", "images/s": "张图像/秒", "items/s": "项/秒", "USD": "美元", "USD/month": "美元/月",
+    "USD per million tokens trained": "美元/百万训练 token", "USD per thousand images": "美元/千张图像",
+    "USD per thousand items": "美元/千项", "USD per million output tokens": "美元/百万输出 token",
+    "USD per million input tokens": "美元/百万输入 token", "hours": "小时", "h": "小时", "ms": "毫秒",
+    "requests/s": "请求/秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
+  };
+  function unitText(u) { return lang === "zh" && UNITS_ZH[u] ? UNITS_ZH[u] : (u || ""); }
+  function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
 
-  var EXAMPLE_SERVICE = [
-    "# HPA/KEDA target tracking on requests in flight, over a day of diurnal",
-    "# traffic; scales to zero at night.",
-    "name: chat-target",
-    "traffic:",
-    "  kind: diurnal",
-    "  rate_per_s: 2          # mean over the day",
-    "  amplitude: 0.9         # night traffic at a tenth of the mean",
-    "  peak_hour: 14",
-    "  duration_s: 86400",
-    "  seed: 1",
-    "service:",
-    "  kind: distribution",
-    "  distribution: exponential",
-    "  mean_s: 1.5",
-    "  provisioning_s: 120    # new GPU node",
-    "  image_pull_s: 30",
-    "  model_gb: 16           # weights, loaded at storage_gbps",
-    "  storage_gbps: 1",
-    "policy:",
-    "  kind: target",
-    "  metric: in_flight      # queued + running requests per replica",
-    "  target: 1",
-    "  min_replicas: 0",
-    "  max_replicas: 20",
-    "  polling_interval_s: 15",
-    "  scale_down_stabilization_s: 300",
-    "  cooldown_s: 300        # idle time before the last replica goes",
-    "slo:",
-    "  latency_s: 10",
-    "  target: 0.95",
-    "pricing:",
-    "  per_hour_usd: 2.49",
-    ""
-  ].join("\n");
+  // The repository's examples/ files, served under examples/ (see web.go).
+  var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "marco-eu-assistant.yaml",
+    "lin-70b-finetune.yaml", "embedding-batch.yaml", "sharegpt-burst.yaml", "resnet50-imagenet.yaml", "render-generic.yaml"];
+  var SERVICE_EXAMPLES = ["service-target.yaml", "service-fixed.yaml", "service-serverless.yaml", "service-mixed.yaml", "service-model.yaml"];
 
   var lang = "en";
   function t(key) {
@@ -211,16 +239,33 @@
   }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
   function locale() { return lang === "zh" ? "zh-CN" : "en-US"; }
+  function isNum(v) { return v != null && !isNaN(v) && isFinite(v); }
+  // fixed writes v with exactly d decimals: one column shares one d.
+  function fixed(v, d) {
+    if (!isNum(v)) return "–";
+    return Number(v).toLocaleString(locale(), { minimumFractionDigits: d, maximumFractionDigits: d });
+  }
   function num(v, digits) {
-    if (v == null || isNaN(v)) return "–";
+    if (!isNum(v)) return "–";
     return Number(v).toLocaleString(locale(), { maximumFractionDigits: digits == null ? 2 : digits });
   }
-  function usd(v) {
-    if (v == null || isNaN(v)) return "–";
-    return "$" + Number(v).toLocaleString(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  function usd(v, d) { return isNum(v) ? "$" + fixed(v, d == null ? 2 : d) : "–"; }
+  function pct(v, d) { return isNum(v) ? fixed(v * 100, d == null ? 1 : d) + "%" : "–"; }
+  function mode(m) { return m ? coded("m_", m) : "–"; }
+  // decimals is how many decimals a column needs so that its smallest
+  // non-zero value keeps sig significant digits (0 to 6).
+  function decimals(vals, sig) {
+    var m = Infinity;
+    vals.forEach(function (v) { if (isNum(v) && v !== 0 && Math.abs(v) < m) m = Math.abs(v); });
+    if (!isFinite(m)) return 0;
+    return Math.max(0, Math.min(6, sig - 1 - Math.floor(Math.log10(m))));
   }
-  function pct(v) { return v == null ? "–" : num(v * 100, 1) + "%"; }
-  function mode(m) { return m ? t("m_" + m) : "–"; }
+  // moneyDecimals: cents below $1,000, whole dollars above, more below $1.
+  function moneyDecimals(vals) {
+    var d = decimals(vals, 3);
+    var big = vals.filter(isNum).every(function (v) { return Math.abs(v) >= 1000 || v === 0; });
+    return big ? 0 : Math.max(2, d);
+  }
   function debounce(fn, ms) {
     var h; return function () { var a = arguments; clearTimeout(h); h = setTimeout(function () { fn.apply(null, a); }, ms); };
   }
@@ -228,34 +273,56 @@
   function verdictClass(v) {
     return { compatible: "ok", pass: "ok", "needs-work": "warn", unknown: "unknown", incompatible: "bad", fail: "bad" }[v] || "unknown";
   }
+  function kb(s) { return num(s.length / 1024, 1); }
 
   // api calls the JSON API; a non-2xx answer rejects with the error object
-  // {code, message, field, line} of the API's error envelope.
-  function api(method, path, body) {
-    var opts = { method: method, headers: { "Accept": "application/json" } };
+  // {code, message, field, line} of the API's error envelope. raw: resolve
+  // with the Response (for a download).
+  function api(method, path, body, raw) {
+    var opts = { method: method, headers: { "Accept": raw ? "*/*" : "application/json" } };
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     var tok = $("#api-token") && $("#api-token").value;
     if (tok) opts.headers["Authorization"] = "Bearer " + tok;
     return fetch(path, opts).then(function (r) {
+      if (raw && r.ok) return r;
       return r.text().then(function (txt) {
         var data = null;
         try { data = txt ? JSON.parse(txt) : null; } catch (e) { data = null; }
-        if (!r.ok) {
-          var err = (data && data.error) || { code: String(r.status), message: txt || r.statusText };
-          throw err;
-        }
+        if (!r.ok) throw (data && data.error) || { code: String(r.status), message: txt || r.statusText };
         return data;
       });
     });
   }
-  function errText(e) { return (e && (e.message || e.code)) || String(e); }
-  function listOf(d) { return Array.isArray(d) ? d : (d && (d.items || d.accelerators || d.providers)) || []; }
+  function errText(e) {
+    if (!e) return "";
+    var m = e.message || e.code || String(e);
+    if (e.field && m.indexOf(e.field) !== 0) m = e.field + ": " + m;
+    return m;
+  }
+  function listOf(d) { return Array.isArray(d) ? d : (d && (d.items || d.accelerators || d.providers || d.workloads)) || []; }
+  function fetchText(path) {
+    return fetch(path).then(function (r) { if (!r.ok) throw { message: r.status + " " + path }; return r.text(); });
+  }
+  function readFile(input) {
+    return new Promise(function (resolve, reject) {
+      var f = input.files && input.files[0];
+      if (!f) { resolve(null); return; }
+      var rd = new FileReader();
+      rd.onload = function () { resolve({ name: f.name, text: String(rd.result) }); };
+      rd.onerror = function () { reject(rd.error); };
+      rd.readAsText(f);
+    });
+  }
 
   // ---------- tabs and language ----------
+  var TABS = ["recommend", "offers", "simulate"];
   function showTab(name) {
     $$(".tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
     $$("section.tab").forEach(function (s) { s.hidden = s.id !== "tab-" + name; });
-    if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+    if (location.hash !== "#" + name) history.replaceState(null, "", location.pathname + location.search + "#" + name);
+    // A chart's width is known once its tab is visible.
+    if (name === "recommend" && rec.data) drawPareto();
+    if (name === "simulate" && (sim.result || sim.search)) renderSim();
   }
 
   function setLang(l) {
@@ -264,34 +331,50 @@
     $("#lang").value = lang;
     try { localStorage.setItem("gpupick.lang", lang); } catch (e) { /* private mode */ }
     $$("[data-i18n]").forEach(function (e) { e.textContent = t(e.dataset.i18n); });
-    // Re-render what was drawn from data.
+    if (probe.text) showProbe();
+    if (sim.trace) $("#trace-status").textContent = t("trace_loaded", sim.trace.name, kb(sim.trace.text));
+    // Data sentences come from the API in one language: ask again.
     if (offers.data) renderOffers();
-    if (rec.data) renderRecommend();
-    if (sim.result) renderSim(sim.result);
-    if (val.last) renderValidation(val.last);
+    if (rec.data && rec.body) { rec.body.lang = lang; fetchRecommend(rec.body, true); }
+    if (sim.result || sim.search) renderSim();
+    validateNow();
   }
 
   // ---------- offers ----------
   var offers = { page: 1, perPage: 25, data: null };
+  var OFFER_FILTERS = [["gpu", "#filter-gpu"], ["provider", "#filter-provider"], ["country", "#filter-country"],
+    ["pricing", "#filter-pricing"], ["max_price", "#filter-max-price"], ["sort", "#filter-sort"]];
 
   function offersQuery() {
     var q = new URLSearchParams();
-    [["gpu", "#filter-gpu"], ["provider", "#filter-provider"], ["country", "#filter-country"],
-      ["pricing", "#filter-pricing"], ["max_price", "#filter-max-price"], ["sort", "#filter-sort"]].forEach(function (p) {
-      var v = $(p[1]).value.trim();
-      if (v) q.set(p[0], v);
+    OFFER_FILTERS.forEach(function (p) { var v = $(p[1]).value.trim(); if (v) q.set(p[0], v); });
+    if (offers.page > 1) q.set("page", offers.page);
+    return q;
+  }
+  // The filters live in the query string, so that a filtered list can be
+  // bookmarked and shared; readFilters puts them back.
+  function readFilters() {
+    var q = new URLSearchParams(location.search);
+    OFFER_FILTERS.forEach(function (p) {
+      var v = q.get(p[0]); if (v == null) return;
+      var f = $(p[1]);
+      if (f.tagName === "SELECT" && !$$("option", f).some(function (o) { return o.value === v; })) f.appendChild(el("option", { value: v, text: v }));
+      f.value = v;
     });
-    q.set("page", offers.page);
-    q.set("per_page", offers.perPage);
-    return q.toString();
+    offers.page = Math.max(1, parseInt(q.get("page"), 10) || 1);
   }
 
   function loadOffers() {
-    var st = $("#offers-status");
+    var st = $("#offers-status"), q = offersQuery();
+    history.replaceState(null, "", location.pathname + (q.toString() ? "?" + q.toString() : "") + location.hash);
+    q.set("page", offers.page); q.set("per_page", offers.perPage); q.set("lang", lang);
     st.className = "status"; st.textContent = t("loading");
-    return api("GET", "/api/v1/offers?" + offersQuery()).then(function (d) {
+    return api("GET", "/api/v1/offers?" + q.toString()).then(function (d) {
       offers.data = d; renderOffers();
     }, function (e) {
+      offers.data = null;
+      clear($("#offers-table tbody"));
+      $("#offers-page").textContent = "";
       st.className = "status error"; st.textContent = t("failed", errText(e));
     });
   }
@@ -299,33 +382,67 @@
   // gpus is what an offer is worth in whole GPUs: its count, or the share
   // of one GPU a slice holds (gpu_fraction, e.g. 1/6 of an A10).
   function gpus(o) { return o.gpu_count * (o.gpu_fraction || 1); }
-
-  // gpuCount writes the count as people read it: "8", or "1/6" for a slice.
   function gpuCount(o) {
     if (!o.gpu_fraction) return String(o.gpu_count);
     var n = Math.round(1 / o.gpu_fraction);
     return Math.abs(1 / n - o.gpu_fraction) < 0.002 ? "1/" + n : String(+o.gpu_fraction.toPrecision(3));
   }
-
-  function perGPU(o, m) {
+  function price(o, m) {
+    var yp = o.your_prices_usd_per_hour && o.your_prices_usd_per_hour[m];
+    if (yp != null) return yp;
     var p = o.prices_usd_per_hour && o.prices_usd_per_hour[m];
-    return p == null || !o.gpu_count ? null : p / gpus(o);
+    return p == null ? null : p;
+  }
+  // priceStatus: "priced", "unknown" (sold, no published price) or
+  // "not_offered" (not sold in that mode), as the API says when it does.
+  function priceStatus(o, m) {
+    if (price(o, m) != null) return "priced";
+    var ps = o.price_status || o.price_statuses;
+    if (ps && typeof ps === "object" && ps[m]) return ps[m] === "unknown" ? "unknown" : "not_offered";
+    if (typeof ps === "string") return ps === "unknown" ? "unknown" : "not_offered";
+    var any = o.prices_usd_per_hour && Object.keys(o.prices_usd_per_hour).length;
+    return any ? "not_offered" : "unknown";
+  }
+  function priceCell(o, m, f, d) {
+    var p = price(o, m), s = priceStatus(o, m);
+    if (p != null) return el("td", { "class": "num", text: usd(f(p), d) });
+    if (s === "unknown") return el("td", { "class": "num price-unknown", title: t("price_unknown_title") }, t("price_unknown"));
+    return el("td", { "class": "num not-offered", title: t("not_offered_title") }, el("span", { "aria-hidden": "true", text: "— " }), t("not_offered"));
   }
 
   function renderOffers() {
-    var d = offers.data, tb = clear($("#offers-table tbody"));
-    var items = (d && d.items) || [];
+    var d = offers.data, items = (d && d.items) || [];
+    var m = $("#filter-pricing").value || "on-demand", ml = mode(m);
+    var perGPU = function (o) { return function (p) { return p / gpus(o); }; };
+    var ident = function (p) { return p; }, month = function (p) { return p * 730; };
+    var cols = [
+      [t("c_offer"), ""], [t("c_gpu"), ""], [t("c_mem"), "num opt"], [t("c_vcpu"), "num opt"], [t("c_ram"), "num opt"],
+      [t("c_disk"), "num opt"], [t("c_region"), "opt"], [t("c_country"), "opt"],
+      [t("c_price_gpu", ml), "num"], [t("c_price_inst", ml), "num opt"], [t("c_price_month", ml), "num opt"]];
+    if (m !== "spot") cols.push([t("c_spot_gpu"), "num opt"]);
+    cols.push([t("c_as_of"), "opt"]);
+    var hr = clear($("#offers-table thead tr"));
+    cols.forEach(function (c) { hr.appendChild(el("th", { "class": c[1], scope: "col", text: c[0] })); });
+    var dg = moneyDecimals(items.map(function (o) { var p = price(o, m); return p == null ? null : p / gpus(o); }));
+    var di = moneyDecimals(items.map(function (o) { return price(o, m); }));
+    var dm = moneyDecimals(items.map(function (o) { var p = price(o, m); return p == null ? null : p * 730; }));
+    var ds = moneyDecimals(items.map(function (o) { var p = price(o, "spot"); return p == null ? null : p / gpus(o); }));
+    var tb = clear($("#offers-table tbody"));
     items.forEach(function (o) {
       var tr = el("tr", { "data-offer": o.id },
-        el("td", null, el("span", { title: o.instance_type, text: o.id })),
+        el("td", { "class": "offer" }, el("span", { title: o.instance_type, text: o.id })),
         el("td", { text: o.gpu + " × " + gpuCount(o) }),
-        el("td", { "class": "num", text: num(o.gpu_memory_gib, 0) }),
-        el("td", { text: o.provider }),
-        el("td", { text: o.region }),
-        el("td", { text: o.country }),
-        el("td", { "class": "num", text: usd(perGPU(o, "on-demand")) }),
-        el("td", { "class": "num", text: usd(perGPU(o, "spot")) }),
-        el("td", null, o.as_of || "–", " ", o.stale ? badge(t("stale"), "stale", t("stale_title")) : null));
+        el("td", { "class": "num opt", text: fixed(o.gpu_memory_gib, 0) }),
+        el("td", { "class": "num opt", text: o.vcpus ? String(o.vcpus) : "–" }),
+        el("td", { "class": "num opt", text: o.ram_gib ? fixed(o.ram_gib, 0) : "–" }),
+        el("td", { "class": "num opt", text: o.nvme_tb ? fixed(o.nvme_tb, 2) : "–" }),
+        el("td", { "class": "opt", text: o.region }),
+        el("td", { "class": "opt", text: o.country }),
+        priceCell(o, m, perGPU(o), dg),
+        addClass(priceCell(o, m, ident, di), "opt"),
+        addClass(priceCell(o, m, month, dm), "opt"));
+      if (m !== "spot") tr.appendChild(addClass(priceCell(o, "spot", perGPU(o), ds), "opt"));
+      tr.appendChild(el("td", { "class": "opt" }, o.as_of || "–", " ", o.stale ? badge(t("stale"), "stale", t("stale_title")) : null));
       tb.appendChild(tr);
     });
     var total = (d && d.total) || 0, pages = Math.max(1, Math.ceil(total / ((d && d.per_page) || offers.perPage)));
@@ -335,16 +452,57 @@
     var st = $("#offers-status");
     st.className = "status"; st.textContent = items.length ? "" : t("no_offers");
   }
+  function addClass(e, c) { e.classList.add(c); return e; }
 
   function loadFilterLists() {
     api("GET", "/api/v1/accelerators").then(function (d) {
       var dl = clear($("#gpu-list"));
       listOf(d).forEach(function (a) { dl.appendChild(el("option", { value: a.id, label: a.name })); });
     }, function () { /* the free-text field still works */ });
-    api("GET", "/api/v1/providers").then(function (d) {
-      var s = $("#filter-provider");
-      listOf(d).forEach(function (p) { s.appendChild(el("option", { value: p.id, text: p.name ? p.id + " – " + p.name : p.id })); });
+    return api("GET", "/api/v1/providers").then(function (d) {
+      var s = $("#filter-provider"), cur = s.value;
+      listOf(d).forEach(function (p) {
+        if ($$("option", s).some(function (o) { return o.value === p.id; })) return;
+        s.appendChild(el("option", { value: p.id, text: p.name ? p.id + " – " + p.name : p.id }));
+      });
+      s.value = cur;
     }, function () { /* "any" stays */ });
+  }
+
+  // ---------- examples and saved workloads ----------
+  function fillExamples() {
+    var s = $("#example");
+    WORKLOAD_EXAMPLES.forEach(function (n) { s.appendChild(el("option", { value: n, text: n.replace(/\.yaml$/, "") })); });
+    var ss = $("#sim-example");
+    SERVICE_EXAMPLES.forEach(function (n) { ss.appendChild(el("option", { value: n, text: n.replace(/\.yaml$/, "") })); });
+  }
+  function loadExample(name) {
+    if (!name) return Promise.resolve();
+    return fetchText("examples/" + name).then(function (txt) { $("#workload").value = txt; validateNow(); },
+      function (e) { $("#workload-status").className = "status error"; $("#workload-status").textContent = t("failed", errText(e)); });
+  }
+  function loadSimExample(name) {
+    if (!name) return Promise.resolve();
+    return fetchText("examples/" + name).then(function (txt) {
+      $("#service").value = txt;
+      var m = /^\s*kind:\s*model\b/m.test(txt) && /^\s*workload:\s*([\w.-]+\.ya?ml)/m.exec(txt);
+      if (m && WORKLOAD_EXAMPLES.indexOf(m[1]) >= 0) return fetchText("examples/" + m[1]).then(function (w) { $("#sim-workload").value = w; });
+    });
+  }
+  function loadSavedList() {
+    return api("GET", "/api/v1/workloads").then(function (d) {
+      var s = $("#saved"), items = listOf(d);
+      while (s.options.length > 1) s.remove(1);
+      items.forEach(function (w) { s.appendChild(el("option", { value: w.id, text: w.name || w.id })); });
+      s.disabled = !items.length;
+      s.options[0].textContent = items.length ? t("choose") : t("no_saved");
+    }, function () { $("#saved").disabled = true; $("#saved").options[0].textContent = t("no_saved"); });
+  }
+  function loadSaved(id) {
+    if (!id) return;
+    api("GET", "/api/v1/workloads/" + encodeURIComponent(id)).then(function (d) {
+      $("#workload").value = d.body || d.workload || ""; validateNow();
+    }, function (e) { $("#workload-status").className = "status error"; $("#workload-status").textContent = t("failed", errText(e)); });
   }
 
   // ---------- workload validation ----------
@@ -353,7 +511,7 @@
   function validateNow() {
     var seq = ++val.seq, st = $("#workload-status");
     st.className = "status"; st.textContent = t("validating");
-    api("POST", "/api/v1/validate", { workload: $("#workload").value }).then(function (d) {
+    api("POST", "/api/v1/validate", { workload: $("#workload").value, lang: lang }).then(function (d) {
       if (seq !== val.seq) return;
       val.last = d; renderValidation(d);
     }, function (e) {
@@ -391,50 +549,106 @@
     }
   }
 
-  // ---------- recommend ----------
-  var rec = { data: null, selected: null };
+  // ---------- probe report (calibration) ----------
+  var probe = { name: "", text: "" };
+  function showProbe() {
+    var st = $("#probe-status");
+    st.className = "status"; st.textContent = probe.text ? t("probe_loaded", probe.name, kb(probe.text)) : "";
+    $("#probe-clear").hidden = !probe.text;
+  }
+  function loadProbe() {
+    readFile($("#probe-file")).then(function (f) {
+      probe = { name: "", text: "" };
+      if (f) {
+        try { JSON.parse(f.text); probe = f; } catch (e) {
+          $("#probe-status").className = "status error"; $("#probe-status").textContent = t("probe_bad", f.name, e.message);
+          $("#probe-clear").hidden = false;
+          return;
+        }
+      }
+      showProbe();
+    });
+  }
+  function clearProbe() { probe = { name: "", text: "" }; $("#probe-file").value = ""; showProbe(); }
 
-  function runRecommend(ev) {
-    if (ev) ev.preventDefault();
-    var body = { workload: $("#workload").value, top: parseInt($("#top").value, 10) || 10, lang: lang };
+  // ---------- recommend ----------
+  var rec = { data: null, body: null, selected: null, all: false, seq: 0 };
+
+  // requestBody is what the form asks for. top 0: every candidate comes
+  // back, so that the chart draws the whole Pareto front and "show all"
+  // needs no second request; the table shows the first "top" of them.
+  function requestBody() {
+    var body = { workload: $("#workload").value, top: 0, lang: lang };
     var obj = $("#objective").value; if (obj) body.objective = obj;
     var modes = $$("#pricing-modes input:checked").map(function (c) { return c.value; });
     if (modes.length) body.pricing = modes;
-    var st = $("#workload-status"), btn = $("#recommend-run");
-    st.className = "status"; st.textContent = t("running"); btn.disabled = true;
+    if (probe.text) body.calibrate = probe.text;
+    return body;
+  }
+  function topN() { return Math.max(1, parseInt($("#top").value, 10) || 10); }
+
+  function runRecommend(ev) {
+    if (ev) ev.preventDefault();
+    return fetchRecommend(requestBody(), false);
+  }
+  function fetchRecommend(body, relabel) {
+    var st = $("#workload-status"), btn = $("#recommend-run"), seq = ++rec.seq;
+    if (!relabel) { st.className = "status"; st.textContent = t("running"); }
+    btn.disabled = true;
     return api("POST", "/api/v1/recommend", body).then(function (d) {
-      rec.data = d; rec.selected = null;
-      st.textContent = "";
-      val.last = null;
-      clear($("#workload-errors"));
-      $("#workload").classList.remove("invalid");
-      $("#candidate-detail").hidden = true;
-      $("#compare-panel").hidden = true;
-      renderRecommend();
+      if (seq !== rec.seq) return;
+      if (!relabel) { rec.selected = null; rec.all = false; rec.compare = []; }
+      rec.data = d; rec.body = body;
+      $("#result-stale").hidden = true;
+      $("#recommend-result").classList.remove("stale");
+      if (!relabel) {
+        st.textContent = ""; val.last = null; clear($("#workload-errors"));
+        $("#workload").classList.remove("invalid");
+        $("#candidate-detail").hidden = true; $("#compare-panel").hidden = true;
+      }
       $("#recommend-result").hidden = false;
+      renderRecommend();
+      if (!relabel) $("#answer").scrollIntoView({ block: "start" });
     }, function (e) {
+      if (seq !== rec.seq) return;
+      if (relabel) return;
       val.last = { ok: false, errors: [e] }; renderValidation(val.last);
-    }).then(function () { btn.disabled = false; });
+      // Results of an earlier run stay, marked as such.
+      if (rec.data) {
+        $("#result-stale").textContent = t("stale_result"); $("#result-stale").hidden = false;
+        $("#recommend-result").classList.add("stale");
+      }
+    }).then(function () { if (seq === rec.seq) btn.disabled = false; });
   }
 
   function candidates() { return (rec.data && rec.data.candidates) || []; }
+  function shown() { var c = candidates(); return rec.all ? c : c.slice(0, topN()); }
   function cand(rank) { return candidates().filter(function (c) { return c.rank === rank; })[0]; }
   function total(c) { return c.cost_usd ? c.cost_usd.total : null; }
-  // range writes a value with its 80% interval: "5.7 (4.7–7.9)".
-  function range(v, lo, hi, f) {
-    if (v == null) return f(v);
-    return lo != null && hi != null ? f(v) + " (" + f(lo) + "–" + f(hi) + ")" : f(v);
+  function isService() {
+    var d = rec.data; if (!d) return false;
+    if (d.answer && d.answer.service != null) return !!d.answer.service;
+    return candidates().some(function (c) { return c.per_month_usd != null || c.replicas_needed; });
   }
-  // confidenceText says, in the page's language, how sure #1 is to beat #2.
+  function replicas(c) { return (c.plan && c.plan.replicas) || c.replicas_needed || null; }
+  // perMTok is a service's $ per million generated tokens.
+  function perMTok(c) {
+    if (c.unit_cost && /per million/.test(c.unit_cost.unit)) return c.unit_cost.value;
+    if (c.per_hour_usd != null && c.throughput && c.throughput.value > 0 && /tokens\/s/.test(c.throughput.unit)) {
+      return c.per_hour_usd / (c.throughput.value * 3600 * (replicas(c) || 1)) * 1e6;
+    }
+    return null;
+  }
+  function range(v, lo, hi, f) {
+    if (!isNum(v)) return "–";
+    return isNum(lo) && isNum(hi) ? f(v) + " (" + f(lo) + "–" + f(hi) + ")" : f(v);
+  }
   function confidenceText(cv) {
     if (!cv) return "";
+    if (cv.sentence && lang === "en" || cv.sentence && /\p{Script=Han}/u.test(cv.sentence)) return cv.sentence;
     var p = Math.round(cv.probability * 100), better = t(cv.basis === "time" ? "faster" : "cheaper");
     return cv.distinguishable ? t("conf_clear", better, cv.next, p) : t("conf_close", cv.next, better, p);
   }
-
-  // freshnessText is the recommendation's one line on how fresh the prices
-  // of the listed candidates are (price_freshness, computed by the server),
-  // in the page's language. It stands in for a stale-price warning per row.
   function freshnessText(f) {
     if (!f || !f.rows) return "";
     if (!f.priced_rows) return t("fresh_unpriced", num(f.rows, 0));
@@ -444,50 +658,259 @@
     var stale = f.stale_rows ? t("fresh_stale", num(f.stale_rows, 0), f.stale_after_days, list) : t("fresh_none_stale", f.stale_after_days);
     return t("fresh", num(f.rows, 0), (f.providers || []).length, f.priced_rows < f.rows ? t("fresh_priced", num(f.priced_rows, 0)) : "", dates, stale);
   }
-  // shownWarnings leaves out stale_price: the freshness line covers it.
   function shownWarnings(c) { return (c.warnings || []).filter(function (w) { return w.code !== "stale_price"; }); }
+  function objectiveLabel(o) {
+    return { cost: t("o_cost"), time: t("o_time"), "tokens-per-dollar": t("o_tpd"), balanced: t("o_balanced") }[o] || o || "–";
+  }
+
+  // workloadLimit reads one number of the workload text (deadline_hours,
+  // budget_usd, ...) for the chart's reference lines; null when absent.
+  function workloadLimit(key) {
+    var m = new RegExp("[\"']?" + key + "[\"']?\\s*:\\s*([0-9.eE+]+)").exec($("#workload").value || "");
+    var v = m ? parseFloat(m[1]) : NaN;
+    return isNum(v) && v > 0 ? v : null;
+  }
 
   function renderRecommend() {
-    var d = rec.data, tb = clear($("#candidates-table tbody"));
+    var d = rec.data;
+    renderAnswer(d);
     $("#recommend-summary").textContent = (d.summary || "") + (candidates().length ? "" : " " + t("no_candidates"));
-    $("#recommend-confidence").textContent = confidenceText(d.confidence_vs_next);
-    $("#recommend-confidence").hidden = !d.confidence_vs_next;
-    $("#recommend-freshness").textContent = freshnessText(d.price_freshness);
+    $("#recommend-freshness").textContent = (d.price_freshness && d.price_freshness.sentence && lang === "en") ? d.price_freshness.sentence : freshnessText(d.price_freshness);
     $("#recommend-freshness").hidden = !$("#recommend-freshness").textContent;
-    var checked = {};
-    candidates().forEach(function (c) {
-      var cb = el("input", { type: "checkbox", "class": "compare", "data-rank": c.rank, "aria-label": t("c_compare") + " " + c.rank });
+    renderTable();
+    drawPareto();
+    renderExcluded(d.excluded || []);
+    var notes = clear($("#recommend-notes"));
+    (d.notes || []).forEach(function (n) { notes.appendChild(el("li", { text: n })); });
+    if (rec.selected != null && cand(rec.selected)) showDetail(rec.selected, true);
+    if (!$("#compare-panel").hidden) renderCompare();
+  }
+
+  // ---------- the answer ----------
+  function card(id, title) {
+    var c = el("div", { "class": "card", id: id }, el("h3", { text: title }));
+    $("#answer-body").appendChild(c);
+    return c;
+  }
+  function kv(rows, id) {
+    var dl = el("dl", { "class": "kv", id: id });
+    rows.forEach(function (r) {
+      if (r[1] == null || r[1] === "–") return;
+      dl.appendChild(el("dt", { text: r[0] }));
+      dl.appendChild(el("dd", null, r[1]));
+    });
+    return dl;
+  }
+  var COST_PARTS = [["compute", "#0b5cad"], ["storage", "#8250df"], ["egress", "#9a6700"], ["setup", "#1a7f37"], ["spot_overhead", "#cf222e"]];
+  function costBar(b, id) {
+    var bar = el("div", { "class": "bar", id: id, role: "img", "aria-label": t("cost_breakdown") });
+    COST_PARTS.forEach(function (cp) {
+      var v = b[cp[0]] || 0;
+      if (v > 0 && b.total > 0) bar.appendChild(el("span", { style: "width:" + (v / b.total * 100) + "%;background:" + cp[1], title: t(cp[0]) + " " + usd(v) }));
+    });
+    return bar;
+  }
+  function costLegend() {
+    var leg = el("div", { "class": "legend" });
+    COST_PARTS.forEach(function (cp) { leg.appendChild(el("span", null, el("i", { style: "background:" + cp[1] }), t(cp[0]))); });
+    return leg;
+  }
+  function fmtFactor(v, unit) {
+    if (!isNum(v)) return "–";
+    var u = unitText(unit);
+    if (/^USD/.test(unit || "")) return usd(v, moneyDecimals([v])) + (unit === "USD" ? "" : " " + u.replace(/^(USD|美元)/, "").trim());
+    return num(v, Math.abs(v) < 10 ? 2 : Math.abs(v) < 100 ? 1 : 0) + (u ? " " + u : "");
+  }
+
+  function renderAnswer(d) {
+    var a = d.answer, body = clear($("#answer-body"));
+    var head = $("#answer-headline"), obj = $("#answer-objective");
+    var top = candidates()[0], svc = isService();
+    head.textContent = a ? a.headline : (top ? "#1 " + top.offer : t("nothing_qualifies"));
+    head.classList.toggle("none", a ? !a.qualifies : !top);
+    var o = (a && a.objective) || d.objective;
+    obj.textContent = t("objective_used", objectiveLabel(o)) + (a && a.objective_sentence ? " " + a.objective_sentence : "");
+    if (!a) { body.appendChild(el("p", { "class": "status", text: d.summary || "" })); return; }
+
+    if (a.pick) {
+      // Why #1 beats the runner-up, with the numbers.
+      var why = card("answer-why", t("why_heading"));
+      if (a.runner_up && (a.factors || []).length) {
+        why.appendChild(el("p", { "class": "hint", text: t("runner_up", a.runner_up.rank, a.runner_up.offer) }));
+        var ft = el("table", { "class": "data factors", id: "answer-factors" });
+        ft.appendChild(el("thead", null, el("tr", null, el("th", { scope: "col", text: t("factor") }),
+          el("th", { "class": "num", scope: "col", text: t("pick_col") }), el("th", { "class": "num", scope: "col", text: t("next_col", a.runner_up.rank) }))));
+        var tb = el("tbody");
+        a.factors.forEach(function (f) {
+          tb.appendChild(el("tr", { "data-code": f.code }, el("th", { scope: "row", text: coded("fc_", f.code) }),
+            el("td", { "class": "num", text: fmtFactor(f.pick, f.unit) }), el("td", { "class": "num", text: fmtFactor(f.runner_up, f.unit) })));
+        });
+        ft.appendChild(tb);
+        why.appendChild(ft);
+        var ul = el("ul", { "class": "sentences" });
+        a.factors.forEach(function (f) { if (f.sentence) ul.appendChild(el("li", { text: f.sentence })); });
+        why.appendChild(ul);
+      } else {
+        why.appendChild(el("p", { text: t("why_none") }));
+      }
+      if (a.pick.plan) why.appendChild(el("p", { "class": "plan", text: t("plan") + ": " + a.pick.plan }));
+
+      // What it costs.
+      if (a.cost) {
+        var cc = card("answer-cost", svc ? t("cost_heading_month") : t("cost_heading"));
+        var dd = moneyDecimals([a.cost.compute, a.cost.storage, a.cost.egress, a.cost.setup, a.cost.spot_overhead, a.cost.total]);
+        cc.appendChild(kv(COST_PARTS.map(function (cp) { return [t(cp[0]), usd(a.cost[cp[0]], dd)]; })
+          .concat([[t("total"), el("strong", { text: usd(a.cost.total, dd) + (svc ? " / " + unitText("USD/month").replace(/^(USD|美元)\//, "") : "") })]]), "answer-cost-kv"));
+        cc.appendChild(costBar(a.cost, "answer-cost-bar"));
+        cc.appendChild(costLegend());
+        if (isNum(a.cost.p10) && isNum(a.cost.p90)) cc.appendChild(el("p", { "class": "hint", text: t("range80", usd(a.cost.p10, dd), usd(a.cost.p90, dd)) }));
+      }
+
+      // How long, or the service's size and latency.
+      if (svc && a.service_figures) {
+        var s = a.service_figures, sc = card("answer-service", t("service_heading"));
+        var lat = function (v, slo) {
+          if (!isNum(v)) return null;
+          var txt = isNum(slo) ? t("vs_slo", num(v, 0), num(slo, 0)) : num(v, 0);
+          return el("span", null, txt, isNum(slo) ? " " : null, isNum(slo) ? badge(v <= slo ? t("slo_ok") : t("slo_bad"), v <= slo ? "ok" : "bad") : null);
+        };
+        sc.appendChild(kv([[t("replicas"), s.replicas ? String(s.replicas) : null], [t("per_hour"), usd(s.per_hour_usd)],
+          [t("per_month"), usd(s.per_month_usd, 0)], [t("per_mtok"), usd(s.per_million_tokens_usd, moneyDecimals([s.per_million_tokens_usd]))],
+          [t("ttft"), lat(s.ttft_ms, s.slo_ttft_ms)], [t("tpot"), lat(s.tpot_ms, s.slo_tpot_ms)]], "answer-service-kv"));
+      } else if (a.duration_hours) {
+        var tc = card("answer-time", t("time_heading")), dh = a.duration_hours;
+        tc.appendChild(kv([[t("hours"), num(dh.value, 1)], [" ", isNum(dh.p10) ? t("range80", num(dh.p10, 1), num(dh.p90, 1)) : null]], "answer-time-kv"));
+      }
+    }
+
+    // How sure.
+    var sure = card("answer-sure", t("sure_heading"));
+    var ct = confidenceText(a.confidence_vs_next || d.confidence_vs_next);
+    sure.appendChild(el("p", { id: "answer-confidence", text: ct || "–" }));
+
+    // What could go wrong: every risk in words, and the pick's figures.
+    var rk = card("answer-risks", t("risks_heading"));
+    var rl = el("ul", { "class": "risks", id: "answer-risk-list" });
+    (a.risks || []).forEach(function (r) {
+      rl.appendChild(el("li", { "data-code": r.code, "class": "risk " + r.level }, badge(coded("lvl_", r.level), { high: "bad", medium: "warn", low: "unknown" }[r.level] || "unknown"), " ", r.sentence));
+    });
+    rk.appendChild((a.risks || []).length ? rl : el("p", { "class": "status", text: t("no_risks") }));
+    var pc = top && a.pick ? cand(a.pick.rank) || top : null;
+    if (pc && (pc.spot || pc.reserved)) {
+      var sp = pc.spot || {}, rs = pc.reserved || {};
+      rk.appendChild(el("h4", { text: t("risk_figures") }));
+      rk.appendChild(kv([
+        [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? num(sp.interruptions_per_instance_hour, 4) : null],
+        [t("expected_int"), isNum(sp.expected_interruptions) ? num(sp.expected_interruptions, 2) : null],
+        [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? num(sp.checkpoint_interval_hours, 2) : null],
+        [t("p_miss"), isNum(sp.p_miss_deadline) ? (sp.p_miss_deadline < 0.001 ? "< 0.1%" : pct(sp.p_miss_deadline)) : null],
+        [t("breakeven"), isNum(rs.break_even_utilization) ? pct(rs.break_even_utilization, 0) : null]], "answer-risk-figures"));
+    }
+
+    // Near misses.
+    if ((a.near_misses || []).length) {
+      var nm = card("answer-near", t("near_heading")), nl = el("ul", { id: "answer-near-list" });
+      a.near_misses.forEach(function (n) { nl.appendChild(el("li", { "data-constraint": n.constraint }, n.sentence || (n.constraint + " → " + n.offer))); });
+      nm.appendChild(nl);
+    }
+  }
+
+  // ---------- the ranking ----------
+  // columns lists the table's columns for a job or a service: the key ones
+  // stay on a phone; "opt" ones fold into the row's detail panel there.
+  // Each column's unit is in its header, never repeated in the rows.
+  function columns(rows) {
+    var svc = isService();
+    var cb = { h: t("c_compare"), cls: "opt", cell: function (c) {
+      return el("td", { "class": "opt" }, el("input", { type: "checkbox", "class": "compare", "data-rank": c.rank, "aria-label": t("c_compare") + " #" + c.rank }));
+    } };
+    var rank = { h: t("c_rank"), cls: "num", cell: function (c) { return el("td", { "class": "num", text: c.rank }); } };
+    var offer = { h: t("c_offer"), cls: "offer", cell: function (c) {
+      return el("td", { "class": "offer", title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region }));
+    } };
+    var pricing = { h: t("c_pricing"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: mode(c.pricing) }); } };
+    var bott = { h: t("c_bottleneck"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: c.bottleneck ? coded("b_", c.bottleneck) : "–" }); } };
+    var flags = { h: t("c_flags"), cls: "opt", cell: function (c) {
       var ws = shownWarnings(c);
-      var flags = el("td", null,
-        c.pareto ? badge(t("pareto"), "pareto") : null,
+      return el("td", { "class": "opt" }, c.pareto ? badge(t("pareto"), "pareto") : null,
         ws.length ? badge(t("warnings_n", ws.length), "warn", ws.map(function (w) { return w.text; }).join("\n")) : null);
-      var unit = c.unit_cost ? num(c.unit_cost.value, 4) + " " + c.unit_cost.unit : (c.per_month_usd != null ? usd(c.per_month_usd) + "/" + t("per_month").replace("$ / ", "").replace("$ per ", "") : "–");
-      var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, tabindex: "0" },
-        el("td", null, cb),
-        el("td", { "class": "num", text: c.rank }),
-        el("td", { title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region })),
-        el("td", { text: c.gpu + " × " + c.gpus + (c.nodes > 1 ? " (" + c.nodes + " " + t("nodes") + ")" : "") }),
-        el("td", { text: mode(c.pricing) }),
-        el("td", { "class": "num", text: range(c.duration_hours, c.duration_hours_p10, c.duration_hours_p90, function (v) { return num(v, 1); }) }),
-        el("td", { "class": "num", text: range(total(c), c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90, usd) }),
-        el("td", { "class": "num", text: unit }),
-        el("td", { text: c.bottleneck || "–" }),
-        flags);
+    } };
+    var numCol = function (h, get, dec, opt, rangeOf) {
+      var d = dec(rows.map(get));
+      return { h: h, cls: "num" + (opt ? " opt" : ""), cell: function (c) {
+        var f = function (v) { return fixed(v, d); }, r = rangeOf ? rangeOf(c) : [];
+        return el("td", { "class": "num" + (opt ? " opt" : ""), text: range(get(c), r[0], r[1], f) });
+      } };
+    };
+    var money = moneyDecimals, one = function () { return 1; }, zero = function () { return 0; };
+    if (svc) {
+      var gp = { h: t("c_replicas"), cls: "", cell: function (c) {
+        var n = replicas(c);
+        return el("td", { text: (n ? n + " × " : "") + c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus) });
+      } };
+      return [cb, rank, offer, gp, pricing,
+        numCol(t("c_per_hour"), function (c) { return c.per_hour_usd; }, money, true),
+        numCol(t("c_per_month"), function (c) { return c.per_month_usd; }, zero, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; }),
+        numCol(t("c_per_mtok"), perMTok, money, true),
+        numCol(t("c_ttft"), function (c) { return c.ttft_ms; }, zero, true),
+        numCol(t("c_tpot"), function (c) { return c.tpot_ms; }, one, true),
+        bott, flags];
+    }
+    var unit = rows.map(function (c) { return c.unit_cost && c.unit_cost.unit; }).filter(Boolean)[0];
+    var gpusCol = { h: t("c_gpus"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: c.gpu + " × " + c.gpus }); } };
+    return [cb, rank, offer, gpusCol, pricing,
+      numCol(t("c_hours"), function (c) { return c.duration_hours; }, function (v) { return Math.min(2, decimals(v, 2)); }, false, function (c) { return [c.duration_hours_p10, c.duration_hours_p90]; }),
+      numCol(t("c_total"), total, money, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; }),
+      numCol(unit ? unitText(unit) : t("unit_cost"), function (c) { return c.unit_cost && c.unit_cost.unit === unit ? c.unit_cost.value : null; }, function (v) { return decimals(v, 3); }, true),
+      bott, flags];
+  }
+
+  function renderTable() {
+    var rows = shown(), cols = columns(rows);
+    var hr = clear($("#candidates-table thead tr"));
+    cols.forEach(function (c) { hr.appendChild(el("th", { "class": c.cls, scope: "col", text: c.h })); });
+    var tb = clear($("#candidates-table tbody"));
+    rows.forEach(function (c) {
+      var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, tabindex: "0" });
+      cols.forEach(function (col) { tr.appendChild(col.cell(c)); });
       if (rec.selected === c.rank) tr.classList.add("selected");
       tb.appendChild(tr);
     });
     (rec.compare || []).forEach(function (r) { var b = $("#candidates-table input.compare[data-rank='" + r + "']"); if (b) b.checked = true; });
     updateCompareButton();
-    drawPareto();
-    var ex = (d.excluded || []), ul = clear($("#excluded-list"));
-    $("#excluded-box summary").textContent = t("excluded_n", ex.length);
-    ex.slice(0, 200).forEach(function (x) {
-      ul.appendChild(el("li", { "data-code": x.reason_code }, el("code", { text: x.offer + " " + x.region + " ×" + x.gpus + (x.pricing ? " " + mode(x.pricing) : "") }), " ", x.reason));
+    var all = candidates().length, sa = $("#show-all");
+    sa.hidden = all <= topN();
+    sa.textContent = rec.all ? t("show_top", topN()) : t("show_all", all);
+  }
+
+  // renderExcluded groups the exclusions by reason, largest group first,
+  // each with its count; every one is listed (in a closed group).
+  function renderExcluded(ex) {
+    var box = clear($("#excluded-groups"));
+    $("#excluded-title").textContent = t("excluded_n", ex.length);
+    if (!ex.length) { box.appendChild(el("p", { "class": "status", text: t("excluded_none") })); return; }
+    var groups = {}, order = [];
+    ex.forEach(function (x) {
+      var k = x.reason_code || "other";
+      if (!groups[k]) { groups[k] = []; order.push(k); }
+      groups[k].push(x);
     });
-    var notes = clear($("#recommend-notes"));
-    (d.notes || []).forEach(function (n) { notes.appendChild(el("li", { text: n })); });
-    if (rec.selected != null && cand(rec.selected)) showDetail(rec.selected, true);
-    if (!$("#compare-panel").hidden) renderCompare();
+    order.sort(function (a, b) { return groups[b].length - groups[a].length || (a < b ? -1 : 1); });
+    order.forEach(function (k) {
+      var g = groups[k], det = el("details", { "class": "exgroup", "data-code": k });
+      det.appendChild(el("summary", null, coded("r_", k), " ", el("span", { "class": "count", text: "(" + g.length + ")" })));
+      var filled = false;
+      det.addEventListener("toggle", function () {
+        if (!det.open || filled) return;
+        filled = true;
+        var ul = el("ul");
+        g.forEach(function (x) {
+          ul.appendChild(el("li", { "data-code": x.reason_code }, el("code", { text: x.offer + " " + x.region + " ×" + x.gpus + (x.pricing ? " " + mode(x.pricing) : "") }), " ", x.reason));
+        });
+        det.appendChild(ul);
+      });
+      box.appendChild(det);
+    });
   }
 
   // ---------- charts ----------
@@ -496,7 +919,7 @@
     var step = Math.pow(10, Math.floor(Math.log10((hi - lo) / n))), err = (hi - lo) / n / step;
     if (err >= 7.5) step *= 10; else if (err >= 3.5) step *= 5; else if (err >= 1.5) step *= 2;
     var out = [];
-    for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(+v.toPrecision(12));
+    for (var v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(+v.toPrecision(12));
     return out;
   }
   function logTicks(lo, hi) {
@@ -506,143 +929,187 @@
     }
     return out;
   }
-  function short(v) {
+  function short(v, step) {
     var a = Math.abs(v);
     if (a >= 1e6) return num(v / 1e6, 1) + "M";
     if (a >= 1e4) return num(v / 1e3, 0) + "k";
-    return num(v, a < 10 ? 2 : 0);
+    var d = step ? Math.max(0, Math.min(3, -Math.floor(Math.log10(step) + 1e-9))) : (a < 10 ? 2 : 0);
+    return fixed(v, d);
+  }
+  // domain pads [lo, hi] by 6% each side; from zero when zero is near (a
+  // quantity whose size, not only its differences, matters) or asked.
+  function domain(vals, fromZero, extra) {
+    var all = vals.concat(extra || []).filter(isNum);
+    var lo = Math.min.apply(null, all), hi = Math.max.apply(null, all);
+    if (hi === lo) { var p = Math.abs(hi) * 0.1 || 1; lo -= p; hi += p; }
+    var pad = (hi - lo) * 0.06;
+    if (fromZero || (lo >= 0 && lo < (hi - lo) * 0.5)) return [0, hi + pad];
+    return [lo - pad, hi + pad];
   }
 
-  // axes returns a scale pair and draws the frame of a W×H chart into svg.
-  function axes(svg, W, H, m, xs, ys, xLabel, yLabel, logY) {
-    var xlo = Math.min.apply(null, xs), xhi = Math.max.apply(null, xs);
-    var ylo = Math.min.apply(null, ys), yhi = Math.max.apply(null, ys);
-    if (xhi === xlo) { xlo -= 1; xhi += 1; }
-    if (logY) { ylo = ylo / 1.3; yhi = yhi * 1.3; } else { ylo = Math.min(0, ylo); if (yhi === ylo) yhi = ylo + 1; yhi *= 1.05; }
-    var fx = function (v) { return m.l + (v - xlo) / (xhi - xlo) * (W - m.l - m.r); };
+  // frame draws axes, ticks, labels and the grid of a W×H chart and
+  // returns its scales.
+  function frame(svg, W, H, m, xd, yd, xLabel, yLabel, logY) {
+    var fx = function (v) { return m.l + (v - xd[0]) / (xd[1] - xd[0]) * (W - m.l - m.r); };
     var fy = logY
-      ? function (v) { return H - m.b - (Math.log(v) - Math.log(ylo)) / (Math.log(yhi) - Math.log(ylo)) * (H - m.t - m.b); }
-      : function (v) { return H - m.b - (v - ylo) / (yhi - ylo) * (H - m.t - m.b); };
-    (logY ? logTicks(ylo, yhi) : niceTicks(ylo, yhi, 4)).forEach(function (v) {
+      ? function (v) { return H - m.b - (Math.log(v) - Math.log(yd[0])) / (Math.log(yd[1]) - Math.log(yd[0])) * (H - m.t - m.b); }
+      : function (v) { return H - m.b - (v - yd[0]) / (yd[1] - yd[0]) * (H - m.t - m.b); };
+    var yt = logY ? logTicks(yd[0], yd[1]) : niceTicks(yd[0], yd[1], H < 260 ? 3 : 4);
+    var ys = yt.length > 1 ? yt[1] - yt[0] : 1;
+    yt.forEach(function (v) {
       var y = fy(v);
       svg.appendChild(sv("line", { "class": "grid", x1: m.l, x2: W - m.r, y1: y, y2: y }));
-      svg.appendChild(sv("text", { x: m.l - 4, y: y + 4, "text-anchor": "end" }, short(v)));
+      svg.appendChild(sv("text", { x: m.l - 5, y: y + 4, "text-anchor": "end" }, short(v, logY ? null : ys)));
     });
-    niceTicks(xlo, xhi, 5).forEach(function (v) {
+    var xt = niceTicks(xd[0], xd[1], W < 420 ? 3 : 5), xs = xt.length > 1 ? xt[1] - xt[0] : 1;
+    xt.forEach(function (v) {
       var x = fx(v);
       svg.appendChild(sv("line", { "class": "axis", x1: x, x2: x, y1: H - m.b, y2: H - m.b + 4 }));
-      svg.appendChild(sv("text", { x: x, y: H - m.b + 16, "text-anchor": "middle" }, short(v)));
+      svg.appendChild(sv("text", { x: x, y: H - m.b + 17, "text-anchor": "middle" }, short(v, xs)));
     });
     svg.appendChild(sv("line", { "class": "axis", x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b }));
     svg.appendChild(sv("line", { "class": "axis", x1: m.l, x2: m.l, y1: m.t, y2: H - m.b }));
-    svg.appendChild(sv("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle" }, xLabel));
-    svg.appendChild(sv("text", { x: 12, y: (m.t + H - m.b) / 2, "text-anchor": "middle",
-      transform: "rotate(-90 12 " + (m.t + H - m.b) / 2 + ")" }, yLabel));
+    svg.appendChild(sv("text", { "class": "label", x: (m.l + W - m.r) / 2, y: H - 6, "text-anchor": "middle" }, xLabel));
+    svg.appendChild(sv("text", { "class": "label", x: 14, y: (m.t + H - m.b) / 2, "text-anchor": "middle",
+      transform: "rotate(-90 14 " + (m.t + H - m.b) / 2 + ")" }, yLabel));
     return { x: fx, y: fy };
   }
+  function refLine(svg, W, H, m, s, axis, v, label, xd, yd) {
+    if (axis === "x") {
+      if (v < xd[0] || v > xd[1]) return;
+      var x = s.x(v);
+      svg.appendChild(sv("line", { "class": "limit", x1: x, x2: x, y1: m.t, y2: H - m.b }));
+      svg.appendChild(sv("text", { "class": "limit-label", x: x - 4, y: m.t + 12, "text-anchor": "end" }, label));
+    } else {
+      if (v < yd[0] || v > yd[1]) return;
+      var y = s.y(v);
+      svg.appendChild(sv("line", { "class": "limit", x1: m.l, x2: W - m.r, y1: y, y2: y }));
+      svg.appendChild(sv("text", { "class": "limit-label", x: W - m.r - 4, y: y - 5, "text-anchor": "end" }, label));
+    }
+  }
+  // chartWidth is the width the chart is drawn at: its box's, so that text
+  // is as large on a phone as on a desktop (no scaling of a fixed viewBox).
+  function chartWidth(box, fallback) {
+    var w = Math.floor(box.getBoundingClientRect().width);
+    return w > 100 ? Math.min(w, 900) : fallback;
+  }
 
-  // drawPareto plots every candidate's total cost against its duration (for
-  // services: $ per month against time to first token) and joins the front.
+  // drawPareto plots every candidate (not only the rows shown): a job's
+  // total cost against its duration, a service's $ per month against its
+  // time to first token, as the HTML report does; the Pareto front joins
+  // the filled points; deadline, budget and SLO are drawn where set.
   function drawPareto() {
     var fig = $("#pareto");
     $$("svg, p.status", fig).forEach(function (n) { fig.removeChild(n); });
-    var cs = candidates(), X = "duration_hours", Y = total, xl = t("x_hours"), yl = t("y_cost");
-    var pts = cs.filter(function (c) { return c[X] != null && Y(c) != null; });
-    if (!pts.length) {
-      X = "ttft_ms"; Y = function (c) { return c.per_month_usd; }; xl = t("x_ttft"); yl = t("y_month");
-      pts = cs.filter(function (c) { return c[X] != null && Y(c) != null; });
-    }
+    var cs = candidates(), svc = isService(), a = rec.data && rec.data.answer;
+    var X = svc ? function (c) { return c.ttft_ms; } : function (c) { return c.duration_hours; };
+    var Y = svc ? function (c) { return c.per_month_usd != null ? c.per_month_usd : total(c); } : total;
+    var pts = cs.filter(function (c) { return isNum(X(c)) && isNum(Y(c)) && X(c) > 0 && Y(c) > 0; });
+    $("#pareto-caption").textContent = t(svc ? "caption_svc" : "caption_job", pts.length);
     if (!pts.length) { fig.appendChild(el("p", { "class": "status", text: t("no_chart") })); return; }
-    var W = 560, H = 320, m = { l: 56, r: 14, t: 12, b: 38 };
-    var svg = sv("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": t("pareto_caption") });
-    var ys = pts.map(Y), logY = Math.min.apply(null, ys) > 0 && Math.max.apply(null, ys) / Math.min.apply(null, ys) > 20;
-    var s = axes(svg, W, H, m, pts.map(function (c) { return c[X]; }), ys, xl, yl + (logY ? " (log)" : ""), logY);
-    var front = pts.filter(function (c) { return c.pareto; }).sort(function (a, b) { return a[X] - b[X]; });
+    var W = chartWidth(fig, 560), H = Math.round(Math.max(240, Math.min(360, W * 0.6)));
+    var m = { l: 62, r: 16, t: 16, b: 44 };
+    var svg = sv("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
+      "aria-label": $("#pareto-caption").textContent });
+    var xs = pts.map(X), ys = pts.map(Y);
+    var deadline = svc ? null : workloadLimit("deadline_hours"), budget = svc ? null : workloadLimit("budget_usd");
+    var slo = svc && a && a.service_figures ? a.service_figures.slo_ttft_ms : (svc ? workloadLimit("ttft_ms") : null);
+    var ymin = Math.min.apply(null, ys), ymax = Math.max.apply(null, ys);
+    var logY = ymin > 0 && ymax / ymin > 30;
+    var xd = domain(xs, false, [deadline, slo].filter(function (v) { return v != null && v < Math.max.apply(null, xs) * 1.5; }));
+    var yd = logY ? [ymin / 1.25, ymax * 1.25] : domain(ys, false, budget != null && budget < ymax * 1.5 ? [budget] : []);
+    var s = frame(svg, W, H, m, xd, yd, svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? " (log)" : ""), logY);
+    if (deadline != null) refLine(svg, W, H, m, s, "x", deadline, t("deadline") + " " + num(deadline, 0) + " h", xd, yd);
+    if (slo != null) refLine(svg, W, H, m, s, "x", slo, t("slo") + " " + num(slo, 0) + " ms", xd, yd);
+    if (budget != null) refLine(svg, W, H, m, s, "y", budget, t("budget") + " $" + num(budget, 0), xd, yd);
+    var front = pts.filter(function (c) { return c.pareto; }).sort(function (p, q) { return X(p) - X(q); });
     if (front.length > 1) {
-      svg.appendChild(sv("polyline", { "class": "front", points: front.map(function (c) { return s.x(c[X]) + "," + s.y(Y(c)); }).join(" ") }));
+      svg.appendChild(sv("polyline", { "class": "front", points: front.map(function (c) { return s.x(X(c)).toFixed(1) + "," + s.y(Y(c)).toFixed(1); }).join(" ") }));
     }
     pts.slice().reverse().forEach(function (c) {
       var g = sv("circle", { "class": "pt" + (c.pareto ? " pareto" : "") + (rec.selected === c.rank ? " sel" : ""),
-        cx: s.x(c[X]), cy: s.y(Y(c)), r: 5, "data-rank": c.rank });
-      g.appendChild(sv("title", {}, "#" + c.rank + " " + c.offer + " · " + mode(c.pricing) + " · " + num(c[X], 1) + " · " + usd(Y(c))));
+        cx: s.x(X(c)).toFixed(1), cy: s.y(Y(c)).toFixed(1), r: c.rank === 1 ? 6 : 4.5, "data-rank": c.rank });
+      g.appendChild(sv("title", {}, "#" + c.rank + " " + c.offer + " · " + mode(c.pricing) + " · " + num(X(c), 1) + " · " + usd(Y(c), 0)));
       g.addEventListener("click", function () { showDetail(c.rank); });
       svg.appendChild(g);
-      if (c.rank <= 3) svg.appendChild(sv("text", { x: s.x(c[X]) + 7, y: s.y(Y(c)) - 6 }, "#" + c.rank));
+      if (c.rank <= 3) svg.appendChild(sv("text", { "class": "pt-label", x: s.x(X(c)) + 8, y: s.y(Y(c)) - 7 }, "#" + c.rank));
     });
     fig.appendChild(svg);
   }
 
-  function lineChart(title, key, xs, ys, yLabel) {
-    var W = 400, H = 220, m = { l: 46, r: 10, t: 10, b: 36 };
-    var box = el("div", { "data-chart": key }, el("h4", { text: title }));
-    var svg = sv("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": title });
-    var s = axes(svg, W, H, m, xs, ys.concat([0]), t("x_time_h"), yLabel, false);
+  function lineChart(title, key, xs, ys, yLabel, limit, limitLabel) {
+    var box = el("div", { "data-chart": key }, el("h3", { text: title }));
+    $("#sim-charts").appendChild(box);
+    var W = chartWidth(box, 400), H = 220, m = { l: 52, r: 12, t: 12, b: 42 };
+    var svg = sv("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": title });
+    // Rounded: a flat fleet of 5 is drawn flat, not as float noise.
+    ys = ys.map(function (v) { return Math.round(v * 1000) / 1000; });
+    var yd = domain(ys, true, limit != null ? [limit] : []);
+    var xd = [Math.min.apply(null, xs), Math.max.apply(null, xs)];
+    if (xd[1] <= xd[0]) xd[1] = xd[0] + 1;
+    var s = frame(svg, W, H, m, xd, yd, t("x_time_h"), yLabel, false);
+    if (limit != null) refLine(svg, W, H, m, s, "y", limit, limitLabel, [0, 0], yd);
     svg.appendChild(sv("polyline", { "class": "line", points: xs.map(function (x, i) { return s.x(x).toFixed(1) + "," + s.y(ys[i]).toFixed(1); }).join(" ") }));
     box.appendChild(svg);
     return box;
   }
 
   // ---------- candidate detail ----------
-  var COST_PARTS = [["compute", "#0b5cad"], ["storage", "#8250df"], ["egress", "#bf8700"], ["setup", "#1a7f37"], ["spot_overhead", "#cf222e"]];
-
-  function kv(rows) {
-    var dl = el("dl", { "class": "kv" });
-    rows.forEach(function (r) { if (r[1] == null || r[1] === "–") return; dl.appendChild(el("dt", { text: r[0] })); dl.appendChild(el("dd", { text: r[1] })); });
-    return dl;
-  }
-
-  function showDetail(rank, keepExtras) {
+  function showDetail(rank, keepScroll) {
     var c = cand(rank); if (!c) return;
     rec.selected = rank;
     $$("#candidates-table tbody tr").forEach(function (tr) { tr.classList.toggle("selected", +tr.dataset.rank === rank); });
     $$("#pareto circle").forEach(function (p) { p.classList.toggle("sel", +p.getAttribute("data-rank") === rank); });
-    var p = clear($("#candidate-detail"));
+    var p = clear($("#candidate-detail")), svc = isService();
     p.hidden = false;
     p.dataset.rank = rank;
     var close = el("button", { type: "button", "class": "close", text: t("close") });
     close.addEventListener("click", function () { p.hidden = true; rec.selected = null; });
     p.appendChild(close);
-    p.appendChild(el("h4", { text: t("detail_heading", c.rank, c.offer) }));
+    p.appendChild(el("h3", { text: t("detail_heading", c.rank, c.offer) }));
+    var sp = c.spot || {};
     p.appendChild(kv([
       [t("region"), c.region + (c.country ? " (" + c.country + ")" : "")],
-      [t("gpus"), c.gpu + " × " + c.gpus + (c.nodes > 1 ? ", " + c.nodes + " " + t("nodes") : "")],
+      [t("gpus"), c.gpu + " × " + c.gpus + (c.nodes > 1 ? " (" + c.nodes + " " + t("instances") + ")" : "")],
+      [t("plan"), c.plan && c.plan.sentence],
       [t("pricing"), mode(c.pricing)],
       [t("price_h"), c.price_per_hour_usd != null ? usd(c.price_per_hour_usd) : null],
-      [t("hours"), c.duration_hours != null ? num(c.duration_hours, 2) : null],
-      [t("throughput"), c.throughput ? num(c.throughput.value, 1) + " " + c.throughput.unit : null],
+      [t("hours"), !svc && c.duration_hours != null ? range(c.duration_hours, c.duration_hours_p10, c.duration_hours_p90, function (v) { return num(v, 1); }) : null],
+      [t("total"), !svc && c.cost_usd ? range(c.cost_usd.total, c.cost_usd.p10, c.cost_usd.p90, usd) : null],
+      [t("throughput"), c.throughput ? num(c.throughput.value, 1) + " " + unitText(c.throughput.unit) : null],
       [t("utilization"), c.utilization != null ? pct(c.utilization) : null],
-      [t("bottleneck"), c.bottleneck],
-      [t("unit_cost"), c.unit_cost ? num(c.unit_cost.value, 4) + " " + c.unit_cost.unit : null],
+      [t("bottleneck"), c.bottleneck ? coded("b_", c.bottleneck) : null],
+      [t("unit_cost"), c.unit_cost ? num(c.unit_cost.value, decimals([c.unit_cost.value], 3)) + " " + unitText(c.unit_cost.unit) : null],
       [t("tokens_per_dollar"), c.tokens_per_dollar != null ? num(c.tokens_per_dollar, 0) : null],
-      [t("replicas"), c.replicas_needed ? String(c.replicas_needed) : null],
+      [t("replicas"), svc && replicas(c) ? String(replicas(c)) : null],
       [t("per_hour"), c.per_hour_usd != null ? usd(c.per_hour_usd) : null],
-      [t("per_month"), c.per_month_usd != null ? usd(c.per_month_usd) : null],
+      [t("per_month"), c.per_month_usd != null ? usd(c.per_month_usd, 0) : null],
+      [t("per_mtok"), svc && perMTok(c) != null ? usd(perMTok(c), moneyDecimals([perMTok(c)])) : null],
       [t("ttft"), c.ttft_ms != null ? num(c.ttft_ms, 0) : null],
       [t("tpot"), c.tpot_ms != null ? num(c.tpot_ms, 1) : null],
+      [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? num(sp.interruptions_per_instance_hour, 4) : null],
+      [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? num(sp.checkpoint_interval_hours, 2) : null],
+      [t("p_miss"), isNum(sp.p_miss_deadline) ? (sp.p_miss_deadline < 0.001 ? "< 0.1%" : pct(sp.p_miss_deadline)) : null],
+      [t("breakeven"), c.reserved && isNum(c.reserved.break_even_utilization) ? pct(c.reserved.break_even_utilization, 0) : null],
       [t("price_date"), c.price_as_of]
-    ]));
+    ], "detail-facts"));
 
-    p.appendChild(el("h5", { text: t("cost_breakdown") }));
+    p.appendChild(el("h4", { text: t("cost_breakdown") }));
     if (c.cost_usd) {
-      var bar = el("div", { "class": "bar", id: "cost-bar" }), leg = el("div", { "class": "legend" });
-      COST_PARTS.forEach(function (cp) {
-        var v = c.cost_usd[cp[0]] || 0;
-        if (v > 0 && c.cost_usd.total > 0) bar.appendChild(el("span", { style: "width:" + (v / c.cost_usd.total * 100) + "%;background:" + cp[1], title: t(cp[0]) + " " + usd(v) }));
-      });
-      p.appendChild(kv(COST_PARTS.map(function (cp) { return [t(cp[0]), usd(c.cost_usd[cp[0]])]; }).concat([[t("total"), usd(c.cost_usd.total)]])));
-      p.appendChild(bar);
-      COST_PARTS.forEach(function (cp) { leg.appendChild(el("span", null, el("i", { style: "background:" + cp[1] }), t(cp[0]))); });
-      p.appendChild(leg);
+      var dd = moneyDecimals(COST_PARTS.map(function (cp) { return c.cost_usd[cp[0]]; }).concat([c.cost_usd.total]));
+      p.appendChild(kv(COST_PARTS.map(function (cp) { return [t(cp[0]), usd(c.cost_usd[cp[0]], dd)]; }).concat([[t("total"), usd(c.cost_usd.total, dd)]])));
+      p.appendChild(costBar(c.cost_usd, "cost-bar"));
+      p.appendChild(costLegend());
     } else {
-      p.appendChild(el("p", { "class": "status", text: "–" }));
+      p.appendChild(el("p", { "class": "status", text: t("price_unknown") }));
     }
 
-    p.appendChild(el("h5", { text: t("warnings") }));
+    p.appendChild(el("h4", { text: t("warnings") }));
     var wl = el("ul", { id: "detail-warnings" }), ws = shownWarnings(c);
     ws.forEach(function (w) { wl.appendChild(el("li", { "data-code": w.code, text: w.text })); });
     p.appendChild(ws.length ? wl : el("p", { "class": "status", text: t("no_warnings") }));
 
-    p.appendChild(el("h5", { text: t("verdicts") }));
+    p.appendChild(el("h4", { text: t("verdicts") }));
     var vd = el("div", { id: "detail-verdicts" }, el("p", { "class": "status", text: t("checking") }));
     p.appendChild(vd);
     var ex = el("details", { id: "detail-explain" }, el("summary", { text: t("explain") }));
@@ -650,16 +1117,16 @@
     ex.appendChild(pre);
     p.appendChild(ex);
 
-    var wl8 = $("#workload").value;
-    api("POST", "/api/v1/check", { workload: wl8, gpu: c.gpu, offer: c.offer, region: c.region }).then(function (d) {
+    var wl8 = rec.body ? rec.body.workload : $("#workload").value;
+    api("POST", "/api/v1/check", { workload: wl8, gpu: c.gpu, offer: c.offer, region: c.region, lang: lang }).then(function (d) {
       if (rec.selected !== rank) return;
       clear(vd);
       [["compat", d.compat, "reasons"], ["compliance", d.compliance, "requirements"]].forEach(function (part) {
         if (!part[1]) return;
-        vd.appendChild(el("p", null, el("strong", { text: t(part[0]) + ": " }), badge(part[1].verdict, verdictClass(part[1].verdict))));
+        vd.appendChild(el("p", null, el("strong", { text: t(part[0]) + ": " }), badge(coded("v_", part[1].verdict), verdictClass(part[1].verdict))));
         var ul = el("ul");
         (part[1][part[2]] || []).forEach(function (r) {
-          ul.appendChild(el("li", { title: r.source || "" }, badge(r.verdict, verdictClass(r.verdict)), " ",
+          ul.appendChild(el("li", { title: r.source || "" }, badge(coded("v_", r.verdict), verdictClass(r.verdict)), " ",
             r.name ? r.name + ": " : "", r.text || r.reason || "", r.fix ? " → " + r.fix : ""));
         });
         vd.appendChild(ul);
@@ -669,11 +1136,20 @@
     ex.addEventListener("toggle", function () {
       if (!ex.open || loaded) return;
       loaded = true;
-      api("POST", "/api/v1/explain", { workload: wl8, offer: c.offer, lang: lang }).then(function (d) {
+      var body = { workload: wl8, offer: c.offer, lang: lang };
+      if (rec.body && rec.body.objective) body.objective = rec.body.objective;
+      if (rec.body && rec.body.pricing) body.pricing = rec.body.pricing;
+      api("POST", "/api/v1/explain", body).then(function (d) {
         pre.textContent = (d && d.text) || "";
-      }, function (e) { pre.textContent = t("failed", errText(e)); loaded = false; });
+      }, function (e) {
+        // An API that does not take lang, objective or pricing here: ask with the essentials.
+        if (e && (e.field === "lang" || e.field === "objective" || e.field === "pricing")) {
+          return api("POST", "/api/v1/explain", { workload: wl8, offer: c.offer }).then(function (d) { pre.textContent = (d && d.text) || ""; });
+        }
+        throw e;
+      }).catch(function (e) { pre.textContent = t("failed", errText(e)); loaded = false; });
     });
-    if (!keepExtras && window.matchMedia && window.matchMedia("(max-width: 760px)").matches) p.scrollIntoView({ behavior: "smooth" });
+    if (!keepScroll) p.scrollIntoView({ block: "nearest" });
   }
 
   // ---------- compare ----------
@@ -685,31 +1161,30 @@
     $$("#candidates-table input.compare").forEach(function (b) { b.disabled = !b.checked && r.length >= 3; });
   }
   function renderCompare() {
-    var cs = compareRanks().map(cand).filter(Boolean), p = clear($("#compare-panel"));
+    var cs = (rec.compare || []).map(cand).filter(Boolean), p = clear($("#compare-panel")), svc = isService();
     if (cs.length < 2) { p.hidden = true; return; }
     p.hidden = false;
-    p.appendChild(el("h4", { text: t("compare_heading") }));
+    p.appendChild(el("h3", { text: t("compare_heading") }));
+    var part = function (k) { return function (c) { return c.cost_usd && c.cost_usd[k]; }; };
     var rows = [
       [t("region"), function (c) { return c.region; }],
       [t("gpus"), function (c) { return c.gpu + " × " + c.gpus; }],
       [t("pricing"), function (c) { return mode(c.pricing); }],
       [t("price_h"), function (c) { return c.price_per_hour_usd; }, usd, -1],
-      [t("hours"), function (c) { return c.duration_hours; }, function (v) { return num(v, 2); }, -1],
-      [t("compute"), function (c) { return c.cost_usd && c.cost_usd.compute; }, usd, -1],
-      [t("storage"), function (c) { return c.cost_usd && c.cost_usd.storage; }, usd, -1],
-      [t("egress"), function (c) { return c.cost_usd && c.cost_usd.egress; }, usd, -1],
-      [t("setup"), function (c) { return c.cost_usd && c.cost_usd.setup; }, usd, -1],
-      [t("spot_overhead"), function (c) { return c.cost_usd && c.cost_usd.spot_overhead; }, usd, -1],
-      [t("total"), total, usd, -1],
-      [t("per_month"), function (c) { return c.per_month_usd; }, usd, -1],
+      [t("hours"), function (c) { return svc ? null : c.duration_hours; }, function (v) { return num(v, 1); }, -1],
+      [t("replicas"), function (c) { return svc ? replicas(c) : null; }, String, -1],
+      [t("compute"), part("compute"), usd, -1], [t("storage"), part("storage"), usd, -1], [t("egress"), part("egress"), usd, -1],
+      [t("setup"), part("setup"), usd, -1], [t("spot_overhead"), part("spot_overhead"), usd, -1],
+      [svc ? t("per_month") : t("total"), total, usd, -1],
+      [t("ttft"), function (c) { return c.ttft_ms; }, function (v) { return num(v, 0); }, -1],
       [t("tokens_per_dollar"), function (c) { return c.tokens_per_dollar; }, function (v) { return num(v, 0); }, 1],
       [t("utilization"), function (c) { return c.utilization; }, pct, 1],
-      [t("bottleneck"), function (c) { return c.bottleneck; }],
+      [t("bottleneck"), function (c) { return c.bottleneck ? coded("b_", c.bottleneck) : null; }],
       [t("warnings_count"), function (c) { return shownWarnings(c).length; }, String, -1]
     ];
     var tbl = el("table", { "class": "data compare-table", id: "compare-table" });
     var hr = el("tr", null, el("th"));
-    cs.forEach(function (c) { hr.appendChild(el("th", { text: "#" + c.rank + " " + c.offer })); });
+    cs.forEach(function (c) { hr.appendChild(el("th", { scope: "col", text: "#" + c.rank + " " + c.offer })); });
     tbl.appendChild(el("thead", null, hr));
     var tb = el("tbody");
     rows.forEach(function (r) {
@@ -717,31 +1192,55 @@
       if (vals.every(function (v) { return v == null; })) return;
       var best = null;
       if (r[3]) vals.forEach(function (v) { if (v != null && (best == null || (r[3] < 0 ? v < best : v > best))) best = v; });
-      var tr = el("tr", null, el("th", { text: r[0] }));
+      var tr = el("tr", null, el("th", { scope: "row", text: r[0] }));
       vals.forEach(function (v) {
         var td = el("td", { "class": r[2] ? "num" : "", text: v == null ? "–" : r[2] ? r[2](v) : String(v) });
-        if (best != null && v === best && vals.filter(function (x) { return x === best; }).length < vals.length) td.style.fontWeight = "700";
+        if (best != null && v === best && vals.filter(function (x) { return x === best; }).length < vals.length) td.classList.add("best");
         tr.appendChild(td);
       });
       tb.appendChild(tr);
     });
     tbl.appendChild(tb);
     p.appendChild(el("div", { "class": "scroll" }, tbl));
+    p.scrollIntoView({ block: "nearest" });
+  }
+
+  // ---------- downloads ----------
+  function download(format) {
+    var st = $("#download-status"), body = rec.body || requestBody();
+    var b = {}; for (var k in body) b[k] = body[k];
+    b.lang = lang; b.top = topN();
+    st.className = "status"; st.textContent = t("downloading");
+    api("POST", "/api/v1/recommend?format=" + format, b, true).then(function (r) { return r.blob(); }).then(function (blob) {
+      var url = URL.createObjectURL(blob), name = ((rec.data && rec.data.workload) || "gpupick") + (format === "html" ? ".html" : ".svg");
+      var a = el("a", { href: url, download: name, "class": "hidden-link" });
+      document.body.appendChild(a); a.click(); document.body.removeChild(a);
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+      st.textContent = name;
+    }, function (e) { st.className = "status error"; st.textContent = t("failed", errText(e)); });
   }
 
   // ---------- simulate ----------
-  var sim = { id: null, timer: null, result: null };
+  var sim = { id: null, timer: null, result: null, search: null, trace: null };
 
+  function simBody() {
+    var svc = $("#service").value, b = { service: svc };
+    var w = $("#sim-workload").value.trim();
+    if (w && /^\s*kind:\s*model\b/m.test(svc)) b.workload = $("#sim-workload").value;
+    if (sim.trace) b.trace = sim.trace.text;
+    if ($("#sim-search").checked) b.search = true;
+    return b;
+  }
   function runSim() {
     stopPoll();
     var st = $("#sim-status"), pr = $("#sim-progress");
     st.className = "status"; st.textContent = t("sim_queued");
     pr.hidden = false; pr.value = 0;
-    clear($("#sim-charts")); clear($("#sim-summary")); sim.result = null;
+    clear($("#sim-charts")); clear($("#sim-summary")); clear($("#sim-search-result")); sim.result = null; sim.search = null;
     $("#sim-run").disabled = true;
-    api("POST", "/api/v1/simulations", { service: $("#service").value }).then(function (d) {
+    api("POST", "/api/v1/simulations", simBody()).then(function (d) {
       sim.id = d.id; $("#sim-cancel").hidden = false;
-      if (d.result) return simDone(d);
+      if (d.result || d.search) return simDone(d);
       poll();
     }, simFail);
   }
@@ -752,10 +1251,10 @@
       api("GET", "/api/v1/simulations/" + encodeURIComponent(id)).then(function (d) {
         if (id !== sim.id) return;
         var s = d.status;
-        if (d.result && (s == null || s === "done" || s === "succeeded" || s === "completed")) return simDone(d);
-        if (s === "failed" || s === "error" || s === "canceled" || s === "cancelled" || d.error) return simFail(d.error || { message: s });
+        if ((d.result || d.search) && (s == null || s === "done")) return simDone(d);
+        if (s === "failed" || s === "cancelled" || d.error) return simFail(d.error || { message: s });
         $("#sim-progress").value = d.progress || 0;
-        $("#sim-status").textContent = s === "queued" ? t("sim_queued") : t("sim_running", Math.round((d.progress || 0) * 100));
+        $("#sim-status").textContent = t("sim_running", Math.round((d.progress || 0) * 100));
         poll();
       }, simFail);
     }, 400);
@@ -766,13 +1265,13 @@
     var st = $("#sim-status");
     st.className = "status error";
     var msg = typeof e === "string" ? e : errText(e);
-    if (e && e.line) msg = t("line", e.line) + ": " + (e.field ? e.field + ": " : "") + msg;
+    if (e && e.line) msg = t("line", e.line) + ": " + msg;
     st.textContent = t("failed", msg);
   }
   function simDone(d) {
     simEnd();
     $("#sim-status").textContent = t("sim_done");
-    sim.result = d.result; renderSim(d.result);
+    sim.result = d.result || null; sim.search = d.search || null; renderSim();
   }
   function cancelSim() {
     if (!sim.id) return;
@@ -780,24 +1279,60 @@
     $("#sim-status").textContent = t("sim_canceled");
     api("DELETE", "/api/v1/simulations/" + encodeURIComponent(id)).catch(function () { /* already gone */ });
   }
+  function sloOf() {
+    var m = /^slo:\s*\n((?:[ \t]+.*\n?)*)/m.exec($("#service").value || "");
+    var l = m && /latency_s:\s*([0-9.]+)/.exec(m[1]);
+    return l ? parseFloat(l[1]) : null;
+  }
 
-  function renderSim(r) {
-    var sum = clear($("#sim-summary"));
+  function renderSim() {
+    var sum = clear($("#sim-summary")), sr = clear($("#sim-search-result"));
+    clear($("#sim-charts"));
+    if (sim.search) renderSearch(sr, sim.search);
+    var r = sim.result;
+    if (!r) return;
     var lat = r.latency_s || {}, tt = r.ttft_s || {};
     sum.appendChild(kv([
       [t("requests"), num(r.requests, 0)], [t("completed"), num(r.completed, 0)], [t("dropped"), num(r.dropped, 0)],
       [t("latency_p95"), num(lat.p95, 2)], [t("latency_p99"), num(lat.p99, 2)], [t("ttft_p95"), num(tt.p95, 2)],
-      [t("slo_violations"), pct(r.slo_violation_fraction)], [t("slo_met"), r.slo_met == null ? null : t(r.slo_met ? "yes" : "no")],
+      [t("slo_violations"), pct(r.slo_violation_fraction, 2)], [t("slo_met"), r.slo_met == null ? null : t(r.slo_met ? "yes" : "no")],
       [t("replica_hours"), num(r.replica_hours, 1)], [t("peak_replicas"), r.peak_replicas == null ? null : String(r.peak_replicas)],
       [t("cold_starts"), r.cold_starts == null ? null : num(r.cold_starts, 0)],
       [t("utilization"), pct(r.utilization)], [t("cost_usd"), usd(r.cost_usd)]
-    ]));
-    var ch = clear($("#sim-charts")), s = r.series || [];
+    ], "sim-kv"));
+    var s = r.series || [];
     if (!s.length) return;
     var xs = s.map(function (p) { return p.t_s / 3600; });
-    ch.appendChild(lineChart(t("ch_traffic"), "traffic", xs, s.map(function (p) { return p.arrivals_per_s; }), "req/s"));
-    ch.appendChild(lineChart(t("ch_replicas"), "replicas", xs, s.map(function (p) { return p.replicas; }), t("replicas")));
-    ch.appendChild(lineChart(t("ch_latency"), "latency", xs, s.map(function (p) { return p.p95_latency_s; }), "s"));
+    lineChart(t("ch_traffic"), "traffic", xs, s.map(function (p) { return p.arrivals_per_s; }), unitText("requests/s"));
+    lineChart(t("ch_replicas"), "replicas", xs, s.map(function (p) { return p.replicas; }), t("replicas"));
+    var slo = sloOf();
+    lineChart(t("ch_latency"), "latency", xs, s.map(function (p) { return p.p95_latency_s; }), "s", slo, t("slo") + " " + num(slo, 1) + " s");
+  }
+  function renderSearch(box, sr) {
+    box.appendChild(el("h2", { text: t("search_heading") }));
+    var rows = [];
+    if (sr.best) rows.push(sr.best); else box.appendChild(el("p", { "class": "status error", text: t("search_none") }));
+    rows = rows.concat(sr.runners_up || []);
+    var tbl = el("table", { "class": "data", id: "search-table" });
+    tbl.appendChild(el("thead", null, el("tr", null, el("th", { scope: "col", text: t("s_candidate") }), el("th", { scope: "col", text: t("s_policy") }),
+      el("th", { "class": "num", scope: "col", text: t("s_cost") }), el("th", { "class": "num opt", scope: "col", text: t("s_viol") }),
+      el("th", { "class": "num opt", scope: "col", text: t("s_p95") }), el("th", { scope: "col", text: t("s_meets") }))));
+    var tb = el("tbody"), dc = moneyDecimals(rows.map(function (e) { return e.cost_usd; }));
+    rows.forEach(function (e, i) {
+      tb.appendChild(el("tr", { "class": i === 0 && sr.best ? "selected" : "" }, el("td", { "class": "offer", text: e.candidate + (e.region ? " " + e.region : "") }),
+        el("td", { "class": "wrap", text: e.summary }), el("td", { "class": "num", text: usd(e.cost_usd, dc) }),
+        el("td", { "class": "num opt", text: pct(e.slo_violation_fraction, 2) }), el("td", { "class": "num opt", text: num(e.p95_latency_s, 2) }),
+        el("td", null, badge(t(e.meets_slo ? "yes" : "no"), e.meets_slo ? "ok" : "bad"))));
+    });
+    tbl.appendChild(tb);
+    box.appendChild(el("div", { "class": "scroll" }, tbl));
+    box.appendChild(el("p", { "class": "hint", text: t("search_evaluated", num(sr.evaluated, 0)) }));
+  }
+  function loadTrace() {
+    readFile($("#trace-file")).then(function (f) {
+      sim.trace = f;
+      $("#trace-status").textContent = f ? t("trace_loaded", f.name, kb(f.text)) : "";
+    });
   }
 
   // ---------- save workload ----------
@@ -805,7 +1340,7 @@
     var st = $("#save-status");
     st.className = "status"; st.textContent = "";
     api("POST", "/api/v1/workloads", { name: $("#save-name").value.trim(), body: $("#workload").value }).then(function () {
-      st.textContent = t("saved");
+      st.textContent = t("saved_ok"); loadSavedList();
     }, function (e) { st.className = "status error"; st.textContent = t("failed", errText(e)); });
   }
 
@@ -813,15 +1348,20 @@
   function init() {
     var l = "en";
     try { l = localStorage.getItem("gpupick.lang") || ""; } catch (e) { l = ""; }
+    var ql = new URLSearchParams(location.search).get("lang");
+    if (ql) l = ql;
     if (!l) l = /^zh/i.test(navigator.language || "") ? "zh" : "en";
-    $("#workload").value = EXAMPLE_WORKLOAD;
-    $("#service").value = EXAMPLE_SERVICE;
-    setLang(l);
+    fillExamples();
+    readFilters();
+    lang = I18N[l] ? l : "en";
+    $("#example").value = WORKLOAD_EXAMPLES[0];
+    var ready = Promise.all([loadExample(WORKLOAD_EXAMPLES[0]), loadSimExample(SERVICE_EXAMPLES[0]).then(function () { $("#sim-example").value = SERVICE_EXAMPLES[0]; })]);
+    setLang(lang);
 
     $("#lang").addEventListener("change", function () { setLang(this.value); });
     $$(".tabs button").forEach(function (b) { b.addEventListener("click", function () { showTab(b.dataset.tab); }); });
     var h = location.hash.replace("#", "");
-    showTab(["offers", "recommend", "simulate"].indexOf(h) >= 0 ? h : "offers");
+    showTab(TABS.indexOf(h) >= 0 ? h : (location.search && !ql ? "offers" : "recommend"));
 
     var reload = function () { offers.page = 1; loadOffers(); };
     $("#offers-filter").addEventListener("submit", function (e) { e.preventDefault(); reload(); });
@@ -831,9 +1371,17 @@
     $("#offers-prev").addEventListener("click", function () { if (offers.page > 1) { offers.page--; loadOffers(); } });
     $("#offers-next").addEventListener("click", function () { offers.page++; loadOffers(); });
 
+    $("#example").addEventListener("change", function () { loadExample(this.value); });
+    $("#saved").addEventListener("change", function () { loadSaved(this.value); });
     $("#workload").addEventListener("input", debounce(validateNow, 400));
     $("#recommend-form").addEventListener("submit", runRecommend);
+    $("#probe-file").addEventListener("change", loadProbe);
+    $("#probe-clear").addEventListener("click", clearProbe);
     $("#save-run").addEventListener("click", saveWorkload);
+    $("#download-html").addEventListener("click", function () { download("html"); });
+    $("#download-svg").addEventListener("click", function () { download("svg"); });
+    $("#show-all").addEventListener("click", function () { rec.all = !rec.all; renderTable(); });
+    $("#top").addEventListener("change", function () { if (rec.data) renderTable(); });
     var tb = $("#candidates-table tbody");
     tb.addEventListener("click", function (e) {
       if (e.target.classList.contains("compare")) { updateCompareButton(); return; }
@@ -845,12 +1393,18 @@
     });
     $("#compare-run").addEventListener("click", renderCompare);
 
+    $("#sim-example").addEventListener("change", function () { loadSimExample(this.value); });
+    $("#trace-file").addEventListener("change", loadTrace);
     $("#sim-run").addEventListener("click", runSim);
     $("#sim-cancel").addEventListener("click", cancelSim);
+    window.addEventListener("resize", debounce(function () {
+      if (rec.data && !$("#tab-recommend").hidden) drawPareto();
+      if (sim.result && !$("#tab-simulate").hidden) renderSim();
+    }, 200));
 
-    loadFilterLists();
-    loadOffers();
-    validateNow();
+    loadFilterLists().then(function () { readFilters(); loadOffers(); });
+    loadSavedList();
+    ready.then(function () { document.documentElement.dataset.ready = "1"; });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
