@@ -1,0 +1,182 @@
+package workload
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/schema"
+	"github.com/gpupick/gpupick/internal/schema/godoc"
+)
+
+var update = flag.Bool("update", false, "rewrite generated files")
+
+// TestSchemaDocs keeps schema_docs.go, the doc comments the schema
+// describes fields with, equal to the comments in spec.go (go generate
+// rewrites it).
+func TestSchemaDocs(t *testing.T) {
+	docs, err := godoc.Read("spec.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := godoc.File("workload", "specDocs", docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("schema_docs.go", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile("schema_docs.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Error("schema_docs.go is out of date with spec.go: run go generate ./internal/workload")
+	}
+}
+
+// walk calls f for every property schema of n, by dotted path.
+func walk(n schema.Node, path string, f func(path string, n schema.Node)) {
+	if props, ok := n["properties"].(schema.Node); ok {
+		for k, v := range props {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			f(p, v.(schema.Node))
+			walk(v.(schema.Node), p, f)
+		}
+	}
+	if items, ok := n["items"].(schema.Node); ok {
+		f(path+"[]", items)
+		walk(items, path+"[]", f)
+	}
+}
+
+// TestSchemaRanges: every numeric field of the schema has the bound the
+// parser enforces, and every bound in FieldRanges is on a field of the
+// schema.
+func TestSchemaRanges(t *testing.T) {
+	seen := map[string]bool{}
+	walk(JSONSchema(), "", func(path string, n schema.Node) {
+		if n["type"] != "number" && n["type"] != "integer" {
+			return
+		}
+		seen[path] = true
+		r, ok := FieldRanges[path]
+		if !ok {
+			r, ok = extraRanges[path]
+		}
+		if !ok {
+			t.Errorf("%s: numeric field with no upper bound in FieldRanges", path)
+			return
+		}
+		if n["maximum"] != r.Max {
+			t.Errorf("%s: maximum %v, want %v", path, n["maximum"], r.Max)
+		}
+		if n["description"] == nil {
+			t.Errorf("%s: no description", path)
+		}
+	})
+	for path := range FieldRanges {
+		if !seen[path] {
+			t.Errorf("FieldRanges has %s, which is no numeric field of the schema", path)
+		}
+	}
+}
+
+// TestSchemaEnumsParse: every value a schema enum lists is one the parser
+// takes for that field, in a workload of some kind.
+func TestSchemaEnumsParse(t *testing.T) {
+	bases := []string{
+		"kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9}\n",
+		"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 100, output_tokens: 100}\n",
+		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1e6}\n",
+		"kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
+	}
+	walk(JSONSchema(), "", func(path string, n schema.Node) {
+		vals, ok := n["enum"]
+		if !ok {
+			return
+		}
+		field := strings.TrimSuffix(path, "[]")
+		for _, v := range toAny(vals) {
+			var errs []string
+			for _, base := range bases {
+				doc := mergeYAML(base, path, v)
+				_, err := Parse([]byte(doc), "w.yaml")
+				var l apperr.List
+				if !errors.As(err, &l) {
+					errs = nil
+					break
+				}
+				bad := false
+				for _, e := range l {
+					if e.Field == field || strings.HasPrefix(e.Field, field+"[") {
+						bad = true
+						errs = append(errs, e.Error())
+					}
+				}
+				if !bad {
+					errs = nil
+					break
+				}
+			}
+			if errs != nil {
+				t.Errorf("%s = %v is in the schema but every kind refuses it: %v", path, v, errs)
+			}
+		}
+	})
+}
+
+// mergeYAML sets path to v in the YAML document base (flow blocks and
+// all), through a decode and an encode.
+func mergeYAML(base, path string, v any) string {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(base), &doc); err != nil {
+		panic(err)
+	}
+	parts := strings.Split(path, ".")
+	m := doc
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	last := parts[len(parts)-1]
+	if k, ok := strings.CutSuffix(last, "[]"); ok {
+		m[k] = []any{v}
+	} else {
+		m[last] = v
+	}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func toAny(v any) []any {
+	switch v := v.(type) {
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out
+	case []any:
+		return v
+	}
+	return nil
+}
