@@ -1,0 +1,222 @@
+package report
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The domain packages whose sentences reach users.
+var trDomainPackages = []string{"perf", "advisor", "compat", "compliance", "cost", "workload", "autoscale"}
+
+// domainString is one user-facing string found in domain source.
+type domainString struct {
+	text   string
+	pos    string // file:line
+	format bool   // a printf format: "%%" is a percent sign
+}
+
+// printfLike names the functions whose argument at the index is a format
+// string, outside the domain packages' own wrappers (found by signature).
+var printfLike = map[string]int{
+	"fmt.Sprintf": 0, "fmt.Errorf": 0, "fmt.Fprintf": 1,
+	"apperr.Invalidf": 1, "apperr.NotFoundf": 1, "apperr.Emptyf": 0,
+	"errors.New": 0,
+}
+
+// sentenceFields are struct fields and variables that hold a sentence for a
+// user: a literal assigned to one is extracted as well.
+var sentenceFields = map[string]bool{
+	"Fix": true, "Verdict": true, "Why": true, "Detail": true, "Hint": true,
+	"Reason": true, "Note": true, "Cost": true, "Summary": true, "Text": true,
+}
+
+// sentenceVars are local variables that hold a sentence ("why" of a
+// default, "kv" of a note): a literal assigned to one is extracted.
+var sentenceVars = map[string]bool{"why": true, "kv": true, "tag": true, "extra": true}
+
+// sentenceLists are slices of sentences: a literal appended to one is
+// extracted.
+var sentenceLists = map[string]bool{"Assumptions": true, "Notes": true, "Fixes": true}
+
+// extractDomainStrings lists the user-facing strings of one package: the
+// format of every printf-like call (fmt, apperr and the package's own
+// wrappers, found as functions with a "format string" parameter followed by
+// "...any"), the reason of every default recorded with def, literals set
+// on sentence fields, and literals returned by functions named *Text.
+func extractDomainStrings(t *testing.T, pkg string) []domainString {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in ../%s: %v", pkg, err)
+	}
+	var parsed []*ast.File
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, af)
+	}
+	// The package's own printf wrappers and def-like recorders.
+	wrappers := map[string]int{}
+	for _, af := range parsed {
+		for _, d := range af.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			i := 0
+			for _, field := range fd.Type.Params.List {
+				for _, name := range field.Names {
+					if name.Name == "format" {
+						if id, ok := field.Type.(*ast.Ident); ok && id.Name == "string" {
+							wrappers[fd.Name.Name] = i
+						}
+					}
+					if name.Name == "why" && fd.Name.Name == "def" {
+						wrappers["def"] = i
+					}
+					i++
+				}
+			}
+		}
+	}
+	var out []domainString
+	add := func(e ast.Expr, format bool) {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil || !hasLetter(s) {
+			return
+		}
+		p := fset.Position(lit.Pos())
+		out = append(out, domainString{text: s, format: format, pos: pkg + "/" + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)})
+	}
+	for _, af := range parsed {
+		ast.Inspect(af, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				name := ""
+				switch f := n.Fun.(type) {
+				case *ast.SelectorExpr:
+					if x, ok := f.X.(*ast.Ident); ok {
+						name = x.Name + "." + f.Sel.Name
+					}
+					if i, ok := wrappers[f.Sel.Name]; ok && name != "fmt."+f.Sel.Name {
+						if i < len(n.Args) {
+							add(n.Args[i], f.Sel.Name != "def")
+						}
+						return true
+					}
+				case *ast.Ident:
+					name = f.Name
+					if f.Name == "append" && len(n.Args) > 1 {
+						if sel, ok := n.Args[0].(*ast.SelectorExpr); ok && sentenceLists[sel.Sel.Name] {
+							for _, a := range n.Args[1:] {
+								add(a, false)
+							}
+						}
+					}
+					if i, ok := wrappers[f.Name]; ok && i < len(n.Args) {
+						add(n.Args[i], f.Name != "def")
+						return true
+					}
+				}
+				if i, ok := printfLike[name]; ok && i < len(n.Args) {
+					add(n.Args[i], name != "errors.New")
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok && sentenceFields[k.Name] {
+					add(n.Value, false)
+				}
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if i >= len(n.Rhs) {
+						break
+					}
+					if sel, ok := l.(*ast.SelectorExpr); ok && sentenceFields[sel.Sel.Name] {
+						add(n.Rhs[i], false)
+					}
+					if id, ok := l.(*ast.Ident); ok && sentenceVars[id.Name] {
+						add(n.Rhs[i], false)
+					}
+				}
+			case *ast.FuncDecl:
+				if strings.HasSuffix(n.Name.Name, "Text") && n.Body != nil {
+					ast.Inspect(n.Body, func(m ast.Node) bool {
+						if r, ok := m.(*ast.ReturnStmt); ok {
+							for _, e := range r.Results {
+								add(e, false)
+							}
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TestCatalogCoversDomainStrings fails listing every user-facing string of
+// the domain packages that neither the catalog nor the allow-list has.
+func TestCatalogCoversDomainStrings(t *testing.T) {
+	m := matcher()
+	total, covered, allowed := 0, 0, 0
+	var missing []string
+	seen := map[string]bool{}
+	for _, pkg := range trDomainPackages {
+		pkgTotal, pkgCovered := 0, 0
+		for _, s := range extractDomainStrings(t, pkg) {
+			if seen[s.text] {
+				continue
+			}
+			seen[s.text] = true
+			total++
+			pkgTotal++
+			if _, ok := trNotUserFacing[s.text]; ok {
+				allowed++
+				continue
+			}
+			// A plain literal is a catalog key with its percent signs
+			// doubled, as every key is a format.
+			key := s.text
+			if !s.format {
+				key = strings.ReplaceAll(s.text, "%", "%%")
+			}
+			_, exact := m.exact[unescape(key)]
+			if _, ok := m.templates[key]; ok || exact {
+				covered++
+				pkgCovered++
+				continue
+			}
+			missing = append(missing, s.pos+"\t"+strconv.Quote(s.text))
+		}
+		t.Logf("%-10s %3d strings, %3d in the catalog", pkg, pkgTotal, pkgCovered)
+	}
+	t.Logf("total: %d user-facing strings, %d in the catalog, %d allowed as not user-facing, %d missing", total, covered, allowed, len(missing))
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		t.Errorf("%d domain strings have no Chinese in the catalog (add them to trCatalog, or to trNotUserFacing with a reason):\n%s",
+			len(missing), strings.Join(missing, "\n"))
+	}
+	// An allow-listed string that is gone from the source is stale.
+	for s := range trNotUserFacing {
+		if !seen[s] {
+			t.Errorf("trNotUserFacing lists %q, which no domain package has any more", s)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestTr(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"glossary term", "memory-bandwidth", "显存带宽"},
+		{"sentence with a number",
+			fmt.Sprintf("compute-bound: the GPUs spend %.0f%% of each step computing; communication is mostly hidden.", 93.0),
+			"计算受限：GPU 每步有 93% 的时间在计算；通信基本被掩盖。"},
+		{"arguments reordered",
+			fmt.Sprintf("%s local NVMe read speed unpublished: assumed %.1f GB/s for %.1f TB", "aws/p5.48xlarge", 45.6, 30.4),
+			"aws/p5.48xlarge 未公布本地 NVMe 读取速度：假设 30.4 TB 的读取速度为 45.6 GB/s"},
+		{"a captured term is translated",
+			fmt.Sprintf("spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average", 0.05, "AWS Spot Advisor", 0.4, 0.2),
+			"竞价实例：每实例小时 0.05 次中断（AWS Spot Advisor）；每 0.40 小时保存一次检查点（Young/Daly 公式），每次中断平均损失 0.20 小时"},
+		{"a captured sentence is translated",
+			"preferred secure_boot is unknown: The catalog has no row for X Cloud, so secure boot is unknown; ask the provider.",
+			"偏好要求 安全启动 未知：目录中没有 X Cloud 的记录，不知道是否支持安全启动；请咨询云厂商。"},
+		{"pieces appended to a layout",
+			"data 8 x tensor 2 x pipeline 4 (2 chunks per stage, interleaved), expert 8, micro-batch 1 x 16 accumulation steps, sharding zero1, activation checkpointing selective",
+			"数据并行 8 × 张量并行 2 × 流水线并行 4（每阶段 2 块，交错调度），专家并行 8，微批 1 × 16 个累积步，分片 zero1，激活检查点 选择性"},
+		{"fit hints joined with ; or",
+			"QLoRA stores the frozen weights in 4 bits; full activation checkpointing cuts activation memory to the layer inputs; or a GPU with more memory",
+			"QLoRA 以 4 比特存储冻结权重；完全激活检查点把激活显存降到只保存每层输入；或换用显存更大的 GPU"},
+		{"sentences appended to one another",
+			"With 8 GPUs in one VM, CC runs in protected-PCIe (multi-GPU) mode, which needs an 8-GPU HGX system with all GPUs given to one confidential VM; mixed modes are unsupported. Hopper CC needs driver R550 (550.54.15, CUDA 12.4) or later.",
+			"一台虚拟机有 8 块 GPU 时，CC 以受保护 PCIe（多 GPU）模式运行，需要一台 8 卡 HGX 系统且所有 GPU 分配给同一台机密虚拟机；不支持混合模式。Hopper CC 需要驱动 R550（550.54.15，CUDA 12.4）或更高版本。"},
+		{"a quoted argument", `stack.version "==1.0" allows no release the tables know; assumed 2.4`,
+			`stack.version "==1.0" 不包含效率表中的任何版本；按 2.4 估算`},
+		{"percent in a plain literal", "not set; GPU spot is typically 30-60% off on-demand", "未设置；GPU 竞价实例通常比按需便宜 30-60%"},
+		{"unknown sentence stays English", "something the catalog never saw", "something the catalog never saw"},
+		{"a splitter alone does not translate", "foo: bar", "foo: bar"},
+		{"a splitter with a known part", "aws: do not fit in memory", "aws：显存放不下"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Tr(Chinese, tt.in); got != tt.want {
+				t.Errorf("Tr(zh, %q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if got := Tr(English, tt.in); got != tt.in {
+				t.Errorf("Tr(en, %q) = %q, want it unchanged", tt.in, got)
+			}
+		})
+	}
+}
+
+// TestCatalogCompiles checks every entry: its verbs are ones the matcher
+// knows, and the Chinese uses each argument of the English exactly as
+// the catalog promises (none dropped, none out of range).
+func TestCatalogCompiles(t *testing.T) {
+	for i, c := range trCatalogs() {
+		for en, zh := range c {
+			if _, err := compileCatalog(map[string]string{en: zh}); err != nil {
+				t.Errorf("catalog %d: %v", i, err)
+			}
+			if strings.TrimSpace(zh) == "" {
+				t.Errorf("catalog %d: %q has no Chinese", i, en)
+			}
+		}
+	}
+}
+
+// TestCatalogKeysUnique: the same English in two maps would make one of
+// them dead, and which one wins would depend on the order of the maps.
+func TestCatalogKeysUnique(t *testing.T) {
+	seen := map[string]int{}
+	for i, c := range trCatalogs() {
+		for en, zh := range c {
+			if j, ok := seen[en]; ok {
+				t.Errorf("%q is in catalogs %d and %d (%q)", en, j, i, zh)
+			}
+			seen[en] = i
+		}
+	}
+}
+
+// TestTrRoundTrip formats every template with sample arguments and checks
+// that Tr finds it: a template the matcher cannot match (its index word
+// wrongly chosen, a verb pattern too narrow) shows up here.
+func TestTrRoundTrip(t *testing.T) {
+	m := matcher()
+	for en, tpl := range m.templates {
+		verbs, _ := parseFormat(en)
+		args := make([]any, len(verbs))
+		for i, v := range verbs {
+			switch v.verb {
+			case 'd':
+				args[i] = 7
+			case 'f', 'g', 'e':
+				args[i] = 2.5
+			case 'q':
+				args[i] = "x1"
+			default:
+				args[i] = "zq" + fmt.Sprint(i)
+			}
+		}
+		s := fmt.Sprintf(en, args...)
+		if tpl.splitter {
+			continue
+		}
+		if _, ok := m.translate(s, 0); !ok {
+			t.Errorf("%q formatted as %q is not found", en, s)
+		}
+	}
+}
+
+func BenchmarkTr(b *testing.B) {
+	sentences := []string{
+		"compute-bound: the GPUs spend 93% of each step computing; communication is mostly hidden.",
+		"aws/p5.48xlarge local NVMe read speed unpublished: assumed 45.6 GB/s for 30.4 TB",
+		"data.bytes_per_sample = 16384: not set; 4 bytes per token (pre-tokenised int32, or about 4 bytes of UTF-8 text per token) × seq_len",
+		"preferred confidential_computing is unknown: The catalog does not know whether lambda/gpu_2x_b200_sxm6 is sold as a confidential GPU VM; ask the provider for a confidential GPU VM with attestation before counting on it.",
+		"4351 candidates evaluated, 4351 excluded: 3048 fail a compliance requirement, 994 use accelerator vendors not accepted, 309 are incompatible with the software stack",
+		"memory-bandwidth",
+		"something the catalog never saw, in English",
+	}
+	Tr(Chinese, sentences[0]) // compile the catalog outside the timing
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Tr(Chinese, sentences[i%len(sentences)])
+	}
+}
