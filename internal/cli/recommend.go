@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,15 +16,17 @@ import (
 )
 
 func newRecommendCmd(e *Env) *cobra.Command {
-	var file, objective, out, lang, explain, calibration string
+	var file, objective, out, lang, explain, calibration, compareTo string
 	var pricing []string
 	var top int
+	var allRegions bool
 	cmd := &cobra.Command{
 		Use:   "recommend -f FILE",
 		Short: "Rank every offer for a workload by what the whole job really costs, with the reasons",
 		Example: `  gpupick recommend -f examples/llama3-8b-lora.yaml
   gpupick recommend -f examples/llama3-70b-chat.yaml --lang zh -o html > report.html
-  gpupick recommend -f examples/llama3-70b-pretrain.yaml --pricing spot,on-demand --explain lambda/gpu_8x_h100_sxm5`,
+  gpupick recommend -f examples/llama3-70b-pretrain.yaml --pricing spot,on-demand --explain lambda/gpu_8x_h100_sxm5
+  gpupick recommend -f examples/llama3-8b-lora.yaml -o json > before.json; gpupick recommend -f examples/llama3-8b-lora.yaml --compare-to before.json -o markdown`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt, report.CSVFmt, report.Markdown, report.HTML)
@@ -39,6 +43,18 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err
+			}
+			var saved *report.RecommendJSON
+			if compareTo != "" {
+				data, err := os.ReadFile(compareTo)
+				if err != nil {
+					return apperr.Invalidf("--compare-to", "cannot read %s: %v", compareTo, errors.Unwrap(err))
+				}
+				d, err := report.ParseSaved(data, compareTo)
+				if err != nil {
+					return err
+				}
+				saved = &d
 			}
 			req := advisor.Request{Spec: spec, Catalog: c, Now: e.Now(), Detail: explain != ""}
 			if objective != "" {
@@ -79,23 +95,34 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			if explain != "" {
 				return writeExplain(e, res, explain, l)
 			}
+			opts := report.ReportOptions{Top: top, Lang: l, AllRegions: allRegions}
+			doc := report.RecommendationIn(spec.Name, string(spec.Kind), res, top, l)
+			if saved != nil {
+				opts.Changes = report.Compare(*saved, doc, compareTo, l)
+				doc.Changes = opts.Changes
+			}
 			switch format {
 			case report.JSONFmt:
-				err = report.WriteJSON(e.Stdout, report.Recommendation(spec.Name, string(spec.Kind), res, top))
+				err = report.WriteJSON(e.Stdout, doc)
 			case report.CSVFmt:
-				err = report.RecommendTable(res, top, report.English).WriteCSV(e.Stdout)
+				err = report.RecommendCSV(res, top).WriteCSV(e.Stdout)
 			case report.Markdown:
-				err = report.WriteRecommendMarkdown(e.Stdout, spec.Name, res, top, l)
+				err = report.WriteRecommendMarkdownOpts(e.Stdout, spec.Name, res, opts)
 			case report.HTML:
-				err = report.WriteRecommendHTML(e.Stdout, spec.Name, res, top, l)
+				err = report.WriteRecommendHTMLOpts(e.Stdout, spec.Name, res, opts)
 			default:
-				err = report.WriteRecommendText(e.Stdout, spec.Name, res, top, l)
+				err = report.WriteRecommendTextOpts(e.Stdout, spec.Name, res, opts)
 			}
 			if err != nil {
 				return err
 			}
 			if len(res.Candidates) == 0 {
-				return apperr.Emptyf("nothing qualifies: %s", res.Summary())
+				if format == report.JSONFmt || format == report.CSVFmt {
+					return apperr.Emptyf("nothing qualifies: %s", res.Summary())
+				}
+				// The report has said why, near-misses included: the
+				// status line only says so.
+				return apperr.Emptyf("nothing qualifies (see the report above)")
 			}
 			return nil
 		},
@@ -107,6 +134,8 @@ func newRecommendCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh (default: from LANG)")
 	cmd.Flags().StringVar(&calibration, "calibrate", "", "use what `REPORT` (gpupick probe -o json) measured for offers with the probed hardware")
 	cmd.Flags().StringVar(&explain, "explain", "", "tell the full story of one candidate `OFFER` (provider/instance)")
+	cmd.Flags().BoolVar(&allRegions, "all-regions", false, "show a row per region (default: an instance type offered in several regions is one row, in its best region)")
+	cmd.Flags().StringVar(&compareTo, "compare-to", "", "show what changed since a saved run: `FILE` from recommend -o json (new #1, price and time of #1, candidates that appeared or left)")
 	outputFlag(cmd, &out, "table|json|csv|markdown|html")
 	return cmd
 }

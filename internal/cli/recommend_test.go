@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 func TestRecommendGolden(t *testing.T) {
 	lora := "../../examples/llama3-8b-lora.yaml"
+	chat70 := "../../examples/llama3-70b-chat.yaml"
 	tests := []struct {
 		name string
 		args []string
@@ -27,6 +30,13 @@ func TestRecommendGolden(t *testing.T) {
 		{"recommend-chat.txt", []string{"recommend", "-f", "testdata/chat-8b.yaml", "--top", "0"}},
 		{"recommend-chat.json", []string{"recommend", "-f", "testdata/chat-8b.yaml", "-o", "json"}},
 		{"recommend-explain.txt", []string{"recommend", "-f", lora, "--explain", "tencent/GN7.20XLARGE320"}},
+		{"recommend-all-regions.txt", []string{"recommend", "-f", lora, "--all-regions"}},
+		{"recommend-svc.txt", []string{"recommend", "-f", chat70, "--top", "0"}},
+		{"recommend-svc.md", []string{"recommend", "-f", chat70, "-o", "markdown"}},
+		{"recommend-svc-zh.md", []string{"recommend", "-f", chat70, "-o", "markdown", "--lang", "zh"}},
+		{"recommend-svc.html", []string{"recommend", "-f", chat70, "-o", "html"}},
+		{"recommend-svc-zh.html", []string{"recommend", "-f", chat70, "-o", "html", "--lang", "zh"}},
+		{"recommend-svc.json", []string{"recommend", "-f", chat70, "-o", "json"}},
 		{"cost.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--pricing", "spot"}},
 		{"cost-zh.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--lang", "zh"}},
 		{"cost.json", []string{"cost", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "-o", "json"}},
@@ -220,5 +230,149 @@ func TestRecommendExcludesIncompatibleAndNonCompliant(t *testing.T) {
 		if strings.HasPrefix(c.GPU, "mi") || strings.HasPrefix(c.GPU, "gaudi") || strings.HasPrefix(c.GPU, "tpu") {
 			t.Errorf("%s offered for TensorRT-LLM", c.GPU)
 		}
+	}
+}
+
+// TestRecommendNothingQualifies pins the reports of a job nothing can run:
+// the message once, on its own line, with the near-misses; exit 1; the
+// status line on stderr does not repeat the report.
+func TestRecommendNothingQualifies(t *testing.T) {
+	for _, tt := range []struct{ name, format, lang string }{
+		{"recommend-none.txt", "table", "en"}, {"recommend-none-zh.txt", "table", "zh"},
+		{"recommend-none.md", "markdown", "en"}, {"recommend-none-zh.md", "markdown", "zh"},
+		{"recommend-none.html", "html", "en"}, {"recommend-none-zh.html", "html", "zh"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, "recommend", "-f", "testdata/none-near.yaml", "-o", tt.format, "--lang", tt.lang)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, errOut)
+			}
+			if errOut != "gpupick: nothing qualifies (see the report above)\n" {
+				t.Errorf("stderr %q", errOut)
+			}
+			none := "Nothing qualifies"
+			if tt.lang == "zh" {
+				none = "没有符合条件的候选"
+			}
+			if n := strings.Count(out, none); n != 1 {
+				t.Errorf("%q said %d times", none, n)
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if i := strings.Index(line, none); i > 0 && !strings.HasSuffix(strings.TrimSpace(line[:i]), ">") &&
+					!strings.HasSuffix(strings.TrimSpace(line[:i]), "**") && !strings.HasSuffix(strings.TrimSpace(line[:i]), "：") && !strings.HasSuffix(strings.TrimSpace(line[:i]), ":") {
+					t.Errorf("the message is glued to other text: %q", line)
+				}
+			}
+			near := "would qualify with a deadline of"
+			if tt.lang == "zh" {
+				near = "在截止时间放宽到"
+			}
+			if !strings.Contains(out, near) {
+				t.Errorf("no deadline near-miss in the report:\n%s", out)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+	// JSON keeps the full reason on stderr: nothing else says it.
+	out, errOut, code := run(t, "recommend", "-f", "testdata/impossible.yaml", "-o", "json")
+	if code != 1 || !strings.Contains(errOut, "nothing qualifies: ") || !strings.Contains(out, `"qualifies": false`) {
+		t.Errorf("json: exit %d, %q", code, errOut)
+	}
+}
+
+// TestRecommendCompareTo checks --compare-to against a saved run: the
+// changes in text, Markdown and JSON, and a bad file is exit 2 naming it.
+func TestRecommendCompareTo(t *testing.T) {
+	lora := "../../examples/llama3-8b-lora.yaml"
+	dir := t.TempDir()
+	// The saved run: time-ranked, so #1 and the ranking differ from now.
+	saved, _, code := run(t, "recommend", "-f", lora, "-o", "json", "--objective", "time", "--pricing", "on-demand")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	prev := filepath.Join(dir, "previous.json")
+	if err := os.WriteFile(prev, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "recommend", "-f", lora, "--compare-to", prev, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Candidates []struct {
+			Offer, Region, Pricing string
+			GPUs                   int
+		} `json:"candidates"`
+		Changes struct {
+			Since        string   `json:"since"`
+			Pick         string   `json:"pick"`
+			PreviousPick string   `json:"previous_pick"`
+			PickChanged  bool     `json:"pick_changed"`
+			Appeared     []string `json:"appeared"`
+			Disappeared  []string `json:"disappeared"`
+			CostUSD      *struct {
+				Now, Before, Change float64
+			} `json:"cost_usd"`
+			Sentences []string `json:"sentences"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ch := doc.Changes
+	if ch.Since != prev || !ch.PickChanged || ch.Pick == ch.PreviousPick || !strings.HasPrefix(ch.Pick, doc.Candidates[0].Offer+"@") {
+		t.Errorf("changes: %+v", ch)
+	}
+	if ch.CostUSD == nil || ch.CostUSD.Change >= 0 || len(ch.Appeared) == 0 || len(ch.Sentences) == 0 {
+		t.Errorf("the spot pick is cheaper than the on-demand one and new: %+v", ch)
+	}
+	// The same run compared with itself: nothing changed.
+	same, _, _ := run(t, "recommend", "-f", lora, "-o", "json")
+	if err := os.WriteFile(prev, []byte(same), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	txt, _, code := run(t, "recommend", "-f", lora, "--compare-to", prev)
+	if code != 0 || !strings.Contains(txt, "Changes since "+prev) || !strings.Contains(txt, "No change in the candidates shown.") {
+		t.Errorf("unchanged: exit %d\n%s", code, txt)
+	}
+	md, _, _ := run(t, "recommend", "-f", lora, "--compare-to", prev, "-o", "markdown", "--lang", "zh")
+	if !strings.Contains(md, "与 "+mdEsc(prev)+" 相比的变化") {
+		t.Errorf("markdown in Chinese lacks the changes:\n%s", md)
+	}
+	// Bad files: exit 2, the flag and the file named.
+	bad := filepath.Join(dir, "bad.json")
+	_ = os.WriteFile(bad, []byte("{\n  \"workload\": \"x\",\n  \"candidates\": [,]\n}\n"), 0o644)
+	other := filepath.Join(dir, "other.json")
+	_ = os.WriteFile(other, []byte(`{"gpus": []}`), 0o644)
+	for _, tc := range []struct{ file, want string }{
+		{bad, bad + ":3"}, {other, other}, {filepath.Join(dir, "missing.json"), "missing.json"},
+	} {
+		_, errOut, code := run(t, "recommend", "-f", lora, "--compare-to", tc.file)
+		if code != 2 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "--compare-to") {
+			t.Errorf("%s: exit %d, %q", tc.file, code, errOut)
+		}
+	}
+}
+
+// mdEsc is the Markdown escaping of a path (underscores).
+func mdEsc(s string) string { return strings.ReplaceAll(s, "_", `\_`) }
+
+// TestRecommendFoldsRegions checks that an instance type offered in
+// several regions is one row by default and every region with
+// --all-regions.
+func TestRecommendFoldsRegions(t *testing.T) {
+	lora := "../../examples/llama3-8b-lora.yaml"
+	folded, _, _ := run(t, "recommend", "-f", lora, "-o", "csv", "--top", "0")
+	all, _, _ := run(t, "recommend", "-f", lora, "--all-regions")
+	text, _, _ := run(t, "recommend", "-f", lora)
+	if !strings.Contains(text, "(+1)") || !strings.Contains(text, "--all-regions shows every region") {
+		t.Errorf("folded rows say nothing of the other regions:\n%s", text)
+	}
+	if strings.Contains(all, "(+1)") || strings.Count(all, "aws/p5.48xlarge") <= strings.Count(text, "aws/p5.48xlarge") {
+		t.Errorf("--all-regions should show every region:\n%s", all)
+	}
+	// CSV has every region, with plain values.
+	if !strings.Contains(folded, "eu-central-1") || strings.Contains(folded, " x ") || strings.Contains(folded, "%") {
+		t.Errorf("csv:\n%s", folded)
 	}
 }

@@ -224,13 +224,17 @@ func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lan
 			fj.PickBetter = a > b
 		}
 		delta := am(l, "same")
-		if b != 0 && math.Abs(a-b)/math.Abs(b) >= 0.005 {
-			pct := fmt.Sprintf("%.0f%%", math.Abs(a-b)/math.Abs(b)*100)
+		if b != 0 && math.Abs(a-b)/math.Abs(b) >= 0.0005 {
+			rel := math.Abs(a-b) / math.Abs(b) * 100
+			pct := fmt.Sprintf("%.0f%%", rel)
+			if rel < 10 {
+				pct = fmt.Sprintf("%.1f%%", rel)
+			}
 			switch {
 			case a < b:
 				delta = am(l, "lower", pct)
 			case a >= 2*b:
-				delta = am(l, "times", sig(a/b))
+				delta = am(l, "times", strconv.FormatFloat(a/b, 'g', 3, 64))
 			default:
 				delta = am(l, "higher", pct)
 			}

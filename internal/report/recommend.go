@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,6 +199,9 @@ type RecommendJSON struct {
 	// Answer is what every surface opens with: the pick, why it beats the
 	// runner-up, its cost, time, confidence, risks and near-misses.
 	Answer AnswerJSON `json:"answer"`
+	// Changes is what changed since a saved run (--compare-to); absent
+	// otherwise.
+	Changes *ChangesJSON `json:"changes,omitempty"`
 }
 
 func r2(v float64) float64 { return math.Round(v*100) / 100 }
@@ -331,131 +336,6 @@ func isService(r *advisor.Result) bool {
 	return false
 }
 
-// RecommendTable is the ranked table for people (also the basis of CSV and
-// Markdown).
-func RecommendTable(r *advisor.Result, top int, l Lang) *Table {
-	svc := isService(r)
-	cols := []Column{{msg(l, "rank"), "rank", true}, {msg(l, "offer"), "offer", false}, {msg(l, "region"), "region", false},
-		{"CC", "country", false}, {msg(l, "gpus"), "gpus", false}, {msg(l, "pricing"), "pricing", false}}
-	if svc {
-		cols = append(cols, Column{msg(l, "replicas"), "replicas", true}, Column{msg(l, "perhour"), "usd_per_hour", true},
-			Column{msg(l, "permonth"), "usd_per_month", true}, Column{msg(l, "permtok"), "usd_per_million_output_tokens", true},
-			Column{msg(l, "latency"), "ttft_tpot_ms", true})
-	} else {
-		cols = append(cols, Column{msg(l, "hours"), "duration_hours", true}, Column{msg(l, "total"), "total_usd", true},
-			Column{msg(l, "unit"), "unit_cost", true})
-	}
-	cols = append(cols, Column{msg(l, "util"), "utilization", true}, Column{msg(l, "bottleneck"), "bottleneck", false}, Column{msg(l, "pareto"), "pareto", false})
-	t := &Table{Columns: cols}
-	for i, c := range r.Candidates {
-		if top > 0 && i >= top {
-			break
-		}
-		row := []string{strconv.Itoa(c.Rank), c.Offer.ID(), c.Offer.Region, c.Offer.Country,
-			fmt.Sprintf("%d x %s", c.GPUs, c.Offer.GPU), c.Cost.Mode.String()}
-		unknown := msg(l, "unknown")
-		if svc {
-			lat := ""
-			if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
-				lat = fmt.Sprintf("%.0f/%.0f", *c.Pred.TTFTMs, *c.Pred.TPOTMs)
-			}
-			if c.Cost.PriceKnown {
-				row = append(row, strconv.Itoa(c.Plan.Replicas), money(c.PerHourUSD), withRange(c.PerMonthUSD, c.CostP10, c.CostP90, money), unitCost(c), lat)
-			} else {
-				row = append(row, strconv.Itoa(c.Plan.Replicas), unknown, unknown, unknown, lat)
-			}
-		} else {
-			hours := withRange(c.DurationHours, c.DurationHoursP10, c.DurationHoursP90, hoursText)
-			if c.Cost.PriceKnown {
-				row = append(row, hours, withRange(c.Cost.Cost.Total, c.CostP10, c.CostP90, money), unitCost(c))
-			} else {
-				row = append(row, hours, unknown, unknown)
-			}
-		}
-		p := ""
-		if c.Pareto {
-			p = "*"
-		}
-		row = append(row, fmt.Sprintf("%.0f%%", c.Pred.Utilization*100), bottleneckText(l, c.Pred.Bottleneck), p)
-		t.Add(row...)
-	}
-	return t
-}
-
-func unitCost(c *advisor.Candidate) string {
-	if c.UnitCost == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.3g", c.UnitCost)
-}
-
-// unitLabel names the unit of the table's unit-cost column.
-func unitLabel(r *advisor.Result) string {
-	for _, c := range r.Candidates {
-		if c.UnitCostUnit != "" {
-			return c.UnitCostUnit
-		}
-	}
-	return ""
-}
-
-// WriteRecommendText prints the ranked table, the warnings of the shown
-// candidates, and the summary of exclusions.
-func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
-	var b strings.Builder
-	fmt.Fprintln(&b, msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
-	if len(r.Candidates) == 0 {
-		fmt.Fprintln(&b, msg(l, "none"))
-	} else {
-		if err := RecommendTable(r, top, l).WriteText(&b); err != nil {
-			return err
-		}
-		if u := unitLabel(r); u != "" && !isService(r) {
-			fmt.Fprintln(&b, msg(l, "unit_line", unitText(l, u)))
-		}
-		if isService(r) {
-			fmt.Fprintln(&b, msg(l, "service_note"))
-		}
-		fmt.Fprintln(&b, msg(l, "pareto_note"))
-		fmt.Fprintln(&b, msg(l, "range_note"))
-		if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
-			fmt.Fprintln(&b, s)
-		}
-		for _, c := range r.Candidates {
-			if c.Cost.PriceRule != "" {
-				fmt.Fprintln(&b, msg(l, "your_prices"))
-				break
-			}
-		}
-		fmt.Fprintln(&b, FreshnessText(l, r.Freshness(top)))
-		wrote := false
-		for i, c := range r.Candidates {
-			if top > 0 && i >= top {
-				break
-			}
-			ws := shownWarnings(c)
-			if len(ws) == 0 {
-				continue
-			}
-			if !wrote {
-				fmt.Fprintf(&b, "\n%s\n", msg(l, "warnings"))
-				wrote = true
-			}
-			texts := make([]string, len(ws))
-			for k, wn := range ws {
-				texts[k] = WarningText(l, wn)
-			}
-			fmt.Fprintf(&b, "  #%d %s: %s\n", c.Rank, c.Offer.ID(), strings.Join(texts, "; "))
-		}
-	}
-	fmt.Fprintf(&b, "\n%s %s\n", msg(l, "excluded"), summaryText(r, l))
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "Note: %s\n", n)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 func summaryText(r *advisor.Result, l Lang) string {
 	if l != Chinese {
 		return r.Summary()
@@ -509,141 +389,612 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-// WriteRecommendMarkdown prints the table as GitHub Markdown.
-func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", msg(l, "title", mdEscape(name), msg(l, "objective", objectiveText(l, string(r.Objective)))))
-	t := RecommendTable(r, top, l)
-	heads := make([]string, len(t.Columns))
-	aligns := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		heads[i] = c.Header
-		aligns[i] = "---"
-		if c.Right {
-			aligns[i] = "---:"
+// ReportOptions are the choices of a recommendation report.
+type ReportOptions struct {
+	// Top is the rows shown (0 = all).
+	Top  int
+	Lang Lang
+	// AllRegions shows a row per region; by default an instance type,
+	// size and pricing mode offered in several regions is one row, in its
+	// best-ranked region, saying in how many others it is offered.
+	AllRegions bool
+	// Changes, when set, is what changed since a saved run (--compare-to).
+	Changes *ChangesJSON
+}
+
+// RecommendTable is the ranked table for people: the first top rows (0 =
+// all), each instance type, size and pricing mode in its best region.
+func RecommendTable(r *advisor.Result, top int, l Lang) *Table {
+	return recommendTable(r, shownRows(r, top, false), l)
+}
+
+// moneyDecimals is 0 or 2 decimals for a column of dollars: whole dollars
+// when the smallest is 10 or more, unless ranks would print alike.
+func moneyDecimals(vals []float64) int {
+	d := columnDecimals(vals, 2, 2)
+	if d == 1 {
+		d = 2
+	}
+	return d
+}
+
+func recommendTable(r *advisor.Result, rows []shownRow, l Lang) *Table {
+	svc := isService(r)
+	cols := []Column{{msg(l, "rank"), "rank", true}, {msg(l, "offer"), "offer", false}, {msg(l, "region"), "region", false},
+		{"CC", "country", false}}
+	if svc {
+		cols = append(cols, Column{msg(l, "replicas"), "replicas", true}, Column{am(l, "fleet_col"), "instances", false})
+	} else {
+		cols = append(cols, Column{msg(l, "gpus"), "gpus", false})
+	}
+	cols = append(cols, Column{msg(l, "pricing"), "pricing", false})
+	if svc {
+		cols = append(cols, Column{msg(l, "perhour"), "usd_per_hour", true}, Column{msg(l, "permonth"), "usd_per_month", true},
+			Column{msg(l, "permtok"), "usd_per_million_output_tokens", true}, Column{msg(l, "latency"), "ttft_tpot_ms", true})
+	} else {
+		cols = append(cols, Column{msg(l, "hours"), "duration_hours", true}, Column{msg(l, "total"), "total_usd", true},
+			Column{msg(l, "unit"), "unit_cost", true})
+	}
+	// A utilisation every row shares says nothing: a note says it once.
+	utilSame := len(rows) > 1
+	for _, row := range rows[min(1, len(rows)):] {
+		if math.Round(row.c.Pred.Utilization*100) != math.Round(rows[0].c.Pred.Utilization*100) {
+			utilSame = false
 		}
 	}
-	fmt.Fprintf(&b, "| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(aligns, "|"))
-	for _, row := range t.Rows {
-		esc := make([]string, len(row))
-		for i, cell := range row {
-			esc[i] = mdEscape(cell)
+	if !utilSame {
+		cols = append(cols, Column{msg(l, "util"), "utilization", true})
+	}
+	cols = append(cols, Column{msg(l, "bottleneck"), "bottleneck", false}, Column{msg(l, "pareto"), "pareto", false})
+	t := &Table{Columns: cols}
+	if utilSame && len(rows) > 0 {
+		t.Notes = append(t.Notes, am(l, "util_same", fmt.Sprintf("%.0f%%", rows[0].c.Pred.Utilization*100)))
+	}
+	// One number of decimals per column, enough to tell ranks apart.
+	var hours, totals, units, perHour, perMonth, ttft, tpot []float64
+	for _, row := range rows {
+		c := row.c
+		hours = append(hours, c.DurationHours)
+		if c.Cost.PriceKnown {
+			totals = append(totals, c.Cost.Cost.Total)
+			perHour = append(perHour, c.PerHourUSD)
+			perMonth = append(perMonth, c.PerMonthUSD)
+			units = append(units, c.UnitCost)
 		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(esc, " | "))
+		if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
+			ttft, tpot = append(ttft, *c.Pred.TTFTMs), append(tpot, *c.Pred.TPOTMs)
+		}
 	}
-	fmt.Fprintf(&b, "\n%s %s\n", msg(l, "pareto_note"), msg(l, "range_note"))
-	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
-		fmt.Fprintf(&b, "\n%s\n", s)
+	// The columns a ranking is by (cost, unit cost) tell adjacent ranks
+	// apart; time and latency do not need to.
+	dHours, dTotal, dUnit := plainDecimals(hours, 2, 2), moneyDecimals(totals), columnDecimals(units, 3, 6)
+	dHour, dMonth := moneyDecimals(perHour), moneyDecimals(perMonth)
+	dTTFT, dTPOT := plainDecimals(ttft, 2, 1), plainDecimals(tpot, 2, 1)
+	unknown := msg(l, "unknown")
+	folded := false
+	for _, row := range rows {
+		c := row.c
+		region := c.Offer.Region
+		if row.others > 0 {
+			region += fmt.Sprintf(" (+%d)", row.others)
+			folded = true
+		}
+		cells := []string{strconv.Itoa(c.Rank), c.Offer.ID(), region, c.Offer.Country}
+		if svc {
+			cells = append(cells, strconv.Itoa(c.Plan.Replicas), am(l, "fleet_cell", c.Plan.Instances, c.Plan.GPUsPerInstance, c.Offer.GPU))
+		} else {
+			cells = append(cells, am(l, "gpus_n", c.GPUs, c.Offer.GPU))
+		}
+		cells = append(cells, modeName(l, c.Cost.Mode.String()))
+		uc := "-"
+		if c.UnitCost > 0 {
+			uc = fixed(c.UnitCost, dUnit)
+		}
+		if svc {
+			lat := ""
+			if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
+				lat = fixed(*c.Pred.TTFTMs, dTTFT) + "/" + fixed(*c.Pred.TPOTMs, dTPOT)
+			}
+			if c.Cost.PriceKnown {
+				cells = append(cells, fixed(c.PerHourUSD, dHour), rangeCell(c.PerMonthUSD, c.CostP10, c.CostP90, dMonth), uc, lat)
+			} else {
+				cells = append(cells, unknown, unknown, unknown, lat)
+			}
+		} else {
+			h := rangeCell(c.DurationHours, c.DurationHoursP10, c.DurationHoursP90, dHours)
+			if c.Cost.PriceKnown {
+				cells = append(cells, h, rangeCell(c.Cost.Cost.Total, c.CostP10, c.CostP90, dTotal), uc)
+			} else {
+				cells = append(cells, h, unknown, unknown)
+			}
+		}
+		if !utilSame {
+			cells = append(cells, fmt.Sprintf("%.0f%%", c.Pred.Utilization*100))
+		}
+		p := ""
+		if c.Pareto {
+			p = "*"
+		}
+		cells = append(cells, bottleneckText(l, c.Pred.Bottleneck), p)
+		t.Add(cells...)
 	}
-	if s := FreshnessText(l, r.Freshness(top)); s != "" {
-		fmt.Fprintf(&b, "\n%s\n", s)
+	if folded {
+		t.Notes = append(t.Notes, am(l, "regions_note"))
 	}
-	fmt.Fprintf(&b, "\n**%s** %s\n", msg(l, "excluded"), summaryText(r, l))
-	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	return t
+}
+
+// RecommendCSV is the ranking for a spreadsheet: every row of the first
+// top candidates (0 = all), one per region, with plain values (numbers
+// without units or ranges, true/false, empty when unknown).
+func RecommendCSV(r *advisor.Result, top int) *Table {
+	svc := isService(r)
+	t := &Table{Columns: []Column{{"", "rank", true}, {"", "offer", false}, {"", "region", false}, {"", "country", false},
+		{"", "gpu", false}, {"", "gpus", true}, {"", "instances", true}, {"", "replicas", true}, {"", "pricing", false}}}
+	if svc {
+		t.Columns = append(t.Columns, Column{"", "usd_per_hour", true}, Column{"", "usd_per_month", true},
+			Column{"", "usd_per_month_p10", true}, Column{"", "usd_per_month_p90", true}, Column{"", "ttft_ms", true}, Column{"", "tpot_ms", true})
+	} else {
+		t.Columns = append(t.Columns, Column{"", "duration_hours", true}, Column{"", "duration_hours_p10", true}, Column{"", "duration_hours_p90", true},
+			Column{"", "total_usd", true}, Column{"", "total_usd_p10", true}, Column{"", "total_usd_p90", true})
+	}
+	t.Columns = append(t.Columns, Column{"", "unit_cost", true}, Column{"", "unit_cost_unit", false}, Column{"", "utilization", true},
+		Column{"", "bottleneck", false}, Column{"", "pareto", false})
+	num := func(v float64, known bool) string {
+		if !known || math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(roundSig6(v), 'f', -1, 64)
 	}
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
 		}
-		for _, wn := range shownWarnings(c) {
-			fmt.Fprintf(&b, "- #%d %s: %s\n", c.Rank, c.Offer.ID(), WarningText(l, wn))
+		priced := c.Cost.PriceKnown
+		cells := []string{strconv.Itoa(c.Rank), c.Offer.ID(), c.Offer.Region, c.Offer.Country, c.Offer.GPU, strconv.Itoa(c.GPUs),
+			strconv.Itoa(c.Plan.Instances), strconv.Itoa(c.Plan.Replicas), c.Cost.Mode.String()}
+		if svc {
+			cells = append(cells, num(c.PerHourUSD, priced), num(c.PerMonthUSD, priced), num(c.CostP10, priced && c.CostP10 > 0),
+				num(c.CostP90, priced && c.CostP90 > 0), ptrNum(c.Pred.TTFTMs), ptrNum(c.Pred.TPOTMs))
+		} else {
+			cells = append(cells, num(c.DurationHours, true), num(c.DurationHoursP10, c.DurationHoursP10 > 0), num(c.DurationHoursP90, c.DurationHoursP90 > 0),
+				num(c.Cost.Cost.Total, priced), num(c.CostP10, priced && c.CostP10 > 0), num(c.CostP90, priced && c.CostP90 > 0))
 		}
+		cells = append(cells, num(c.UnitCost, c.UnitCost > 0), c.UnitCostUnit, num(c.Pred.Utilization, true), c.Pred.Bottleneck, strconv.FormatBool(c.Pareto))
+		t.Add(cells...)
+	}
+	return t
+}
+
+func ptrNum(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(roundSig6(*v), 'f', -1, 64)
+}
+
+// roundSig6 keeps six significant digits: what a spreadsheet needs, without
+// float noise.
+func roundSig6(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	p := math.Pow(10, 5-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*p) / p
+}
+
+// unitLabel names the unit of the table's unit-cost column.
+func unitLabel(r *advisor.Result) string {
+	for _, c := range r.Candidates {
+		if c.UnitCostUnit != "" {
+			return c.UnitCostUnit
+		}
+	}
+	return ""
+}
+
+// tableNotes are the lines under the ranking: what the columns mean.
+func tableNotes(r *advisor.Result, t *Table, l Lang) []string {
+	notes := append([]string(nil), t.Notes...)
+	if u := unitLabel(r); u != "" {
+		notes = append(notes, msg(l, "unit_line", unitText(l, u)))
+	}
+	if isService(r) {
+		notes = append(notes, msg(l, "service_note"))
+	}
+	notes = append(notes, msg(l, "pareto_note"), msg(l, "range_note"))
+	for _, c := range r.Candidates {
+		if c.Cost.PriceRule != "" {
+			notes = append(notes, msg(l, "your_prices"))
+			break
+		}
+	}
+	return notes
+}
+
+// exclusionGroups counts the exclusions by reason, most first, each with
+// one example.
+func exclusionGroups(r *advisor.Result, l Lang) []string {
+	count := map[string]int{}
+	example := map[string]advisor.Excluded{}
+	var codes []string
+	for _, x := range r.Excluded {
+		if count[x.ReasonCode] == 0 {
+			codes = append(codes, x.ReasonCode)
+			example[x.ReasonCode] = x
+		}
+		count[x.ReasonCode]++
+	}
+	slices.SortStableFunc(codes, func(a, b string) int { return count[b] - count[a] })
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		x := example[c]
+		out[i] = am(l, "excl_group", thousands(count[c]), reasonText(l, c), x.Offer, x.Region, Tr(l, x.Reason))
+	}
+	return out
+}
+
+// excludedLine is "Excluded: 212 candidates evaluated, ...".
+func excludedLine(r *advisor.Result, l Lang) string {
+	if l == Chinese {
+		return msg(l, "excluded") + summaryText(r, l)
+	}
+	return msg(l, "excluded") + " " + summaryText(r, l)
+}
+
+// WriteRecommendText prints the ranked table, the warnings of the shown
+// candidates, and the summary of exclusions.
+func WriteRecommendText(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
+	return WriteRecommendTextOpts(w, name, r, ReportOptions{Top: top, Lang: l})
+}
+
+// WriteRecommendTextOpts prints, for a terminal, the answer, what changed
+// since a saved run, the ranking with its notes, the warnings of the rows
+// shown (each sentence once, with the rows that have it) and the
+// exclusions.
+func WriteRecommendTextOpts(w io.Writer, name string, r *advisor.Result, o ReportOptions) error {
+	l := o.Lang
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
+	writeAnswerText(&b, BuildAnswer(r, l), l)
+	if ch := o.Changes; ch != nil {
+		fmt.Fprintf(&b, "\n%s\n", label(l, am(l, "compare_head", ch.Since), ""))
+		for _, s := range ch.Sentences {
+			fmt.Fprintf(&b, "  - %s\n", s)
+		}
+	}
+	if len(r.Candidates) > 0 {
+		rows := shownRows(r, o.Top, o.AllRegions)
+		t := recommendTable(r, rows, l)
+		notes := tableNotes(r, t, l)
+		t.Notes = nil
+		b.WriteByte('\n')
+		if err := t.WriteText(&b); err != nil {
+			return err
+		}
+		for _, n := range notes {
+			fmt.Fprintln(&b, n)
+		}
+		if s := FreshnessText(l, rowsFreshness(r, rows)); s != "" {
+			fmt.Fprintln(&b, s)
+		}
+		if groups := groupWarnings(rows, l); len(groups) > 0 {
+			fmt.Fprintf(&b, "\n%s\n", msg(l, "warnings"))
+			for _, g := range groups {
+				fmt.Fprintf(&b, "  - %s\n", am(l, "warn_rows", g.text, ranksText(g.ranks)))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", excludedLine(r, l))
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "%s\n", label(l, am(l, "note"), Tr(l, n)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// WriteRecommendHTML writes one self-contained page (no network assets):
-// the ranked table and an SVG chart of cost against time.
+// htmlText escapes s for HTML where Markdown is not processed (a
+// <summary>), with no mention of a person.
+func htmlText(s string) string {
+	return strings.ReplaceAll(html.EscapeString(s), "@", "&#64;")
+}
+
+// WriteRecommendMarkdown prints the report as GitHub Markdown.
+func WriteRecommendMarkdown(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
+	return WriteRecommendMarkdownOpts(w, name, r, ReportOptions{Top: top, Lang: l})
+}
+
+// WriteRecommendMarkdownOpts prints the report as a pull-request comment:
+// the answer in a few lines, what changed since a saved run, then the
+// ranking, the warnings and the exclusions folded in <details> blocks.
+func WriteRecommendMarkdownOpts(w io.Writer, name string, r *advisor.Result, o ReportOptions) error {
+	l := o.Lang
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", msg(l, "title", mdEscape(name), msg(l, "objective", objectiveText(l, string(r.Objective)))))
+	writeAnswerMarkdown(&b, BuildAnswer(r, l), l)
+	if ch := o.Changes; ch != nil {
+		fmt.Fprintf(&b, "\n**%s**\n", mdEscape(am(l, "compare_head", ch.Since)))
+		for _, s := range ch.Sentences {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(s))
+		}
+	}
+	if len(r.Candidates) > 0 {
+		rows := shownRows(r, o.Top, o.AllRegions)
+		t := recommendTable(r, rows, l)
+		notes := tableNotes(r, t, l)
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(am(l, "ranking_sum", len(rows), thousands(len(r.Candidates)))))
+		heads := make([]string, len(t.Columns))
+		aligns := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			heads[i] = mdEscape(c.Header)
+			aligns[i] = "---"
+			if c.Right {
+				aligns[i] = "---:"
+			}
+		}
+		fmt.Fprintf(&b, "| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(aligns, "|"))
+		for _, row := range t.Rows {
+			esc := make([]string, len(row))
+			for i, cell := range row {
+				esc[i] = mdEscape(cell)
+			}
+			fmt.Fprintf(&b, "| %s |\n", strings.Join(esc, " | "))
+		}
+		b.WriteByte('\n')
+		for _, n := range notes {
+			fmt.Fprintf(&b, "%s<br>\n", mdEscape(n))
+		}
+		if s := FreshnessText(l, rowsFreshness(r, rows)); s != "" {
+			fmt.Fprintf(&b, "%s\n", mdEscape(s))
+		}
+		b.WriteString("\n</details>\n")
+		if groups := groupWarnings(rows, l); len(groups) > 0 {
+			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(am(l, "warnings_sum", len(groups))))
+			for _, g := range groups {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(am(l, "warn_rows", g.text, ranksText(g.ranks))))
+			}
+			b.WriteString("\n</details>\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(excludedLine(r, l)))
+	for _, g := range exclusionGroups(r, l) {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(g))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(label(l, am(l, "note"), Tr(l, n))))
+	}
+	b.WriteString("\n</details>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// reportCSS lays the HTML report out for a desktop and, under 640 px, for
+// a phone: the answer first, the ranking with its key columns only (the
+// others fold into a line under each offer), nothing wider than the
+// screen.
+const reportCSS = `*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;margin:0 auto;max-width:1180px;padding:1em 1.5em;color:#1f2328;line-height:1.45}
+h1{font-size:1.45em;margin:.3em 0 .6em}h2{font-size:1.1em;margin:1.1em 0 .35em}
+.answer{border:1px solid #d0d7de;border-left:5px solid #1a7f37;border-radius:6px;padding:.7em 1em;background:#f6fef8}
+.answer.none{border-left-color:#cf222e;background:#fff8f7}
+.answer h2{font-size:1em}
+.headline{font-size:1.15em;font-weight:600;margin:.2em 0}
+.objective,.why{color:#57606a;margin:.25em 0}
+ul{padding-left:1.3em;margin:.3em 0}li{margin:.15em 0}
+.lvl{display:inline-block;min-width:4.2em;font-size:.78em;font-weight:700;text-transform:uppercase}
+.risk-high .lvl{color:#cf222e}.risk-medium .lvl{color:#9a6700}.risk-low .lvl{color:#57606a}
+.changes{border-left:4px solid #0969da;padding:.2em .8em;margin:1em 0}
+figure{margin:1em 0}figure svg{width:100%;max-width:780px;height:auto;display:block}
+figcaption{color:#57606a;font-size:.9em}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;font-size:14px;width:100%}
+th,td{padding:4px 8px;border-bottom:1px solid #d8dee4;vertical-align:top;text-align:left}
+th{background:#f6f8fa}
+.r{text-align:right;white-space:nowrap}
+.more{display:none;color:#57606a;font-size:12px}
+.notes{color:#57606a;font-size:13px}
+details{margin:.7em 0}summary{cursor:pointer;font-weight:600}
+.w{color:#7d4e00;font-size:13px}
+@media (max-width:640px){body{padding:.6em .75em}h1{font-size:1.2em}.opt{display:none}.more{display:block}td.offer{word-break:break-all}.r{white-space:normal}table{font-size:13px}th,td{padding:4px 5px}}`
+
+// keyColumns are the columns a phone keeps; the others fold into the line
+// under each offer.
+var keyColumns = map[string]bool{"rank": true, "offer": true, "duration_hours": true, "total_usd": true, "usd_per_month": true, "ttft_tpot_ms": true}
+
+// WriteRecommendHTML writes one self-contained page (no network assets).
 func WriteRecommendHTML(w io.Writer, name string, r *advisor.Result, top int, l Lang) error {
+	return WriteRecommendHTMLOpts(w, name, r, ReportOptions{Top: top, Lang: l})
+}
+
+// WriteRecommendHTMLOpts writes one self-contained page (no network
+// assets, no scripts): the answer, what changed since a saved run, the
+// chart of every priced candidate, the ranking, its warnings and the
+// exclusions.
+func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o ReportOptions) error {
+	l := o.Lang
+	e := html.EscapeString
 	var b strings.Builder
 	title := msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective))))
 	lang := "en"
 	if l == Chinese {
 		lang = "zh"
 	}
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=%q><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n", lang, html.EscapeString(title))
-	b.WriteString(`<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:14px}th,td{padding:4px 8px;border-bottom:1px solid #ddd}td.r{text-align:right;white-space:nowrap}.scroll{overflow-x:auto;max-width:100%}.conf{border-left:3px solid #c0392b;padding-left:8px}th{background:#f4f4f4;text-align:left}.w{color:#8a5300;font-size:13px}svg{max-width:100%;height:auto}</style></head><body>` + "\n")
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
-	b.WriteString(ParetoSVG(r, l))
-	t := RecommendTable(r, top, l)
-	b.WriteString("<div class=\"scroll\"><table>\n<tr>")
-	for _, c := range t.Columns {
-		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.Header))
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=%q><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>%s</style></head><body>\n", lang, e(title), reportCSS)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", e(title))
+	writeAnswerHTML(&b, BuildAnswer(r, l), l)
+	if ch := o.Changes; ch != nil {
+		fmt.Fprintf(&b, "<section class=\"changes\"><h2>%s</h2>\n<ul>\n", e(am(l, "compare_head", ch.Since)))
+		for _, s := range ch.Sentences {
+			fmt.Fprintf(&b, "<li>%s</li>\n", e(s))
+		}
+		b.WriteString("</ul></section>\n")
 	}
-	b.WriteString("</tr>\n")
-	for _, row := range t.Rows {
-		b.WriteString("<tr>")
-		for i, cell := range row {
-			cls := ""
-			if t.Columns[i].Right {
-				cls = ` class="r"`
+	if len(r.Candidates) > 0 {
+		fmt.Fprintf(&b, "<figure>\n%s<figcaption>%s</figcaption>\n</figure>\n", ParetoSVG(r, l), e(chartCaption(r, l)))
+		rows := shownRows(r, o.Top, o.AllRegions)
+		t := recommendTable(r, rows, l)
+		notes := tableNotes(r, t, l)
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<div class=\"scroll\"><table>\n<thead><tr>", e(am(l, "ranking_sum", len(rows), thousands(len(r.Candidates)))))
+		cls := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			var cs []string
+			if c.Right {
+				cs = append(cs, "r")
 			}
-			fmt.Fprintf(&b, "<td%s>%s</td>", cls, html.EscapeString(cell))
+			if !keyColumns[c.Key] {
+				cs = append(cs, "opt")
+			}
+			if c.Key == "offer" {
+				cs = append(cs, "offer")
+			}
+			if len(cs) > 0 {
+				cls[i] = fmt.Sprintf(" class=%q", strings.Join(cs, " "))
+			}
+			fmt.Fprintf(&b, "<th%s>%s</th>", cls[i], e(c.Header))
 		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</table></div>\n")
-	fmt.Fprintf(&b, "<p>%s %s</p>\n", html.EscapeString(msg(l, "pareto_note")), html.EscapeString(msg(l, "range_note")))
-	if s := confidenceText(l, r.ConfidenceVsNext); s != "" {
-		fmt.Fprintf(&b, "<p class=\"conf\">%s</p>\n", html.EscapeString(s))
-	}
-	if s := FreshnessText(l, r.Freshness(top)); s != "" {
-		fmt.Fprintf(&b, "<p class=\"fresh\">%s</p>\n", html.EscapeString(s))
-	}
-	b.WriteString("<ul class=\"w\">\n")
-	for i, c := range r.Candidates {
-		if top > 0 && i >= top {
-			break
+		b.WriteString("</tr></thead>\n<tbody>\n")
+		for _, row := range t.Rows {
+			b.WriteString("<tr>")
+			for i, cell := range row {
+				fmt.Fprintf(&b, "<td%s>%s", cls[i], e(cell))
+				if t.Columns[i].Key == "offer" {
+					var more []string
+					for j, c := range t.Columns {
+						if !keyColumns[c.Key] && row[j] != "" && c.Key != "pareto" {
+							more = append(more, row[j])
+						}
+					}
+					fmt.Fprintf(&b, "<div class=\"more\">%s</div>", e(strings.Join(more, " · ")))
+				}
+				b.WriteString("</td>")
+			}
+			b.WriteString("</tr>\n")
 		}
-		for _, wn := range shownWarnings(c) {
-			fmt.Fprintf(&b, "<li>#%d %s: %s</li>\n", c.Rank, html.EscapeString(c.Offer.ID()), html.EscapeString(WarningText(l, wn)))
+		b.WriteString("</tbody></table></div>\n<p class=\"notes\">")
+		for i, n := range notes {
+			if i > 0 {
+				b.WriteString("<br>")
+			}
+			b.WriteString(e(n))
+		}
+		if s := FreshnessText(l, rowsFreshness(r, rows)); s != "" {
+			fmt.Fprintf(&b, "<br>%s", e(s))
+		}
+		b.WriteString("</p>\n")
+		if groups := groupWarnings(rows, l); len(groups) > 0 {
+			fmt.Fprintf(&b, "<details open><summary>%s</summary>\n<ul class=\"w\">\n", e(am(l, "warnings_sum", len(groups))))
+			for _, g := range groups {
+				fmt.Fprintf(&b, "<li>%s</li>\n", e(am(l, "warn_rows", g.text, ranksText(g.ranks))))
+			}
+			b.WriteString("</ul></details>\n")
 		}
 	}
-	b.WriteString("</ul>\n")
-	fmt.Fprintf(&b, "<p><b>%s</b> %s</p>\n", html.EscapeString(msg(l, "excluded")), html.EscapeString(summaryText(r, l)))
+	fmt.Fprintf(&b, "<details><summary>%s</summary>\n<ul>\n", e(excludedLine(r, l)))
+	for _, g := range exclusionGroups(r, l) {
+		fmt.Fprintf(&b, "<li>%s</li>\n", e(g))
+	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "<p class=\"note\">Note: %s</p>\n", html.EscapeString(n))
+		fmt.Fprintf(&b, "<li>%s</li>\n", e(label(l, am(l, "note"), Tr(l, n))))
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString("</ul></details>\n</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// ParetoSVG draws every priced candidate as a point of (time, total cost) on
-// log axes, the Pareto front joined by a line. Pure SVG, no scripts or fonts.
+// chartCaption says what the chart plots, with the axes it draws.
+func chartCaption(r *advisor.Result, l Lang) string {
+	if isService(r) {
+		return am(l, "chart_svc")
+	}
+	return am(l, "chart_job")
+}
+
+// logTicks are the 1-2-5 values of a decade inside [lo, hi], or lo and hi
+// when fewer than two fall inside.
+func logTicks(lo, hi float64) []float64 {
+	var out []float64
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v >= lo && v <= hi {
+				out = append(out, v)
+			}
+		}
+	}
+	if len(out) > 6 { // keep the powers of ten only
+		var tens []float64
+		for _, v := range out {
+			if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) < 1e-6 {
+				tens = append(tens, v)
+			}
+		}
+		if len(tens) >= 2 {
+			out = tens
+		}
+	}
+	if len(out) < 2 {
+		return []float64{lo, hi}
+	}
+	return out
+}
+
+// ParetoSVG draws every priced candidate on log axes: a job's total cost
+// against its time to finish, a service's cost per month against its time
+// to first token; the Pareto front joined in red, #1 ringed, and the
+// deadline, budget and SLO as dashed lines. Pure SVG, no scripts or fonts.
 func ParetoSVG(r *advisor.Result, l Lang) string {
 	type pt struct {
 		x, y   float64
 		pareto bool
+		rank   int
 		label  string
 	}
 	svc := isService(r)
 	var pts []pt
 	for _, c := range r.Candidates {
-		if !c.Cost.PriceKnown || c.Cost.Cost.Total <= 0 {
+		if !c.Cost.PriceKnown {
 			continue
 		}
-		x := c.DurationHours
+		x, y := c.DurationHours, c.Cost.Cost.Total
 		if svc {
-			if c.Pred.TTFTMs == nil || c.Pred.TPOTMs == nil {
+			if c.Pred.TTFTMs == nil {
 				continue
 			}
-			x = (*c.Pred.TTFTMs + *c.Pred.TPOTMs*100) / 1000
+			x, y = *c.Pred.TTFTMs, c.PerMonthUSD
 		}
-		if x <= 0 {
+		if x <= 0 || y <= 0 || math.IsInf(x, 0) || math.IsInf(y, 0) {
 			continue
 		}
-		pts = append(pts, pt{x, c.Cost.Cost.Total, c.Pareto, fmt.Sprintf("#%d %s %s", c.Rank, c.Offer.ID(), c.Cost.Mode)})
+		pts = append(pts, pt{x, y, c.Pareto, c.Rank, fmt.Sprintf("#%d %s %s %s", c.Rank, c.Offer.ID(), c.Offer.Region, modeName(l, c.Cost.Mode.String()))})
 	}
-	const W, H, M, L = 720.0, 420.0, 60.0, 90.0 // L: left margin for the cost labels
+	caption := chartCaption(r, l)
+	xl, yl := am(l, "chart_x_job"), am(l, "chart_y_job")
+	if svc {
+		xl, yl = am(l, "chart_x_svc"), am(l, "chart_y_svc")
+	}
+	// Limit lines: x for the deadline (a job) or the TTFT SLO (a service),
+	// y for the budget.
+	var xLimit, yLimit float64
+	var xLimitText, yLimitText string
+	if s := r.Spec; s != nil {
+		if svc && s.Inference != nil && s.Inference.SLO.TTFTMs > 0 {
+			xLimit, xLimitText = s.Inference.SLO.TTFTMs, am(l, "chart_slo", sig(s.Inference.SLO.TTFTMs))
+		}
+		if !svc && s.Constraints.DeadlineHours > 0 {
+			xLimit, xLimitText = s.Constraints.DeadlineHours, am(l, "chart_deadline", sig(s.Constraints.DeadlineHours))
+		}
+		if s.Constraints.BudgetUSD > 0 {
+			yLimit, yLimitText = s.Constraints.BudgetUSD, am(l, "chart_budget", sig(s.Constraints.BudgetUSD))
+		}
+	}
+	const W, H, L, R, T, B = 780.0, 460.0, 84.0, 28.0, 44.0, 62.0
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`+"\n", W, H, W, H, html.EscapeString(msg(l, "chart_title")))
+	e := html.EscapeString
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s" font-family="system-ui,sans-serif">`+"\n", W, H, W, H, e(caption))
+	fmt.Fprintf(&b, "<title>%s</title>\n", e(caption))
 	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`+"\n", W, H)
-	fmt.Fprintf(&b, `<text x="%.0f" y="20" font-size="14" text-anchor="middle">%s</text>`+"\n", W/2, html.EscapeString(msg(l, "chart_title")))
 	if len(pts) == 0 {
-		b.WriteString("</svg>\n")
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="15" text-anchor="middle">%s</text>`+"\n</svg>\n", W/2, H/2, e(msg(l, "unknown")))
 		return b.String()
 	}
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
@@ -651,22 +1002,48 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 		minX, maxX = math.Min(minX, p.x), math.Max(maxX, p.x)
 		minY, maxY = math.Min(minY, p.y), math.Max(maxY, p.y)
 	}
-	lx0, lx1 := math.Log10(minX)-0.05, math.Log10(maxX)+0.05
-	ly0, ly1 := math.Log10(minY)-0.05, math.Log10(maxY)+0.05
-	sx := func(x float64) float64 { return L + (math.Log10(x)-lx0)/(lx1-lx0)*(W-L-M) }
-	sy := func(y float64) float64 { return H - M - (math.Log10(y)-ly0)/(ly1-ly0)*(H-2*M) }
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#888"/>`+"\n", L, H-M, W-M, H-M, L, M, L, H-M)
-	xl := msg(l, "chart_x")
-	if svc {
-		xl = msg(l, "chart_x_svc")
+	// A limit within a decade of the points is drawn; farther away it
+	// would squash them.
+	if xLimit > 0 && xLimit >= minX/10 && xLimit <= maxX*10 {
+		minX, maxX = math.Min(minX, xLimit), math.Max(maxX, xLimit)
+	} else {
+		xLimit = 0
 	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="12" text-anchor="middle">%s (log)</text>`+"\n", (L+W-M)/2, H-15, html.EscapeString(xl))
-	fmt.Fprintf(&b, `<text x="15" y="%.0f" font-size="12" text-anchor="middle" transform="rotate(-90 15 %.0f)">%s (log)</text>`+"\n", H/2, H/2, html.EscapeString(msg(l, "chart_y")))
-	for _, v := range []float64{minX, math.Sqrt(minX * maxX), maxX} {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" font-size="10" text-anchor="middle">%.3g</text>`+"\n", sx(v), H-M+14, v)
+	if yLimit > 0 && yLimit >= minY/10 && yLimit <= maxY*10 {
+		minY, maxY = math.Min(minY, yLimit), math.Max(maxY, yLimit)
+	} else {
+		yLimit = 0
 	}
-	for _, v := range []float64{minY, math.Sqrt(minY * maxY), maxY} {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" font-size="10" text-anchor="end">$%s</text>`+"\n", L-4, sy(v)+3, money(v))
+	pad := func(lo, hi float64) (float64, float64) {
+		a, z := math.Log10(lo), math.Log10(hi)
+		p := math.Max(0.06*(z-a), 0.04)
+		if z-a < 0.1 {
+			p = 0.15
+		}
+		return a - p, z + p
+	}
+	lx0, lx1 := pad(minX, maxX)
+	ly0, ly1 := pad(minY, maxY)
+	sx := func(x float64) float64 { return L + (math.Log10(x)-lx0)/(lx1-lx0)*(W-L-R) }
+	sy := func(y float64) float64 { return H - B - (math.Log10(y)-ly0)/(ly1-ly0)*(H-T-B) }
+	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#8c959f"/>`+"\n", L, T, W-L-R, H-T-B)
+	for _, v := range logTicks(math.Pow(10, lx0), math.Pow(10, lx1)) {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#eaeef2"/><text x="%.1f" y="%.0f" font-size="13" text-anchor="middle">%s</text>`+"\n",
+			sx(v), T, sx(v), H-B, sx(v), H-B+18, sig(v))
+	}
+	for _, v := range logTicks(math.Pow(10, ly0), math.Pow(10, ly1)) {
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#eaeef2"/><text x="%.0f" y="%.1f" font-size="13" text-anchor="end">$%s</text>`+"\n",
+			L, sy(v), W-R, sy(v), L-6, sy(v)+4, sig(v))
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14" text-anchor="middle">%s</text>`+"\n", (L+W-R)/2, H-14, e(xl+" (log)"))
+	fmt.Fprintf(&b, `<text x="18" y="%.0f" font-size="14" text-anchor="middle" transform="rotate(-90 18 %.0f)">%s</text>`+"\n", (T+H-B)/2, (T+H-B)/2, e(yl+" (log)"))
+	if xLimit > 0 {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.1f" y="%.0f" font-size="13" fill="#cf222e" text-anchor="end">%s</text>`+"\n",
+			sx(xLimit), T, sx(xLimit), H-B, sx(xLimit)-4, T+16, e(xLimitText))
+	}
+	if yLimit > 0 {
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.0f" y="%.1f" font-size="13" fill="#cf222e" text-anchor="end">%s</text>`+"\n",
+			L, sy(yLimit), W-R, sy(yLimit), W-R-4, sy(yLimit)-5, e(yLimitText))
 	}
 	var front []pt
 	for _, p := range pts {
@@ -674,26 +1051,39 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 			front = append(front, p)
 		}
 	}
-	// Join the front from fastest to slowest.
-	for i := 1; i < len(front); i++ {
-		for j := i; j > 0 && front[j].x < front[j-1].x; j-- {
-			front[j], front[j-1] = front[j-1], front[j]
-		}
-	}
+	slices.SortFunc(front, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
 	if len(front) > 1 {
-		b.WriteString(`<polyline fill="none" stroke="#c0392b" stroke-width="1.5" points="`)
-		for _, p := range front {
-			fmt.Fprintf(&b, "%.1f,%.1f ", sx(p.x), sy(p.y))
+		b.WriteString(`<polyline fill="none" stroke="#cf222e" stroke-width="1.5" points="`)
+		for i, p := range front {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%.1f,%.1f", sx(p.x), sy(p.y))
 		}
 		b.WriteString(`"/>` + "\n")
 	}
-	for _, p := range pts {
-		color, rad := "#7f8c8d", 3.0
-		if p.pareto {
-			color, rad = "#c0392b", 5
+	// Points: the grey first, so the front and #1 are drawn on top.
+	slices.SortStableFunc(pts, func(a, b pt) int {
+		if a.pareto != b.pareto {
+			if a.pareto {
+				return 1
+			}
+			return -1
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%.0f" fill="%s"><title>%s</title></circle>`+"\n", sx(p.x), sy(p.y), rad, color, html.EscapeString(p.label))
+		return cmp.Compare(b.rank, a.rank)
+	})
+	for _, p := range pts {
+		color, rad := "#8c959f", 3.5
+		if p.pareto {
+			color, rad = "#cf222e", 5
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" fill-opacity="0.85"><title>%s</title></circle>`+"\n", sx(p.x), sy(p.y), rad, color, e(p.label))
+		if p.rank == 1 {
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="9" fill="none" stroke="#1a7f37" stroke-width="2"/><text x="%.1f" y="%.1f" font-size="13" font-weight="bold" fill="#1a7f37">#1</text>`+"\n",
+				sx(p.x), sy(p.y), sx(p.x)+11, sy(p.y)-9)
+		}
 	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="26" font-size="15" text-anchor="middle">%s</text>`+"\n", W/2, e(caption))
 	b.WriteString("</svg>\n")
 	return b.String()
 }

@@ -1,0 +1,424 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// The answer block as text, Markdown and HTML: every report of a
+// recommendation opens with it, before the ranking.
+
+// answerLines are the answer's parts as plain sentences, in reading
+// order, for every format to lay out its own way.
+type answerLines struct {
+	headline, objective string
+	whyHead             string   // "Why not X (#n), ..." or empty
+	why                 []string // factor sentences
+	cost, time          string   // "Cost: ..." lines, empty when unknown
+	service, latency    string
+	sure                string
+	risks               []RiskJSON
+	near                []string
+}
+
+func answerParts(a AnswerJSON, l Lang) answerLines {
+	p := answerLines{headline: a.Headline, objective: a.ObjectiveSentence}
+	if a.RunnerUp != nil {
+		p.whyHead = am(l, "why_runner", a.RunnerUp.Offer, a.RunnerUp.Rank)
+		for _, f := range a.Factors {
+			p.why = append(p.why, f.Sentence)
+		}
+	} else if a.Qualifies {
+		p.whyHead = am(l, "no_runner")
+	}
+	if c := a.Cost; c != nil {
+		line := am(l, "cost_line", usd(c.Compute), usd(c.Storage), usd(c.Egress), usd(c.Setup), usd(c.SpotOverhead), usd(c.Total))
+		if c.P10 != nil && c.P90 != nil {
+			line += sep(l) + am(l, "range80", usd(*c.P10), usd(*c.P90))
+		}
+		head := am(l, "cost_head")
+		if a.Service {
+			head = am(l, "cost_month")
+		}
+		p.cost = label(l, head, line)
+	}
+	if d := a.Duration; d != nil {
+		line := am(l, "hours_v", hoursFmt(d.Value))
+		if d.P10 != nil && d.P90 != nil {
+			line += sep(l) + am(l, "range80", hoursFmt(*d.P10), am(l, "hours_v", hoursFmt(*d.P90)))
+		}
+		p.time = label(l, am(l, "time_head"), line)
+	}
+	if s := a.ServiceFigures; s != nil && a.Pick != nil {
+		pm := func(v *float64) string {
+			if v == nil {
+				return msg(l, "unknown")
+			}
+			return usd(*v)
+		}
+		tok := msg(l, "unknown")
+		if s.PerMillionTokensUSD != nil {
+			tok = "$" + sig(*s.PerMillionTokensUSD)
+		}
+		p.service = label(l, am(l, "svc_head"), am(l, "svc_line", a.Pick.Plan, pm(s.PerHourUSD), pm(s.PerMonthUSD), tok))
+		lat := func(v, slo *float64) string {
+			t := msText(l, v)
+			if slo != nil {
+				t = am(l, "slo_vs", t, am(l, "ms_v", sig(*slo)))
+			}
+			return t
+		}
+		p.latency = am(l, "latency_line", lat(s.TTFTMs, s.SLOTTFTMs), lat(s.TPOTMs, s.SLOTPOTMs))
+		p.latency = sentenceCase(p.latency)
+	}
+	if c := a.Confidence; c != nil {
+		p.sure = label(l, am(l, "conf_head"), c.Sentence)
+	}
+	p.risks = a.Risks
+	for _, n := range a.NearMisses {
+		p.near = append(p.near, n.Sentence)
+	}
+	return p
+}
+
+// label joins a heading and its text: "Cost: ..." or "成本：...".
+func label(l Lang, head, text string) string {
+	if l == Chinese {
+		return head + "：" + text
+	}
+	return head + ": " + text
+}
+
+// heading writes a heading followed by a list: "Risks:" or "风险：".
+func heading(l Lang, head string) string {
+	if l == Chinese {
+		return head + "："
+	}
+	return head + ":"
+}
+
+func sep(l Lang) string {
+	if l == Chinese {
+		return "；"
+	}
+	return "; "
+}
+
+func levelText(l Lang, level string) string { return am(l, "level_"+level) }
+
+// writeAnswerText writes the answer block for a terminal.
+func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
+	p := answerParts(a, l)
+	fmt.Fprintf(b, "%s\n", label(l, am(l, "answer"), p.headline))
+	fmt.Fprintf(b, "%s\n", p.objective)
+	if p.whyHead != "" {
+		fmt.Fprintf(b, "%s\n", p.whyHead)
+		for _, s := range p.why {
+			fmt.Fprintf(b, "  - %s\n", s)
+		}
+	}
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+		if s != "" {
+			fmt.Fprintf(b, "%s\n", s)
+		}
+	}
+	if a.Qualifies {
+		if len(p.risks) == 0 {
+			fmt.Fprintf(b, "%s\n", am(l, "no_risks"))
+		} else {
+			fmt.Fprintf(b, "%s\n", heading(l, am(l, "risks_head")))
+			for _, k := range p.risks {
+				fmt.Fprintf(b, "  - [%s] %s\n", levelText(l, k.Level), k.Sentence)
+			}
+		}
+	}
+	if len(p.near) > 0 {
+		fmt.Fprintf(b, "%s\n", heading(l, am(l, "near_head")))
+		for _, s := range p.near {
+			fmt.Fprintf(b, "  - %s\n", s)
+		}
+	}
+}
+
+// writeAnswerMarkdown writes the answer block as Markdown: compact, for
+// the top of a pull-request comment.
+func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
+	p := answerParts(a, l)
+	fmt.Fprintf(b, "**%s**\n\n%s\n", mdEscape(p.headline), mdEscape(p.objective))
+	if p.whyHead != "" {
+		fmt.Fprintf(b, "\n%s\n", mdEscape(p.whyHead))
+		for _, s := range p.why {
+			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		}
+	}
+	var facts []string
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+		if s != "" {
+			facts = append(facts, "- "+mdEscape(s))
+		}
+	}
+	if len(facts) > 0 {
+		fmt.Fprintf(b, "\n%s\n", strings.Join(facts, "\n"))
+	}
+	if a.Qualifies {
+		if len(p.risks) == 0 {
+			fmt.Fprintf(b, "\n%s\n", mdEscape(am(l, "no_risks")))
+		} else {
+			fmt.Fprintf(b, "\n**%s**\n", mdEscape(am(l, "risks_head")))
+			for _, k := range p.risks {
+				fmt.Fprintf(b, "- **%s** %s\n", mdEscape(levelText(l, k.Level)), mdEscape(k.Sentence))
+			}
+		}
+	}
+	if len(p.near) > 0 {
+		fmt.Fprintf(b, "\n**%s**\n", mdEscape(am(l, "near_head")))
+		for _, s := range p.near {
+			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		}
+	}
+}
+
+// writeAnswerHTML writes the answer block as an HTML section.
+func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
+	p := answerParts(a, l)
+	e := html.EscapeString
+	cls := "answer"
+	if !a.Qualifies {
+		cls += " none"
+	}
+	fmt.Fprintf(b, "<section class=%q aria-label=%q>\n<p class=\"headline\">%s</p>\n<p class=\"objective\">%s</p>\n", cls, e(am(l, "answer")), e(p.headline), e(p.objective))
+	if p.whyHead != "" {
+		fmt.Fprintf(b, "<p class=\"why\">%s</p>\n", e(p.whyHead))
+		if len(p.why) > 0 {
+			b.WriteString("<ul class=\"factors\">\n")
+			for i, s := range p.why {
+				c := ""
+				if a.Factors[i].PickBetter {
+					c = ` class="better"`
+				}
+				fmt.Fprintf(b, "<li%s>%s</li>\n", c, e(s))
+			}
+			b.WriteString("</ul>\n")
+		}
+	}
+	var facts []string
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+		if s != "" {
+			facts = append(facts, "<li>"+e(s)+"</li>")
+		}
+	}
+	if len(facts) > 0 {
+		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
+	}
+	if a.Qualifies {
+		if len(p.risks) == 0 {
+			fmt.Fprintf(b, "<p class=\"risks\">%s</p>\n", e(am(l, "no_risks")))
+		} else {
+			fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"risks\">\n", e(am(l, "risks_head")))
+			for _, k := range p.risks {
+				fmt.Fprintf(b, "<li class=%q><span class=\"lvl\">%s</span> %s</li>\n", "risk-"+k.Level, e(levelText(l, k.Level)), e(k.Sentence))
+			}
+			b.WriteString("</ul>\n")
+		}
+	}
+	if len(p.near) > 0 {
+		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"near\">\n", e(am(l, "near_head")))
+		for _, s := range p.near {
+			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
+		}
+		b.WriteString("</ul>\n")
+	}
+	b.WriteString("</section>\n")
+}
+
+// shownRow is one row of the ranking: a candidate and, when regions are
+// folded, how many other regions offer the same instance type, size and
+// pricing mode at a rank below it.
+type shownRow struct {
+	c      *advisor.Candidate
+	others int
+}
+
+// shownRows are the rows a report shows: the first top (0 = all) after
+// folding every instance type, size and pricing mode into its best-ranked
+// region, unless allRegions.
+func shownRows(r *advisor.Result, top int, allRegions bool) []shownRow {
+	var rows []shownRow
+	if allRegions {
+		for i, c := range r.Candidates {
+			if top > 0 && i >= top {
+				break
+			}
+			rows = append(rows, shownRow{c: c})
+		}
+		return rows
+	}
+	type key struct {
+		provider, instance, mode string
+		gpus                     int
+	}
+	at := map[key]int{}
+	for _, c := range r.Candidates {
+		k := key{c.Offer.Provider, c.Offer.InstanceType, c.Cost.Mode.String(), c.GPUs}
+		if i, ok := at[k]; ok {
+			if i >= 0 {
+				rows[i].others++
+			}
+			continue
+		}
+		if top > 0 && len(rows) >= top {
+			at[k] = -1 // past the rows shown: its regions are not counted
+			continue
+		}
+		at[k] = len(rows)
+		rows = append(rows, shownRow{c: c})
+	}
+	return rows
+}
+
+// columnDecimals is the number of decimals that prints every value of a
+// column alike with at least minSig significant digits in its smallest
+// value (up to maxDec), and more where two different values of adjacent
+// ranks would otherwise print the same.
+func columnDecimals(vals []float64, minSig, maxDec int) int {
+	return decimals(vals, minSig, maxDec, true)
+}
+
+// plainDecimals is columnDecimals without telling ranks apart: for a
+// column the ranking is not by.
+func plainDecimals(vals []float64, minSig, maxDec int) int {
+	return decimals(vals, minSig, maxDec, false)
+}
+
+func decimals(vals []float64, minSig, maxDec int, distinct bool) int {
+	small := math.Inf(1)
+	for _, v := range vals {
+		if v > 0 {
+			small = math.Min(small, v)
+		}
+	}
+	if math.IsInf(small, 1) {
+		return 0
+	}
+	d := min(maxDec, max(0, minSig-1-int(math.Floor(math.Log10(small)))))
+	for ; distinct && d < maxDec; d++ {
+		clash := false
+		for i := 1; i < len(vals); i++ {
+			a, b := vals[i-1], vals[i]
+			if a != b && a > 0 && b > 0 && strconv.FormatFloat(a, 'f', d, 64) == strconv.FormatFloat(b, 'f', d, 64) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	return d
+}
+
+// fixed writes v with d decimals, thousands grouped.
+func fixed(v float64, d int) string {
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	n, err := strconv.Atoi(strings.TrimPrefix(intPart, "-"))
+	if err != nil {
+		return s
+	}
+	out := thousands(n)
+	if neg {
+		out = "-" + out
+	}
+	if frac != "" {
+		out += "." + frac
+	}
+	return out
+}
+
+// rangeCell writes "v (lo-hi)" with d decimals, or v alone without a range.
+func rangeCell(v, lo, hi float64, d int) string {
+	if lo <= 0 || hi <= 0 {
+		return fixed(v, d)
+	}
+	return fmt.Sprintf("%s (%s-%s)", fixed(v, d), fixed(lo, d), fixed(hi, d))
+}
+
+// warningGroup is one warning sentence and the ranks of the rows that have
+// it.
+type warningGroup struct {
+	text  string
+	ranks []int
+}
+
+// groupWarnings gathers the shown rows' warnings (the stale price left to
+// the freshness line) by sentence, in the order they first appear. A
+// compliance preference the catalog cannot judge is one line per
+// requirement, whatever the offer its sentence names.
+func groupWarnings(rows []shownRow, l Lang) []warningGroup {
+	var out []warningGroup
+	at := map[string]int{}
+	texts := map[string]map[string]bool{}
+	for _, row := range rows {
+		for _, w := range shownWarnings(row.c) {
+			t := WarningText(l, w)
+			key := t
+			if w.Code == advisor.WarnPreferred && len(w.Args) == 1 {
+				if head, _, ok := strings.Cut(fmt.Sprint(w.Args[0]), ": "); ok {
+					key = "preferred\x00" + head
+				}
+			}
+			i, ok := at[key]
+			if !ok {
+				i = len(out)
+				at[key] = i
+				out = append(out, warningGroup{text: t})
+				texts[key] = map[string]bool{}
+			}
+			texts[key][t] = true
+			if n := len(out[i].ranks); n == 0 || out[i].ranks[n-1] != row.c.Rank {
+				out[i].ranks = append(out[i].ranks, row.c.Rank)
+			}
+		}
+	}
+	for key, i := range at {
+		if head, ok := strings.CutPrefix(key, "preferred\x00"); ok && len(texts[key]) > 1 {
+			out[i].text = am(l, "agg_unknown", Tr(l, head))
+		}
+	}
+	if l == Chinese {
+		for i := range out {
+			out[i].text = Tr(l, out[i].text)
+		}
+	}
+	return out
+}
+
+// ranksText writes ranks as "#1, #3, #7".
+func ranksText(ranks []int) string {
+	parts := make([]string, len(ranks))
+	for i, r := range ranks {
+		parts[i] = "#" + strconv.Itoa(r)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rowsFreshness is how fresh the prices of the rows shown are, each offer
+// counted once.
+func rowsFreshness(r *advisor.Result, rows []shownRow) catalog.PriceStats {
+	seen := map[string]bool{}
+	var offers []*catalog.Offer
+	for _, row := range rows {
+		if k := row.c.Offer.Key(); !seen[k] {
+			seen[k] = true
+			offers = append(offers, row.c.Offer)
+		}
+	}
+	return catalog.Stats(offers, r.Now)
+}
