@@ -38,7 +38,7 @@ var sentenceFields = map[string]bool{
 
 // sentenceVars are local variables that hold a sentence ("why" of a
 // default, "kv" of a note): a literal assigned to one is extracted.
-var sentenceVars = map[string]bool{"why": true, "kv": true, "tag": true, "extra": true}
+var sentenceVars = map[string]bool{"why": true, "kv": true, "tag": true, "extra": true, "attn": true, "fusion": true}
 
 // sentenceLists are slices of sentences: a literal appended to one is
 // extracted.
@@ -140,6 +140,12 @@ func extractDomainStrings(t *testing.T, pkg string) []domainString {
 			case *ast.KeyValueExpr:
 				if k, ok := n.Key.(*ast.Ident); ok && sentenceFields[k.Name] {
 					add(n.Value, false)
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if sentenceVars[id.Name] && i < len(n.Values) {
+						add(n.Values[i], false)
+					}
 				}
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {

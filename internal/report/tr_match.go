@@ -59,6 +59,7 @@ type trMatcher struct {
 	exact     map[string]string        // entries without verbs, and the glossary
 	byWord    map[string][]*trTemplate // rarest whole literal word -> templates
 	fallback  []*trTemplate            // templates with no whole literal word
+	spaceless []*trTemplate            // templates whose literal text has no space
 	templates map[string]*trTemplate   // by English format
 }
 
@@ -186,6 +187,9 @@ func compileCatalog(entries map[string]string) (*trMatcher, error) {
 		}
 		ts = append(ts, t)
 		m.templates[en] = t
+		if !strings.Contains(unescape(trimmed), " ") {
+			m.spaceless = append(m.spaceless, t)
+		}
 	}
 	// File each template under its rarest whole literal word.
 	words := make([][]string, len(ts))
@@ -502,6 +506,10 @@ func quotedEnd(s string, pos int) int {
 	return -1
 }
 
+// isProse reports whether s reads as words rather than an id, a number or
+// a field path: it has a space and a letter.
+func isProse(s string) bool { return strings.IndexByte(s, ' ') >= 0 && hasLetter(s) }
+
 // maxTrDepth bounds the recursion into captured sub-phrases.
 const maxTrDepth = 4
 
@@ -519,8 +527,10 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 	}
 	var best *trTemplate
 	var caps, bestCaps [2 * 16]int
+	var splitBuf [8]*trTemplate
+	splitters := splitBuf[:0]
 	try := func(t *trTemplate) {
-		if best != nil && t.litLen <= best.litLen || t.litLen > len(s) ||
+		if !t.splitter && best != nil && t.litLen <= best.litLen || t.litLen > len(s) ||
 			!strings.HasPrefix(s, t.prefix) || !strings.HasSuffix(s, t.suffix) {
 			return
 		}
@@ -528,8 +538,26 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 			return
 		}
 		if t.nargs <= len(caps)/2 && t.match(s, 0, 0, caps[:]) {
+			if t.splitter {
+				if len(splitters) < cap(splitters) {
+					splitters = append(splitters, t)
+				}
+				return
+			}
 			best, bestCaps = t, caps
 		}
+	}
+	if strings.IndexByte(s, ' ') < 0 {
+		// One token (an id, a field path, a number with its unit): only a
+		// template without spaces can match it.
+		for _, t := range m.spaceless {
+			try(t)
+		}
+		if best != nil {
+			out, _ := m.render(best, s, bestCaps[:2*best.nargs], depth)
+			return out, true
+		}
+		return s, false
 	}
 	var seen [48]string
 	nseen := 0
@@ -570,9 +598,36 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 		try(t)
 	}
 	if best != nil {
-		if out, ok := m.render(best, s, bestCaps[:2*best.nargs], depth); ok {
-			return out, true
+		out, _ := m.render(best, s, bestCaps[:2*best.nargs], depth)
+		return out, true
+	}
+	// Splitters ("%s: %s", "%s %s: %s") can cut a text in several ways:
+	// the one that leaves the fewest English pieces wins, then the more
+	// specific.
+	// The more specific first; the first that leaves nothing in English
+	// ends the search.
+	for i := 1; i < len(splitters); i++ {
+		for j := i; j > 0 && splitters[j].litLen > splitters[j-1].litLen; j-- {
+			splitters[j], splitters[j-1] = splitters[j-1], splitters[j]
 		}
+	}
+	var out string
+	bestLeft, bestLit := -1, 0
+	for _, t := range splitters {
+		if bestLeft == 0 {
+			break
+		}
+		t.match(s, 0, 0, caps[:])
+		zh, left, translated := m.renderCounting(t, s, caps[:2*t.nargs], depth)
+		if translated == 0 {
+			continue
+		}
+		if bestLeft < 0 || left < bestLeft || left == bestLeft && t.litLen > bestLit {
+			out, bestLeft, bestLit = zh, left, t.litLen
+		}
+	}
+	if bestLeft >= 0 {
+		return out, true
 	}
 	return m.splitSentences(s, depth)
 }
@@ -580,18 +635,24 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 // render fills the Chinese template with the captures, each translated in
 // turn when it is itself a catalog sentence or glossary term.
 func (m *trMatcher) render(t *trTemplate, s string, caps []int, depth int) (string, bool) {
+	out, _, translated := m.renderCounting(t, s, caps, depth)
+	return out, translated > 0 || !t.splitter
+}
+
+// renderCounting is render that also counts the captures translated and
+// those left in English (words, not an id, with no entry).
+func (m *trMatcher) renderCounting(t *trTemplate, s string, caps []int, depth int) (out string, left, translated int) {
 	n := t.nargs
 	args := make([]string, n)
-	translated := false
 	for i := 0; i < n; i++ {
 		a := s[caps[2*i]:caps[2*i+1]]
 		if zh, ok := m.translate(a, depth+1); ok {
-			a, translated = zh, true
+			a = zh
+			translated++
+		} else if isProse(a) {
+			left++
 		}
 		args[i] = a
-	}
-	if t.splitter && !translated {
-		return s, false
 	}
 	var b strings.Builder
 	b.Grow(len(s) * 2)
@@ -602,7 +663,7 @@ func (m *trMatcher) render(t *trTemplate, s string, caps []int, depth int) (stri
 			b.WriteString(p.text)
 		}
 	}
-	return b.String(), true
+	return b.String(), left, translated
 }
 
 // splitSentences translates a text that no template matches whole: the

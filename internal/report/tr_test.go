@@ -38,6 +38,8 @@ func TestTr(t *testing.T) {
 		{"unknown sentence stays English", "something the catalog never saw", "something the catalog never saw"},
 		{"a splitter alone does not translate", "foo: bar", "foo: bar"},
 		{"a splitter with a known part", "aws: do not fit in memory", "aws：显存放不下"},
+		{"the cut that leaves the least English", "parallel layout chosen from 12 evaluated: data 8 x tensor 1 x pipeline 1, micro-batch 8 x 1 accumulation steps, sharding fsdp, activation checkpointing full",
+			"从 12 种候选中选出的并行布局：数据并行 8 × 张量并行 1 × 流水线并行 1，微批 8 × 1 个累积步，分片 fsdp，激活检查点 完全"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
