@@ -26,7 +26,7 @@ func newCheckCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			l, err := report.ParseLang(lang, e.getenv("LANG"))
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,11 @@ func newCheckCmd(e *Env) *cobra.Command {
 			}
 			v := report.CheckJSON{Compat: m.Check(spec.Stack, a, driver), Compliance: compliance.Check(spec.Compliance, facts)}
 			if o != nil {
-				v.Offer, v.Region = o.ID(), o.Region
+				v.Offer, v.Region, v.ComplianceChecked = o.ID(), o.Region, true
+			} else {
+				// Compliance is a property of an offer in a region: with
+				// --gpu alone it is not judged, and the output says so.
+				v.Compliance = report.NotChecked(v.Compliance)
 			}
 			v.GPU = a.ID
 			if format == report.JSONFmt {
@@ -82,7 +86,10 @@ func newCheckCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if v.Compat.Verdict != compat.Compatible || v.Compliance.Verdict != compliance.Pass {
+			switch {
+			case v.Compat.Verdict != compat.Compatible && !v.ComplianceChecked:
+				return apperr.Emptyf("check did not pass: stack %s (compliance not checked: give --offer)", v.Compat.Verdict)
+			case v.Compat.Verdict != compat.Compatible || (v.ComplianceChecked && v.Compliance.Verdict != compliance.Pass):
 				return apperr.Emptyf("check did not pass: stack %s, compliance %s", v.Compat.Verdict, v.Compliance.Verdict)
 			}
 			return nil
@@ -92,7 +99,7 @@ func newCheckCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&gpu, "gpu", "", "accelerator `ID` (stack check only; compliance needs an offer)")
 	cmd.Flags().StringVar(&offer, "offer", "", "the offer `PROVIDER/INSTANCE`")
 	cmd.Flags().StringVar(&region, "region", "", "the offer's `REGION` (default: the first that passes compliance)")
-	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
 }

@@ -26,7 +26,7 @@ func newCostCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			l, err := report.ParseLang(lang, e.getenv("LANG"))
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ func newCostCmd(e *Env) *cobra.Command {
 					Notes []string `json:"cost_notes"`
 				}{v, cands[0].Cost.Notes})
 			}
-			return report.WriteExplain(e.Stdout, cands[0], nil, e.Now(), l)
+			return report.WriteCost(e.Stdout, cands[0], e.Now(), l)
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE`")
@@ -62,7 +62,7 @@ func newCostCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&region, "region", "", "the offer's `REGION` (default: the cheapest region with a price in the mode)")
 	cmd.Flags().IntVar(&gpus, "gpus", 0, "total GPUs `N`, a multiple of the instance's (default: one instance)")
 	cmd.Flags().StringVar(&pricing, "pricing", "on-demand", "pricing `MODE`: "+strings.Join(catalog.ModeNames(), ", "))
-	cmd.Flags().StringVar(&lang, "lang", "", "output language: en or zh")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func newPredictCmd(e *Env) *cobra.Command {
-	var file, gpu, offer, out, calibration string
+	var file, gpu, offer, out, calibration, lang string
 	var gpus, nodes int
 	cmd := &cobra.Command{
 		Use:   "predict -f FILE (--gpu ID | --offer PROVIDER/INSTANCE) [--gpus N] [--nodes M]",
@@ -22,6 +22,10 @@ func newPredictCmd(e *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -57,7 +61,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, p)
 			}
-			return report.WritePrediction(e.Stdout, p)
+			return report.WritePrediction(e.Stdout, p, l)
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE` (YAML or JSON; see examples/)")
@@ -66,6 +70,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 	cmd.Flags().IntVar(&gpus, "gpus", 0, "total accelerators `N` (default: one server's worth)")
 	cmd.Flags().IntVar(&nodes, "nodes", 0, "spread them over `M` nodes (default: as few as the server allows)")
 	cmd.Flags().StringVar(&calibration, "calibrate", "", "use what `REPORT` (gpupick probe -o json) measured: compute efficiency, storage, network")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
 }

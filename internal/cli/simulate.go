@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 )
 
 func newSimulateCmd(e *Env) *cobra.Command {
-	var file, trace, out, chart string
+	var file, trace, out, chart, lang string
 	var search, force bool
 	var top int
 	cmd := &cobra.Command{
@@ -35,6 +36,10 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
+			if err != nil {
+				return err
+			}
+			l, err := e.lang(lang)
 			if err != nil {
 				return err
 			}
@@ -138,7 +143,7 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				if format == report.JSONFmt {
 					return report.WriteJSON(e.Stdout, res)
 				}
-				return report.WriteSearch(e.Stdout, res)
+				return report.WriteSearch(e.Stdout, res, l)
 			}
 			opts := autoscale.Options{Context: ctx}
 			if bar := e.progress(spec); bar != nil {
@@ -154,14 +159,15 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				return err
 			}
 			if chart != "" {
-				if err := writeFileAtomic(chart, func(w io.Writer) error { return report.SimulationChart(w, chartFormat, res) }); err != nil {
+				if err := writeFileAtomic(chart, func(w io.Writer) error { return report.SimulationChart(w, chartFormat, res, spec.SLO, l) }); err != nil {
 					return err
 				}
+				fmt.Fprintln(e.Stderr, report.CLIText(l, "chart.wrote", chart))
 			}
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, res)
 			}
-			return report.WriteSimulation(e.Stdout, res)
+			return report.WriteSimulation(e.Stdout, res, l)
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "service `FILE` (traffic, service, policy, slo; see examples/service-*.yaml)")
@@ -170,6 +176,7 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 	cmd.Flags().BoolVar(&search, "search", false, "search for the cheapest policy (and offer, for a model service) that meets the SLO")
 	cmd.Flags().BoolVar(&force, "force", false, "run even when the estimated work is over the limit (10^10 events, a year of traffic)")
 	cmd.Flags().IntVar(&top, "offers", 4, "with --search on a model service, also try the `N` best other offers for the workload")
+	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
 }

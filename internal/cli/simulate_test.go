@@ -13,9 +13,15 @@ func TestSimulate(t *testing.T) {
 		{"simulate-fixed.txt", "../../examples/service-fixed.yaml"},
 		{"simulate-serverless.txt", "../../examples/service-serverless.yaml"},
 		{"simulate-trace.txt", "testdata/service-trace.yaml"},
+		{"simulate-fixed-zh.txt", "../../examples/service-fixed.yaml"},
+		{"simulate-mixed-zh.txt", "../../examples/service-mixed.yaml"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := run(t, "simulate", "-f", tt.file)
+			args := []string{"simulate", "-f", tt.file}
+			if strings.HasSuffix(tt.name, "-zh.txt") {
+				args = append(args, "--lang", "zh")
+			}
+			out, errOut, code := run(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -46,8 +52,13 @@ func TestSimulateChart(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"day.svg", "day.png"} {
 		path := filepath.Join(dir, name)
-		if _, errOut, code := run(t, "simulate", "-f", "../../examples/service-target.yaml", "--chart", path); code != 0 {
+		_, errOut, code := run(t, "simulate", "-f", "../../examples/service-target.yaml", "--chart", path)
+		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		// The command says which file it wrote, on stderr.
+		if want := "gpupick: wrote the chart to " + path; !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
 		}
 		b, err := os.ReadFile(path)
 		if err != nil || len(b) < 1000 {

@@ -155,9 +155,14 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 
 	// Setup: provisioning, image pull and staging are billed but do no work.
 	e.SetupHours, e.TransferHours = timing(j)
-	if j.StagingGBps > 0 && j.DatasetGB > 0 {
-		if j.Detail {
-			e.note("staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, j.DatasetGB/j.StagingGBps/3600)
+	if j.StagingGBps > 0 && j.DatasetGB > 0 && j.Detail {
+		switch s := j.DatasetGB / j.StagingGBps; {
+		case s < 60:
+			e.note("staging %.0f GB to local disks at %.1f GB/s takes %.0f s", j.DatasetGB, j.StagingGBps, s)
+		case s < 3600:
+			e.note("staging %.0f GB to local disks at %.1f GB/s takes %.0f min", j.DatasetGB, j.StagingGBps, s/60)
+		default:
+			e.note("staging %.0f GB to local disks at %.1f GB/s takes %.2f h", j.DatasetGB, j.StagingGBps, s/3600)
 		}
 	}
 	if j.Detail {
@@ -170,7 +175,8 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 		switch {
 		case j.DataOnPrem:
 			if j.Detail {
-				e.note("uploading %.0f GB from your own site at %.0f Gbit/s delays the start by %.1f h (ingress is free)", j.DatasetGB, TransferGbps, e.TransferHours)
+				e.note("uploading %.0f GB from your own site: ingress is free", j.DatasetGB)
+				e.transferNote(j.DatasetGB)
 			}
 		case j.DataFromSame:
 			e.Cost.Egress += j.DatasetGB * InterRegionUSDPerGB
@@ -181,7 +187,10 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 			usd := EgressUSD(j.DataFrom, j.DatasetGB)
 			e.Cost.Egress += usd
 			if j.Detail {
-				e.note("moving %.0f GB out of %s costs $%.0f in egress (%s) and delays the start by %.1f h at %.0f Gbit/s", j.DatasetGB, j.DataFrom.ID, usd, EgressBasis(j.DataFrom), e.TransferHours, TransferGbps)
+				// Cents, so the sentence agrees with the egress line of the
+				// breakdown even for a few GB.
+				e.note("moving %.0f GB out of %s costs $%.2f in egress (%s)", j.DatasetGB, j.DataFrom.ID, usd, EgressBasis(j.DataFrom))
+				e.transferNote(j.DatasetGB)
 			}
 		}
 	}
@@ -238,10 +247,8 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 	}
 	storedGB := j.DatasetGB + 2*j.CheckpointGB
 	e.Cost.Storage = storedGB * blockPrice * months
-	if storedGB > 0 {
-		if j.Detail {
-			e.note("storage: %.0f GB (dataset and two checkpoints of %.0f GB) for %.2f months at $%.3f/GB-month", storedGB, j.CheckpointGB, months, blockPrice)
-		}
+	if storedGB > 0 && j.Detail {
+		e.storageNote(j, storedGB, blockPrice)
 	}
 	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
 }
@@ -258,6 +265,41 @@ func timing(j *Job) (setupHours, transferHours float64) {
 		transferHours = j.DatasetGB * 8 / TransferGbps / 3600
 	}
 	return setupHours, transferHours
+}
+
+// storageNote says what is stored, and for how long in the unit that reads
+// best: hours under two days, days under a month, else months. A service
+// keeps its model weights (CheckpointGB), a job its checkpoints.
+func (e *Estimate) storageNote(j *Job, storedGB, blockPrice float64) {
+	switch {
+	case j.Service && j.DatasetGB == 0:
+		e.note("storage: %.0f GB (two copies of the %.0f GB model weights) for one month at $%.3f/GB-month", storedGB, j.CheckpointGB, blockPrice)
+		return
+	case j.Service:
+		e.note("storage: %.0f GB (dataset and two copies of the %.0f GB model weights) for one month at $%.3f/GB-month", storedGB, j.CheckpointGB, blockPrice)
+		return
+	}
+	switch h := e.WallHours; {
+	case h < 48:
+		e.note("storage: %.0f GB (dataset and two checkpoints of %.1f GB) for %.1f hours at $%.3f/GB-month", storedGB, j.CheckpointGB, h, blockPrice)
+	case h < catalog.HoursPerMonth:
+		e.note("storage: %.0f GB (dataset and two checkpoints of %.1f GB) for %.1f days at $%.3f/GB-month", storedGB, j.CheckpointGB, h/24, blockPrice)
+	default:
+		e.note("storage: %.0f GB (dataset and two checkpoints of %.1f GB) for %.1f months at $%.3f/GB-month", storedGB, j.CheckpointGB, h/catalog.HoursPerMonth, blockPrice)
+	}
+}
+
+// transferNote says how long copying gb from elsewhere delays the start,
+// in seconds, minutes or hours.
+func (e *Estimate) transferNote(gb float64) {
+	switch s := e.TransferHours * 3600; {
+	case s < 60:
+		e.note("copying %.0f GB at %.0f Gbit/s delays the start by %.0f s", gb, TransferGbps, s)
+	case s < 3600:
+		e.note("copying %.0f GB at %.0f Gbit/s delays the start by %.0f min", gb, TransferGbps, s/60)
+	default:
+		e.note("copying %.0f GB at %.0f Gbit/s delays the start by %.1f h", gb, TransferGbps, e.TransferHours)
+	}
 }
 
 // note records a sentence about the estimate. Callers call it only when

@@ -140,3 +140,48 @@ func TestDataGravity(t *testing.T) {
 		ProductiveHours: 10, DatasetGB: 1000, DataFrom: src, DataFromSame: true})
 	near(t, "inter-region copy", same.Cost.Egress, 1000*InterRegionUSDPerGB, 1e-9)
 }
+
+// TestNotesAgreeWithTheBreakdown: the sentences say what the numbers say
+// (issue 16): a few GB of egress is priced in cents, not "$0" beside a
+// charge; a short job's storage is in hours, a long one's in days or
+// months, never "0.00 months"; a service stores model weights, not
+// checkpoints.
+func TestNotesAgreeWithTheBreakdown(t *testing.T) {
+	src := provider(time.Second)
+	src.ID = "aws"
+	job := Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.OnDemand,
+		ProductiveHours: 2, DatasetGB: 2, CheckpointGB: 16, DataFrom: src, Detail: true}
+	e := Price(job)
+	notes := strings.Join(e.Notes, "\n")
+	for _, want := range []string{
+		"moving 2 GB out of aws costs $0.18 in egress",
+		"copying 2 GB at 10 Gbit/s delays the start by 2 s",
+		"two checkpoints of 16.0 GB) for 2.4 hours at $0.100/GB-month",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	near(t, "egress", e.Cost.Egress, 0.18, 1e-9)
+	if strings.Contains(notes, "months") || strings.Contains(notes, "$0 ") {
+		t.Errorf("a 2-hour job's notes speak of months or $0:\n%s", notes)
+	}
+
+	job.ProductiveHours, job.DatasetGB = 200, 2000
+	notes = strings.Join(Price(job).Notes, "\n")
+	for _, want := range []string{"for 8.4 days at", "delays the start by 27 min"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("a 200-hour job: notes lack %q:\n%s", want, notes)
+		}
+	}
+	job.ProductiveHours = 2000
+	if notes = strings.Join(Price(job).Notes, "\n"); !strings.Contains(notes, "for 2.7 months at") {
+		t.Errorf("a 2000-hour job: storage not in months:\n%s", notes)
+	}
+
+	job.Service, job.ProductiveHours, job.DatasetGB, job.DataFrom, job.CheckpointGB = true, 0, 0, nil, 140
+	notes = strings.Join(Price(job).Notes, "\n")
+	if !strings.Contains(notes, "(two copies of the 140 GB model weights) for one month") || strings.Contains(notes, "checkpoint") {
+		t.Errorf("a service's storage must be its model weights for a month:\n%s", notes)
+	}
+}

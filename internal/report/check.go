@@ -17,6 +17,26 @@ type CheckJSON struct {
 	Region     string            `json:"region,omitempty"`
 	Compat     compat.Result     `json:"compat"`
 	Compliance compliance.Result `json:"compliance"`
+	// ComplianceChecked is false when no offer was given (--gpu alone):
+	// compliance depends on the provider, the region and the instance, so
+	// each requirement is unknown and says so.
+	ComplianceChecked bool `json:"compliance_checked"`
+}
+
+// NotChecked turns the verdicts of a compliance block judged without an
+// offer into what they are: every requirement unknown, its reason saying
+// that no offer was given.
+func NotChecked(r compliance.Result) compliance.Result {
+	out := compliance.Result{Verdict: compliance.Pass, Requirements: make([]compliance.Requirement, len(r.Requirements))}
+	for i, q := range r.Requirements {
+		q.Verdict, q.Source = compliance.Unknown, ""
+		q.Reason = tc(English, "check.not_checked_req")
+		out.Requirements[i] = q
+		if q.Required {
+			out.Verdict = compliance.Unknown
+		}
+	}
+	return out
 }
 
 var verdictWordsZh = map[string]string{
@@ -27,29 +47,40 @@ var verdictWordsZh = map[string]string{
 func verdictWord(l Lang, v string) string {
 	if l == Chinese {
 		if z, ok := verdictWordsZh[v]; ok {
-			return z + " (" + v + ")"
+			return z
 		}
 	}
 	return v
 }
 
+// sourceWidth is where a source is cut in text output.
+const sourceWidth = 100
+
 // WriteCheck prints the stack and compliance verdicts with every reason,
-// its fix and its source.
+// its fix and its source (cut to sourceWidth characters; -o json has them
+// whole), in l.
 func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	var b strings.Builder
-	subject := v.GPU
-	if v.Offer != "" {
-		subject = fmt.Sprintf("%s in %s (%s)", v.Offer, v.Region, v.GPU)
+	cut := false
+	source := func(s string) string {
+		short := ShortText(s, sourceWidth)
+		cut = cut || short != s
+		return tc(l, "check.source", short)
 	}
-	label := map[Lang][3]string{English: {"Software stack", "Compliance", "Proof-of-concept checklist"}, Chinese: {"软件栈兼容性", "合规", "概念验证清单"}}[l]
-	fmt.Fprintf(&b, "%s: %s\n", label[0], verdictWord(l, string(v.Compat.Verdict)))
-	fmt.Fprintf(&b, "  for %s\n", subject)
+	subject := tc(l, "check.gpu_only", v.GPU)
+	if v.Offer != "" {
+		subject = tc(l, "check.offer", v.Offer, v.Region, v.GPU)
+	}
+	fmt.Fprintln(&b, tc(l, "check.stack", verdictWord(l, string(v.Compat.Verdict))))
+	fmt.Fprintf(&b, "  %s\n", subject)
 	for _, r := range v.Compat.Reasons {
-		fmt.Fprintf(&b, "  - [%s] %s\n", r.Verdict, r.Text)
+		fmt.Fprintf(&b, "  - [%s] %s\n", verdictWord(l, string(r.Verdict)), Tr(l, r.Text))
 		if r.Fix != "" {
-			fmt.Fprintf(&b, "    fix: %s\n", r.Fix)
+			fmt.Fprintf(&b, "    %s\n", tc(l, "check.fix", Tr(l, r.Fix)))
 		}
-		fmt.Fprintf(&b, "    source: %s\n", r.Source)
+		if r.Source != "" {
+			fmt.Fprintf(&b, "    %s\n", source(r.Source))
+		}
 	}
 	if len(v.Compat.MinVersions) > 0 {
 		keys := make([]string, 0, len(v.Compat.MinVersions))
@@ -61,30 +92,44 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 		for i, k := range keys {
 			parts[i] = k + " " + v.Compat.MinVersions[k]
 		}
-		fmt.Fprintf(&b, "  lowest versions that work: %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lowest", strings.Join(parts, ", ")))
 	}
 	if v.Compat.LockIn != "" {
-		fmt.Fprintf(&b, "  lock-in: %s\n", v.Compat.LockIn)
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lockin", Tr(l, v.Compat.LockIn)))
 	}
-	fmt.Fprintf(&b, "\n%s: %s\n", label[1], verdictWord(l, string(v.Compliance.Verdict)))
-	if len(v.Compliance.Requirements) == 0 {
-		b.WriteString("  (the workload states no compliance requirement)\n")
-	}
-	for _, q := range v.Compliance.Requirements {
-		need := "required"
-		if !q.Required {
-			need = "preferred"
+	b.WriteString("\n")
+	switch {
+	case !v.ComplianceChecked && len(v.Compliance.Requirements) > 0:
+		names := make([]string, len(v.Compliance.Requirements))
+		for i, q := range v.Compliance.Requirements {
+			names[i] = q.Name
 		}
-		fmt.Fprintf(&b, "  - %s (%s): %s\n    %s\n", q.Name, need, verdictWord(l, string(q.Verdict)), q.Reason)
-		if q.Source != "" {
-			fmt.Fprintf(&b, "    source: %s\n", q.Source)
+		fmt.Fprintln(&b, tc(l, "check.compliance_not_checked"))
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.not_checked", len(names), strings.Join(names, ", "), v.GPU))
+	default:
+		fmt.Fprintln(&b, tc(l, "check.compliance", verdictWord(l, string(v.Compliance.Verdict))))
+		if len(v.Compliance.Requirements) == 0 {
+			fmt.Fprintf(&b, "  %s\n", tc(l, "check.no_requirements"))
+		}
+		for _, q := range v.Compliance.Requirements {
+			need := tc(l, "check.required")
+			if !q.Required {
+				need = tc(l, "check.preferred")
+			}
+			fmt.Fprintf(&b, "  - %s%s: %s\n    %s\n", q.Name, tc(l, "paren", need), verdictWord(l, string(q.Verdict)), Tr(l, q.Reason))
+			if q.Source != "" {
+				fmt.Fprintf(&b, "    %s\n", source(q.Source))
+			}
 		}
 	}
 	if len(v.Compat.Checklist) > 0 {
-		fmt.Fprintf(&b, "\n%s:\n", label[2])
+		fmt.Fprintf(&b, "\n%s\n", tc(l, "check.checklist"))
 		for i, s := range v.Compat.Checklist {
-			fmt.Fprintf(&b, "  %d. %s\n", i+1, s)
+			fmt.Fprintf(&b, "  %d. %s\n", i+1, Tr(l, s))
 		}
+	}
+	if cut {
+		fmt.Fprintf(&b, "\n%s\n", tc(l, "check.sources_cut", sourceWidth))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

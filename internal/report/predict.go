@@ -10,128 +10,194 @@ import (
 	"github.com/gpupick/gpupick/internal/perf"
 )
 
-// WritePrediction renders a prediction for people: the verdict first, then
-// the numbers with units, the step breakdown, memory, and every assumption.
-func WritePrediction(w io.Writer, p perf.Prediction) error {
+// WritePrediction renders a prediction for people, in l: the verdict first,
+// then the numbers with units, the step breakdown, memory, and every
+// assumption. The model's sentences go through Tr.
+func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 	var b strings.Builder
 	count := strconv.Itoa(p.GPUs)
 	if p.GPUFraction > 0 {
 		count = catalog.FractionString(p.GPUFraction) // a slice of one GPU
 	}
-	where := fmt.Sprintf("%s x %s on %d node(s)", count, p.GPU, p.Nodes)
+	where := tc(l, "pred.where", count, p.GPU, p.Nodes)
 	if p.Offer != "" {
-		where += " of " + p.Offer
+		where += tc(l, "pred.of", p.Offer)
 	}
-	fmt.Fprintf(&b, "%s: %s\n", p.Kind, where)
+	fmt.Fprintln(&b, tc(l, "pred.head", kindText(l, string(p.Kind)), where))
 	if !p.Fits {
-		fmt.Fprintf(&b, "DOES NOT FIT: %s.\n", p.Reason)
+		fmt.Fprintln(&b, tc(l, "pred.nofit", strings.TrimSuffix(Tr(l, p.Reason), ".")))
 		if p.Fix != "" {
-			fmt.Fprintf(&b, "What would fit: %s\n", p.Fix)
+			fmt.Fprintln(&b, tc(l, "pred.would_fit", Tr(l, p.Fix)))
 		}
-		writeMemory(&b, p.Memory)
-		writeAssumptions(&b, p)
+		writeMemory(&b, p.Memory, l)
+		writeAssumptions(&b, p, l)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "Verdict: %s\n", p.Verdict)
+	fmt.Fprintln(&b, tc(l, "pred.verdict", Tr(l, p.Verdict)))
 	if p.Fix != "" {
-		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
+		fmt.Fprintln(&b, tc(l, "pred.fix", Tr(l, p.Fix)))
 	}
 	b.WriteString("\n")
-	t := &Table{Columns: []Column{{"QUANTITY", "quantity", false}, {"VALUE", "value", true}, {"80% RANGE", "range", true}, {"UNIT", "unit", false}}}
-	span := func(lo, hi *float64, format string) string {
+	t := &Table{Columns: []Column{{tc(l, "col.quantity"), "quantity", false}, {tc(l, "col.value"), "value", true}, {tc(l, "col.range"), "range", true}, {tc(l, "col.unit"), "unit", false}}}
+	// Each quantity has its own decimals, the same in its value and range.
+	span := func(lo, hi *float64, prec int) string {
 		if lo == nil || hi == nil {
 			return ""
 		}
-		return fmt.Sprintf(format+"-"+format, *lo, *hi)
+		return cliFixed(*lo, prec) + "-" + cliFixed(*hi, prec)
 	}
-	t.Add("throughput", fmt.Sprintf("%.6g", p.Throughput.Value), span(p.Throughput.P10, p.Throughput.P90, "%.4g"), p.Throughput.Unit)
+	tp := 0
+	if p.Throughput.Value < 100 {
+		tp = 2
+	}
+	t.Add(tc(l, "q.throughput"), cliFixed(p.Throughput.Value, tp), span(p.Throughput.P10, p.Throughput.P90, tp), perfUnit(l, p.Throughput.Unit))
 	if p.DurationHours != nil {
-		t.Add("duration", fmt.Sprintf("%.4g", *p.DurationHours), span(p.DurationHoursP10, p.DurationHoursP90, "%.4g"), "hours")
+		t.Add(tc(l, "q.duration"), cliFixed(*p.DurationHours, 2), span(p.DurationHoursP10, p.DurationHoursP90, 2), tc(l, "u.hours"))
 	}
 	if p.TTFTMs != nil {
-		t.Add("time to first token", fmt.Sprintf("%.4g", *p.TTFTMs), span(p.TTFTMsP10, p.TTFTMsP90, "%.4g"), "ms")
+		t.Add(tc(l, "q.ttft"), cliFixed(*p.TTFTMs, 1), span(p.TTFTMsP10, p.TTFTMsP90, 1), "ms")
 	}
 	if p.TPOTMs != nil {
-		t.Add("time per output token", fmt.Sprintf("%.4g", *p.TPOTMs), span(p.TPOTMsP10, p.TPOTMsP90, "%.4g"), "ms")
+		t.Add(tc(l, "q.tpot"), cliFixed(*p.TPOTMs, 1), span(p.TPOTMsP10, p.TPOTMsP90, 1), "ms")
 	}
-	t.Add("step time", fmt.Sprintf("%.4g", p.StepTimeS), "", "s")
-	t.Add("MFU", fmt.Sprintf("%.1f", p.MFU*100), "", "% of dense peak")
-	t.Add("GPU utilisation", fmt.Sprintf("%.1f", p.Utilization*100), "", "% (after data pipeline)")
-	t.Add("memory per GPU", fmt.Sprintf("%.1f", p.MemoryPerGPUGB), "", fmt.Sprintf("GB of %.1f", p.Memory.CapacityGB))
-	t.Add("bottleneck", p.Bottleneck, "", "")
-	t.Add("confidence", p.Confidence, "", "")
+	t.Add(tc(l, "q.step"), cliFixed(p.StepTimeS, 4), "", tc(l, "u.s"))
+	t.Add("MFU", cliFixed(p.MFU*100, 1), "", tc(l, "u.pct_peak"))
+	t.Add(tc(l, "q.util"), cliFixed(p.Utilization*100, 1), "", tc(l, "u.pct_util"))
+	t.Add(tc(l, "q.mem"), cliFixed(p.MemoryPerGPUGB, 1), "", tc(l, "u.gb_of", p.Memory.CapacityGB))
+	t.Add(tc(l, "q.bottleneck"), bottleneckText(l, p.Bottleneck), "", "")
+	t.Add(tc(l, "q.confidence"), confidenceWord(l, p.Confidence), "", "")
 	if err := t.WriteText(&b); err != nil {
 		return err
 	}
 	pl := p.Parallelism
-	fmt.Fprintf(&b, "\nLayout: data %d x tensor %d x pipeline %d", pl.Data, pl.Tensor, pl.Pipeline)
+	b.WriteString("\n" + tc(l, "pred.layout", pl.Data, pl.Tensor, pl.Pipeline))
 	if pl.VirtualPipeline > 1 {
-		fmt.Fprintf(&b, " (%d chunks per stage)", pl.VirtualPipeline)
+		b.WriteString(tc(l, "pred.vpp", pl.VirtualPipeline))
 	}
 	if pl.Context > 1 {
-		fmt.Fprintf(&b, " x context %d", pl.Context)
+		b.WriteString(tc(l, "pred.context", pl.Context))
 	}
 	if pl.Expert > 1 {
-		fmt.Fprintf(&b, ", expert %d", pl.Expert)
+		b.WriteString(tc(l, "pred.expert", pl.Expert))
 	}
 	if pl.MicroBatch > 0 {
-		fmt.Fprintf(&b, "; micro-batch %d, %d accumulation step(s); sharding %s; activation checkpointing %s", pl.MicroBatch, pl.GradAccumulation, pl.Sharding, pl.Recompute)
+		b.WriteString(tc(l, "pred.micro", pl.MicroBatch, pl.GradAccumulation, cliWord(l, pl.Sharding), cliWord(l, pl.Recompute)))
 		if pl.GlobalBatch > 0 {
-			fmt.Fprintf(&b, "; %d sequences per step, not the file's global batch (see the assumptions)", pl.GlobalBatch)
+			b.WriteString(tc(l, "pred.global", pl.GlobalBatch))
 		}
 	}
 	if s := p.Serving; s != nil {
-		fmt.Fprintf(&b, "; %d replica(s); batch %d in flight (memory holds %d, SLO allows %d)", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO)
+		b.WriteString(tc(l, "pred.replicas", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO))
 	}
-	fmt.Fprintf(&b, "\nEfficiency used: %.1f%% of peak for matrix maths\n", p.Efficiency*100)
+	b.WriteString("\n" + tc(l, "pred.eff", p.Efficiency*100) + "\n")
 	if p.Interval != nil {
-		fmt.Fprintf(&b, "Range: %s.\n", p.Interval.Basis)
+		fmt.Fprintln(&b, tc(l, "pred.range", strings.TrimSuffix(Tr(l, p.Interval.Basis), ".")))
 	}
 	if s := p.Serving; s != nil {
-		fmt.Fprintf(&b, "Serving: %s, %s batching; offline capacity %.6g tokens/s (%.4g requests/s); prefill of one prompt %.4g ms", s.Engine, s.Batching, s.OfflineTokensS, s.RequestsPerS, s.PrefillMs)
+		b.WriteString(tc(l, "pred.serving", s.Engine, cliWord(l, s.Batching), cliFixed(s.OfflineTokensS, 0), cliFixed(s.RequestsPerS, 2), cliFixed(s.PrefillMs, 1)))
 		if s.MakespanS > 0 {
-			fmt.Fprintf(&b, "; burst makespan %.4g s", s.MakespanS)
+			b.WriteString(tc(l, "pred.makespan", cliFixed(s.MakespanS, 1)))
 		}
 		if s.Sustainable != nil {
-			fmt.Fprintf(&b, "; load %.0f%% of capacity", s.Load*100)
+			b.WriteString(tc(l, "pred.load", s.Load*100))
 			if s.ReplicasNeeded > 0 {
-				fmt.Fprintf(&b, "; %d replica(s) needed within the SLO", s.ReplicasNeeded)
+				b.WriteString(tc(l, "pred.needed", s.ReplicasNeeded))
 			}
 		}
 		b.WriteString("\n")
 	}
 	bd := p.Breakdown
-	b.WriteString("\nStep breakdown (s):\n")
-	bt := &Table{Columns: []Column{{"PART", "part", false}, {"SECONDS", "s", true}}}
-	bt.Add("compute", fmt.Sprintf("%.4g", bd.ComputeS))
+	b.WriteString("\n" + tc(l, "pred.breakdown") + "\n")
+	bt := &Table{Columns: []Column{{tc(l, "col.part"), "part", false}, {tc(l, "col.seconds"), "s", true}}}
+	bt.Add(tc(l, "part.compute"), cliFixed(bd.ComputeS, 4))
 	if bd.MemoryS > 0 {
-		bt.Add("memory traffic", fmt.Sprintf("%.4g", bd.MemoryS))
+		bt.Add(tc(l, "part.memory"), cliFixed(bd.MemoryS, 4))
 	}
-	comm := "communication exposed"
+	comm := tc(l, "part.comm")
 	if bd.CommLink != "" {
-		comm += " (" + bd.CommLink + ")"
+		comm += tc(l, "paren", cliWord(l, bd.CommLink))
 	}
-	bt.Add(comm, fmt.Sprintf("%.4g", bd.CommExposedS))
-	bt.Add("pipeline bubble", fmt.Sprintf("%.4g", bd.BubbleS))
-	bt.Add("waiting for data", fmt.Sprintf("%.4g", bd.DataStallS))
+	bt.Add(comm, cliFixed(bd.CommExposedS, 4))
+	bt.Add(tc(l, "part.bubble"), cliFixed(bd.BubbleS, 4))
+	bt.Add(tc(l, "part.data"), cliFixed(bd.DataStallS, 4))
 	if err := bt.WriteText(&b); err != nil {
 		return err
 	}
-	writeMemory(&b, p.Memory)
-	writeAssumptions(&b, p)
+	writeMemory(&b, p.Memory, l)
+	writeAssumptions(&b, p, l)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeMemory(b *strings.Builder, m perf.Memory) {
-	fmt.Fprintf(b, "\nMemory per GPU (GB): weights %.2f, gradients %.2f, optimizer %.2f, activations %.2f, KV cache %.2f, overhead %.2f = %.2f of %.2f\n",
-		m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.KVCacheGB, m.OverheadGB, m.TotalGB, m.CapacityGB)
+// cliFixed formats v with prec decimals, never with an exponent.
+func cliFixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+
+func writeMemory(b *strings.Builder, m perf.Memory, l Lang) {
+	b.WriteString("\n" + tc(l, "pred.memory", m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.KVCacheGB, m.OverheadGB, m.TotalGB, m.CapacityGB) + "\n")
 }
 
-func writeAssumptions(b *strings.Builder, p perf.Prediction) {
-	b.WriteString("\nAssumptions:\n")
+func writeAssumptions(b *strings.Builder, p perf.Prediction, l Lang) {
+	b.WriteString("\n" + tc(l, "pred.assumptions") + "\n")
 	for _, a := range p.Assumptions {
-		fmt.Fprintf(b, "  - %s\n", a)
+		fmt.Fprintf(b, "  - %s\n", Tr(l, a))
 	}
+}
+
+// kindText names a workload kind in l.
+func kindText(l Lang, k string) string {
+	if l == Chinese {
+		if z, ok := kindZh[k]; ok {
+			return z
+		}
+	}
+	return k
+}
+
+var kindZh = map[string]string{
+	"llm-train": "大模型预训练", "llm-finetune": "大模型微调", "llm-inference": "大模型推理",
+	"cnn-train": "CNN 训练", "generic": "通用任务",
+}
+
+// perfUnit names a throughput unit in l.
+func perfUnit(l Lang, u string) string {
+	if l == Chinese {
+		if z, ok := perfUnitZh[u]; ok {
+			return z
+		}
+	}
+	return u
+}
+
+var perfUnitZh = map[string]string{"tokens/s": "token/秒", "images/s": "张图片/秒", "items/s": "个条目/秒"}
+
+func confidenceWord(l Lang, c string) string {
+	if l == Chinese {
+		if z, ok := map[string]string{"high": "高", "medium": "中", "low": "低"}[c]; ok {
+			return z
+		}
+	}
+	return c
+}
+
+// cliWord is a short technical token of the model (a sharding, batching or
+// link name) in l: its own translation, else Tr's.
+func cliWord(l Lang, s string) string {
+	if l != Chinese {
+		return s
+	}
+	if z, ok := wordZh[s]; ok {
+		return z
+	}
+	for _, pre := range []string{"intra-node ", "inter-node "} {
+		if rest, ok := strings.CutPrefix(s, pre); ok {
+			return wordZh[strings.TrimSpace(pre)] + " " + rest
+		}
+	}
+	return Tr(l, s)
+}
+
+var wordZh = map[string]string{
+	"none": "无", "zero1": "ZeRO-1", "fsdp": "FSDP（ZeRO-3）", "selective": "选择性", "full": "完整",
+	"continuous": "连续", "static": "静态", "burst": "突发", "intra-node": "节点内", "inter-node": "节点间",
 }

@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,151 +19,295 @@ import (
 	"github.com/gpupick/gpupick/internal/autoscale"
 )
 
-// WriteSimulation prints a simulation's results for people.
-func WriteSimulation(w io.Writer, r *autoscale.Result) error {
+// WriteSimulation prints a simulation's results for people, in l.
+func WriteSimulation(w io.Writer, r *autoscale.Result, l Lang) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Simulation of %s (%s policy) over %.1f h\n\n", r.Name, r.Policy, r.DurationS/3600)
-	t := &Table{Columns: []Column{{"QUANTITY", "quantity", false}, {"VALUE", "value", true}, {"UNIT", "unit", false}}}
-	t.Add("requests", fmt.Sprint(r.Requests), "arrived")
-	t.Add("completed", fmt.Sprint(r.Completed), "")
-	t.Add("dropped", fmt.Sprint(r.Dropped), "(queue full)")
-	t.Add("timed out", fmt.Sprint(r.TimedOut), "(gave up waiting)")
-	t.Add("SLO violations", fmt.Sprintf("%.2f", r.SLOViolationFraction*100), "% of requests")
-	t.Add("cost", fmt.Sprintf("%.2f", r.CostUSD), "USD")
-	t.Add("replica-hours", fmt.Sprintf("%.1f", r.ReplicaHours), "h")
+	fmt.Fprintln(&b, tc(l, "sim.head", r.Name, policyWord(l, r.Policy), r.DurationS/3600))
+	b.WriteString("\n")
+	t := &Table{Columns: []Column{{tc(l, "col.quantity"), "quantity", false}, {tc(l, "col.value"), "value", true}, {tc(l, "col.unit"), "unit", false}}}
+	t.Add(tc(l, "sim.requests"), fmt.Sprint(r.Requests), tc(l, "sim.arrived"))
+	t.Add(tc(l, "sim.completed"), fmt.Sprint(r.Completed), "")
+	t.Add(tc(l, "sim.dropped"), fmt.Sprint(r.Dropped), tc(l, "sim.queue_full"))
+	t.Add(tc(l, "sim.timed_out"), fmt.Sprint(r.TimedOut), tc(l, "sim.gave_up"))
+	t.Add(tc(l, "sim.violations"), fmt.Sprintf("%.2f", r.SLOViolationFraction*100), tc(l, "sim.pct_requests"))
+	t.Add(tc(l, "sim.cost"), fmt.Sprintf("%.2f", r.CostUSD), tc(l, "col.usd"))
+	t.Add(tc(l, "sim.replica_h"), fmt.Sprintf("%.2f", r.ReplicaHours), tc(l, "u.h"))
 	if r.InstanceHours > 0 {
-		t.Add("instance-hours", fmt.Sprintf("%.1f", r.InstanceHours), "h (replicas share instances; whole instances billed)")
+		t.Add(tc(l, "sim.instance_h"), fmt.Sprintf("%.2f", r.InstanceHours), tc(l, "sim.instance_h_unit"))
 	}
-	t.Add("GPU-hours", fmt.Sprintf("%.1f", r.GPUHours), "h")
-	t.Add("utilisation", fmt.Sprintf("%.1f", r.Utilization*100), "% of replica time busy")
-	t.Add("replicas", fmt.Sprintf("%.1f mean, %d peak", r.MeanReplicas, r.PeakReplicas), "")
-	t.Add("cold starts", fmt.Sprint(r.ColdStarts), "")
-	t.Add("scale events", fmt.Sprint(r.ScaleEvents), "")
+	t.Add(tc(l, "sim.gpu_h"), fmt.Sprintf("%.2f", r.GPUHours), tc(l, "u.h"))
+	t.Add(tc(l, "sim.util"), fmt.Sprintf("%.2f", r.Utilization*100), tc(l, "sim.util_unit"))
+	t.Add(tc(l, "sim.mean_replicas"), fmt.Sprintf("%.2f", chartSnap(r.MeanReplicas)), "")
+	t.Add(tc(l, "sim.peak_replicas"), fmt.Sprint(r.PeakReplicas), "")
+	t.Add(tc(l, "sim.cold_starts"), fmt.Sprint(r.ColdStarts), "")
+	t.Add(tc(l, "sim.scale_events"), fmt.Sprint(r.ScaleEvents), "")
 	if r.Interruptions > 0 {
-		t.Add("spot interruptions", fmt.Sprint(r.Interruptions), fmt.Sprintf("(%d requests re-queued)", r.Requeued))
+		t.Add(tc(l, "sim.interruptions"), fmt.Sprint(r.Interruptions), tc(l, "sim.requeued", r.Requeued))
 	}
 	if err := t.WriteText(&b); err != nil {
 		return err
 	}
-	b.WriteString("\nLatency (s):\n")
-	lt := &Table{Columns: []Column{{"", "what", false}, {"MEAN", "mean", true}, {"P50", "p50", true}, {"P95", "p95", true}, {"P99", "p99", true}, {"MAX", "max", true}}}
+	b.WriteString("\n" + tc(l, "sim.latency") + "\n")
+	lt := &Table{Columns: []Column{{"", "what", false}, {tc(l, "sim.mean"), "mean", true}, {"P50", "p50", true}, {"P95", "p95", true}, {"P99", "p99", true}, {tc(l, "sim.max"), "max", true}}}
 	for _, row := range []struct {
-		name string
-		p    autoscale.Percentiles
-	}{{"queueing", r.Wait}, {"first token", r.TTFT}, {"end to end", r.Latency}} {
-		lt.Add(row.name, f3(row.p.MeanS), f3(row.p.P50S), f3(row.p.P95S), f3(row.p.P99S), f3(row.p.MaxS))
+		key string
+		p   autoscale.Percentiles
+	}{{"sim.queueing", r.Wait}, {"sim.first_token", r.TTFT}, {"sim.end_to_end", r.Latency}} {
+		lt.Add(tc(l, row.key), f3(row.p.MeanS), f3(row.p.P50S), f3(row.p.P95S), f3(row.p.P99S), f3(row.p.MaxS))
 	}
 	if err := lt.WriteText(&b); err != nil {
 		return err
 	}
 	if len(r.Tiers) > 1 {
-		b.WriteString("\nTiers:\n")
-		tt := &Table{Columns: []Column{{"TIER", "tier", false}, {"$/REPLICA-H", "price", true}, {"REPLICA-H", "replica_hours", true}, {"COST $", "cost", true}}}
+		b.WriteString("\n" + tc(l, "sim.tiers") + "\n")
+		tt := &Table{Columns: []Column{{tc(l, "sim.tier"), "tier", false}, {tc(l, "sim.tier_price"), "price", true}, {tc(l, "sim.tier_h"), "replica_hours", true}, {tc(l, "sim.tier_cost"), "cost", true}}}
 		for _, x := range r.Tiers {
-			tt.Add(x.Name, fmt.Sprintf("%.2f", x.PricePerHourUSD), fmt.Sprintf("%.1f", x.ReplicaHours), fmt.Sprintf("%.2f", x.CostUSD))
+			tt.Add(tierWord(l, x.Name), fmt.Sprintf("%.2f", x.PricePerHourUSD), fmt.Sprintf("%.2f", x.ReplicaHours), fmt.Sprintf("%.2f", x.CostUSD))
 		}
 		if err := tt.WriteText(&b); err != nil {
 			return err
 		}
 	}
-	verdict := "meets the SLO"
+	verdict := "sim.meets"
 	if !r.SLOMet {
-		verdict = "MISSES the SLO"
+		verdict = "sim.misses"
 	}
-	fmt.Fprintf(&b, "\nVerdict: this policy %s (%.2f%% of requests violate it).\n", verdict, r.SLOViolationFraction*100)
+	b.WriteString("\n" + tc(l, verdict, r.SLOViolationFraction*100) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func f3(v float64) string { return fmt.Sprintf("%.3f", v) }
 
+// tierWord names a fleet tier (on-demand, spot, fallback) in l.
+func tierWord(l Lang, t string) string {
+	if l == Chinese {
+		if z, ok := map[string]string{"on-demand": "按需", "spot": "竞价", "fallback": "兜底"}[t]; ok {
+			return z
+		}
+	}
+	return Tr(l, t)
+}
+
+// policyWord names a scaling policy kind in l.
+func policyWord(l Lang, p string) string {
+	if l == Chinese {
+		if z, ok := policyZh[p]; ok {
+			return z
+		}
+	}
+	return p
+}
+
+var policyZh = map[string]string{
+	"fixed": "固定副本", "target": "目标跟踪", "hpa": "HPA", "keda": "KEDA", "knative": "Knative",
+	"serverless": "无服务器", "mixed": "混合",
+}
+
 // WriteSearch prints the cheapest policy and offer that meet the SLO and
-// the runners-up.
-func WriteSearch(w io.Writer, s *autoscale.SearchResult) error {
+// the runners-up, in l.
+func WriteSearch(w io.Writer, s *autoscale.SearchResult, l Lang) error {
 	var b strings.Builder
 	if s.Best != nil {
 		where := s.Best.Candidate
 		if s.Best.Region != "" {
-			where += " in " + s.Best.Region
+			where += tc(l, "search.in", s.Best.Region)
 		}
-		fmt.Fprintf(&b, "Cheapest that meets the SLO: %s with %s: $%.2f, p95 %.3f s, %.1f%% violations, utilisation %.0f%%\n\n",
-			where, s.Best.Summary, s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100)
+		fmt.Fprintln(&b, tc(l, "search.best", where, Tr(l, s.Best.Summary), s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100))
+		b.WriteString("\n")
 	} else {
-		b.WriteString("No candidate policy meets the SLO; the closest are below.\n\n")
+		b.WriteString(tc(l, "search.none") + "\n\n")
 	}
-	t := &Table{Columns: []Column{{"#", "rank", true}, {"OFFER", "candidate", false}, {"REGION", "region", false}, {"POLICY", "policy", false}, {"COST $", "cost_usd", true},
-		{"P95 s", "p95_latency_s", true}, {"VIOLATIONS %", "slo_violation_pct", true}, {"UTIL", "utilization", true}, {"SLO", "meets_slo", false}}}
+	t := &Table{Columns: []Column{{"#", "rank", true}, {tc(l, "col.offer"), "candidate", false}, {tc(l, "col.region"), "region", false}, {tc(l, "search.policy"), "policy", false}, {tc(l, "search.cost"), "cost_usd", true},
+		{tc(l, "search.p95"), "p95_latency_s", true}, {tc(l, "search.violations"), "slo_violation_pct", true}, {tc(l, "search.util"), "utilization_pct", true}, {"SLO", "meets_slo", false}}}
 	rows := append([]autoscale.SearchEntry(nil), s.RunnersUp...)
 	if s.Best != nil {
 		rows = append([]autoscale.SearchEntry{*s.Best}, rows...)
 	}
 	for i, e := range rows {
-		ok := "met"
+		ok := tc(l, "search.met")
 		if !e.MeetsSLO {
-			ok = "missed"
+			ok = tc(l, "search.missed")
 		}
-		t.Add(fmt.Sprint(i+1), e.Candidate, orDash(e.Region), e.Summary, fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
-			fmt.Sprintf("%.2f", e.SLOViolationFraction*100), fmt.Sprintf("%.0f%%", e.Utilization*100), ok)
+		t.Add(fmt.Sprint(i+1), e.Candidate, orDash(e.Region), Tr(l, e.Summary), fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
+			fmt.Sprintf("%.2f", e.SLOViolationFraction*100), fmt.Sprintf("%.0f", e.Utilization*100), ok)
 	}
 	if err := t.WriteText(&b); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "%d simulations run.\n", s.Evaluated)
+	fmt.Fprintln(&b, tc(l, "search.runs", s.Evaluated))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// SimulationChart draws traffic, replicas and p95 latency over time, one
-// panel each, as "svg" or "png".
-func SimulationChart(w io.Writer, format string, r *autoscale.Result) error {
-	series := r.Series
-	panels := []struct {
-		title, y string
-		value    func(autoscale.SeriesPoint) float64
-	}{
-		{"traffic", "requests/s", func(p autoscale.SeriesPoint) float64 { return p.ArrivalsPerS }},
-		{"replicas", "replicas", func(p autoscale.SeriesPoint) float64 { return p.Replicas }},
-		{"p95 latency", "s", func(p autoscale.SeriesPoint) float64 { return p.P95LatencyS }},
+// chartPanel is one panel of the simulation chart: a series over time on a
+// y axis from 0 to Max, with ticks every Step, and an optional limit line.
+type chartPanel struct {
+	Title, YLabel string
+	XY            plotter.XYs
+	Max, Step     float64
+	Limit         float64 // a horizontal line (the SLO), 0 = none
+	LimitLabel    string
+	Color         color.Color
+}
+
+// Series colours (Okabe-Ito, readable by colour-blind people); the SLO line
+// is vermilion and dashed.
+var (
+	trafficColor  = color.RGBA{0x00, 0x72, 0xb2, 0xff}
+	replicasColor = color.RGBA{0x00, 0x9e, 0x73, 0xff}
+	latencyColor  = color.RGBA{0xcc, 0x79, 0xa7, 0xff}
+	sloColor      = color.RGBA{0xd5, 0x5e, 0x00, 0xff}
+)
+
+// chartSnap rounds away float noise (a time-weighted mean of 5 replicas comes
+// out as 4.9999999 or 5.0000008), so a flat series is drawn flat.
+func chartSnap(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// niceStep is the 1-2-5 step that cuts [0, max] into about n intervals.
+func niceStep(max float64, n int) float64 {
+	if !(max > 0) {
+		return 1
 	}
+	raw := max / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw*(1-1e-9) {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+// chartPanels builds the panels of a simulation chart: traffic, replicas
+// and p95 latency, each on an axis from 0 (scale-to-zero is visible) to a
+// whole number of 1-2-5 steps above its peak; the latency panel carries
+// the SLO's latency bound when there is one.
+func chartPanels(r *autoscale.Result, slo autoscale.SLO, l Lang) []chartPanel {
+	panels := []chartPanel{
+		{Title: tc(l, "chart.traffic"), YLabel: tc(l, "chart.traffic_y"), Color: trafficColor},
+		{Title: tc(l, "chart.replicas"), YLabel: tc(l, "chart.replicas_y"), Color: replicasColor},
+		{Title: tc(l, "chart.latency"), YLabel: tc(l, "chart.latency_y"), Color: latencyColor},
+	}
+	value := []func(autoscale.SeriesPoint) float64{
+		func(p autoscale.SeriesPoint) float64 { return p.ArrivalsPerS },
+		func(p autoscale.SeriesPoint) float64 { return p.Replicas },
+		func(p autoscale.SeriesPoint) float64 { return p.P95LatencyS },
+	}
+	if slo.LatencyS > 0 {
+		panels[2].Limit, panels[2].LimitLabel = slo.LatencyS, tc(l, "chart.slo", slo.LatencyS)
+	}
+	for i := range panels {
+		pn := &panels[i]
+		pn.XY = make(plotter.XYs, len(r.Series))
+		peak := pn.Limit
+		for k, s := range r.Series {
+			pn.XY[k].X, pn.XY[k].Y = s.TS/3600, chartSnap(value[i](s))
+			peak = math.Max(peak, pn.XY[k].Y)
+		}
+		if i == 1 {
+			peak = math.Max(peak, 1) // at least one replica's height
+		}
+		// Headroom above the peak, so a flat line does not sit on the frame.
+		pn.Step = niceStep(peak*1.15, 5)
+		pn.Max = math.Ceil(peak*1.15/pn.Step-1e-9) * pn.Step
+		if pn.Max <= 0 {
+			pn.Max = pn.Step
+		}
+	}
+	return panels
+}
+
+// stepTicker puts a labelled tick every Step from 0 to Max.
+type stepTicker struct{ Step, Max float64 }
+
+func (t stepTicker) Ticks(_, _ float64) []plot.Tick {
+	prec := 0
+	if t.Step < 1 {
+		prec = int(math.Ceil(-math.Log10(t.Step) - 1e-9))
+	}
+	var ticks []plot.Tick
+	for i := 0; ; i++ {
+		v := float64(i) * t.Step
+		if v > t.Max*(1+1e-9) {
+			break
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', prec, 64)})
+	}
+	return ticks
+}
+
+// SimulationChart draws traffic, replicas and p95 latency over time, one
+// panel each, under a title, as "svg" or "png". The axes start at 0 with
+// 1-2-5 ticks; the SLO's latency bound is a dashed line. Labels are in
+// English in a PNG (its font has no Chinese glyphs) and in l in an SVG.
+func SimulationChart(w io.Writer, format string, r *autoscale.Result, slo autoscale.SLO, l Lang) error {
+	if format == "png" {
+		l = English
+	}
+	panels := chartPanels(r, slo, l)
 	plots := make([][]*plot.Plot, len(panels))
 	for i, pn := range panels {
 		p := plot.New()
-		p.Title.Text = pn.title
-		p.Y.Label.Text = pn.y
+		p.Title.Text = pn.Title
+		p.Y.Label.Text = pn.YLabel
+		p.Y.Min, p.Y.Max = 0, pn.Max
+		p.Y.Tick.Marker = stepTicker{Step: pn.Step, Max: pn.Max}
 		if i == len(panels)-1 {
-			p.X.Label.Text = "time (h)"
+			p.X.Label.Text = tc(l, "chart.time")
 		}
-		xy := make(plotter.XYs, len(series))
-		for k, s := range series {
-			xy[k].X, xy[k].Y = s.TS/3600, pn.value(s)
+		if hours := r.DurationS / 3600; hours > 0 {
+			p.X.Min, p.X.Max = 0, hours
+			p.X.Tick.Marker = stepTicker{Step: niceStep(hours, 6), Max: hours}
 		}
-		if len(xy) > 0 {
-			line, err := plotter.NewLine(xy)
+		p.Add(plotter.NewGrid())
+		if len(pn.XY) > 0 {
+			line, err := plotter.NewLine(pn.XY)
 			if err != nil {
 				return apperr.Wrap(apperr.Internal, "chart", err)
 			}
+			line.Color = pn.Color
+			line.Width = vg.Points(1.5)
 			p.Add(line)
 		}
-		p.Add(plotter.NewGrid())
+		if pn.Limit > 0 {
+			x0, x1 := 0.0, r.DurationS/3600
+			lim, err := plotter.NewLine(plotter.XYs{{X: x0, Y: pn.Limit}, {X: x1, Y: pn.Limit}})
+			if err != nil {
+				return apperr.Wrap(apperr.Internal, "chart", err)
+			}
+			lim.Color = sloColor
+			lim.Width = vg.Points(1.5)
+			lim.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			p.Add(lim)
+			p.Legend.Add(pn.LimitLabel, lim)
+			p.Legend.Top = true
+		}
 		plots[i] = []*plot.Plot{p}
 	}
-	width, height := 8*vg.Inch, 7*vg.Inch
-	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
+	title := tc(l, "chart.title", r.Name, r.Policy, r.DurationS/3600)
+	width, height := 8*vg.Inch, 7.5*vg.Inch
+	draw1 := func(c vg.CanvasSizer) { // the title, then the panels below it
+		dc := draw.New(c)
+		font := plot.DefaultFont
+		font.Size = vg.Points(14)
+		sty := draw.TextStyle{Color: color.Black, Font: font, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+		dc.FillText(sty, vg.Point{X: width / 2, Y: height - vg.Millimeter*3}, title)
+		body := draw.Crop(dc, 0, 0, 0, -vg.Millimeter*12)
+		tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
+		for i, row := range plot.Align(plots, tiles, body) {
+			plots[i][0].Draw(row[0])
+		}
+	}
 	switch format {
 	case "svg":
 		c := vgsvg.New(width, height)
-		dc := draw.New(c)
-		for i, row := range plot.Align(plots, tiles, dc) {
-			plots[i][0].Draw(row[0])
-		}
+		draw1(c)
 		_, err := c.WriteTo(w)
 		return err
 	case "png":
 		c := vgimg.New(width, height)
-		dc := draw.New(c)
-		for i, row := range plot.Align(plots, tiles, dc) {
-			plots[i][0].Draw(row[0])
-		}
+		draw1(c)
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// WriteCost prints the cost of one choice (gpupick cost) in l: what it is,
+// how fast, the breakdown as a table in USD, the price and its date, the
+// warnings as sentences, every cost note and every assumption. The model's
+// sentences go through Tr; each appears once.
+func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
+	var b strings.Builder
+	o := c.Offer
+	fmt.Fprintln(&b, tc(l, "cost.head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeText(l, c.Cost.Mode.String())))
+	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
+	p := c.Pred
+	fmt.Fprintln(&b, tc(l, "pred.verdict", Tr(l, p.Verdict)))
+	if p.Fix != "" {
+		fmt.Fprintln(&b, tc(l, "pred.fix", Tr(l, p.Fix)))
+	}
+	fmt.Fprintln(&b, tc(l, "cost.perf", cliFixed(p.Throughput.Value, 0), perfUnit(l, p.Throughput.Unit), p.Utilization*100,
+		bottleneckText(l, p.Bottleneck), p.MFU*100, confidenceWord(l, p.Confidence)))
+	if c.DurationHours > 0 {
+		fmt.Fprintln(&b, tc(l, "cost.wall", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours))
+	}
+	if c.CostP10 > 0 {
+		what := tc(l, "cost.range_total")
+		if c.PerMonthUSD > 0 {
+			what = tc(l, "cost.range_month")
+		}
+		line := tc(l, "cost.range", what, cliGrouped(c.CostP10, 2), cliGrouped(c.CostP90, 2))
+		if c.DurationHoursP10 > 0 {
+			line += tc(l, "cost.range_time", c.DurationHoursP10, c.DurationHoursP90)
+		}
+		if p.Interval != nil {
+			line += tc(l, "paren", strings.TrimSuffix(Tr(l, p.Interval.Basis), "."))
+		}
+		fmt.Fprintln(&b, line)
+	}
+	if c.Cost.PriceKnown {
+		price := tc(l, "cost.price", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD)
+		if c.Cost.PriceRule != "" {
+			price += tc(l, "cost.rule", c.Cost.PriceRule)
+		}
+		fmt.Fprintln(&b, price+tc(l, "cost.source", ShortText(o.Source, sourceWidth), date(o.AsOf)))
+		b.WriteString("\n" + tc(l, "cost.breakdown") + "\n")
+		k := c.Cost.Cost
+		t := &Table{Columns: []Column{{tc(l, "col.part"), "part", false}, {tc(l, "col.usd"), "usd", true}}}
+		t.Add(tc(l, "cost.compute"), cliGrouped(k.Compute, 2))
+		t.Add(tc(l, "cost.storage"), cliGrouped(k.Storage, 2))
+		t.Add(tc(l, "cost.egress"), cliGrouped(k.Egress, 2))
+		t.Add(tc(l, "cost.setup"), cliGrouped(k.Setup, 2))
+		t.Add(tc(l, "cost.spot"), cliGrouped(k.SpotOverhead, 2))
+		t.Add(tc(l, "cost.total"), cliGrouped(k.Total, 2))
+		if err := t.WriteText(&b); err != nil {
+			return err
+		}
+		if c.PerMonthUSD > 0 {
+			fmt.Fprintln(&b, tc(l, "cost.service", c.Plan.Replicas, c.Plan.Instances, cliGrouped(c.PerHourUSD, 2), cliGrouped(c.PerMonthUSD, 2)))
+		}
+		if c.UnitCost > 0 {
+			fmt.Fprintln(&b, tc(l, "cost.unit", c.UnitCost, unitText(l, c.UnitCostUnit)))
+		}
+	} else {
+		fmt.Fprintln(&b, WarningText(l, advisor.Warning{Code: advisor.WarnPriceUnknown}))
+	}
+	fmt.Fprintln(&b, FreshnessText(l, catalog.Stats([]*catalog.Offer{o}, now)))
+	if ws := shownWarnings(c); len(ws) > 0 {
+		fmt.Fprintln(&b, "\n"+tc(l, "cost.warnings"))
+		for _, wn := range ws {
+			fmt.Fprintf(&b, "  - %s\n", costWarning(l, wn))
+		}
+	}
+	fmt.Fprintln(&b, "\n"+tc(l, "cost.notes"))
+	for _, n := range c.Cost.Notes {
+		fmt.Fprintf(&b, "  - %s\n", Tr(l, n))
+	}
+	fmt.Fprintln(&b, "\n"+tc(l, "pred.assumptions"))
+	for _, a := range p.Assumptions {
+		fmt.Fprintf(&b, "  - %s\n", Tr(l, a))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// costWarning is one warning as a sentence in l. A check's exclusion that
+// cost demotes to a warning (the offer was named, so it is priced anyway)
+// carries its reason code and sentence: the code becomes words.
+func costWarning(l Lang, w advisor.Warning) string {
+	if head, ok := demotedHead[w.Code]; ok {
+		why := ""
+		if len(w.Args) == 1 {
+			why = strings.TrimPrefix(fmt.Sprint(w.Args[0]), advisor.ReasonText(w.Code)+": ")
+		}
+		return tc(l, "cost.demoted", tc(l, head), Tr(l, why))
+	}
+	if _, known := warnTemplates[w.Code]; !known && len(w.Args) != 1 {
+		return tc(l, "cost.demoted", reasonText(l, w.Code), "")
+	}
+	return Tr(l, WarningText(l, w))
+}
+
+// demotedHead names the checks whose exclusion cost shows as a warning.
+var demotedHead = map[string]string{
+	advisor.ReasonNonCompliant: "cost.non_compliant",
+	advisor.ReasonIncompatible: "cost.incompatible",
+}
+
+// cliGrouped formats v with prec decimals and thousands separated by commas
+// ("80,408.22"), for money read by people.
+func cliGrouped(v float64, prec int) string {
+	s := cliFixed(v, prec)
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
