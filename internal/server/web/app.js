@@ -46,8 +46,8 @@
       download_html: "Download the HTML report", download_svg: "Download the chart (SVG)", downloading: "Preparing…",
       ranked: "Ranking", show_all: "Show all {0} candidates", show_top: "Show the top {0}",
       c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_replicas: "Replicas", c_pricing: "Pricing",
-      c_hours: "Hours (80% range)", c_total: "Total $ (80% range)", c_unit: "{0}",
-      c_per_hour: "$/hour", c_per_month: "$/month (80% range)", c_per_mtok: "$/M tokens", c_ttft: "TTFT ms", c_tpot: "TPOT ms",
+      c_hours: "Hours", c_total: "Total $", r80: " (80% range)", c_unit: "{0}",
+      c_per_hour: "$/hour", c_per_month: "$/month", c_per_mtok: "$/M tokens", c_ttft: "TTFT ms", c_tpot: "TPOT ms",
       cheaper: "cheaper", faster: "faster",
       conf_clear: "#1 is {0} than #2 ({1}) with probability {2}% given both predictions' 80% ranges.",
       conf_close: "#1 and #2 ({0}) cannot be told apart: #1 is {1} with probability {2}% within the model's uncertainty. A probe on trial servers (gpupick probe --gpu-bench, then --calibrate) would settle it.",
@@ -95,7 +95,7 @@
       "v_compatible": "compatible", "v_needs-work": "needs work", "v_incompatible": "incompatible", "v_pass": "pass", "v_fail": "fail", "v_unknown": "unknown",
       "fc_total_cost": "total cost", "fc_duration": "duration", "fc_price_per_hour": "price per hour", "fc_throughput": "throughput",
       "fc_ttft": "time to first token", "fc_tpot": "time per output token", "fc_per_month": "cost per month", "fc_replicas": "replicas",
-      "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs"
+      "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs", "fc_cost_per_month": "cost per month"
     },
     zh: {
       tagline: "按整个任务的真实成本挑选 GPU 云服务器",
@@ -135,8 +135,8 @@
       download_html: "下载 HTML 报告", download_svg: "下载图表（SVG）", downloading: "准备中…",
       ranked: "排名", show_all: "显示全部 {0} 个候选", show_top: "只显示前 {0} 个",
       c_compare: "对比", c_rank: "#", c_gpus: "GPU", c_replicas: "副本", c_pricing: "计费",
-      c_hours: "小时（80% 区间）", c_total: "总价 $（80% 区间）", c_unit: "{0}",
-      c_per_hour: "$/小时", c_per_month: "$/月（80% 区间）", c_per_mtok: "$/百万 token", c_ttft: "首 token 毫秒", c_tpot: "每 token 毫秒",
+      c_hours: "小时", c_total: "总价 $", r80: "（80% 区间）", c_unit: "{0}",
+      c_per_hour: "$/小时", c_per_month: "$/月", c_per_mtok: "$/百万 token", c_ttft: "首 token 毫秒", c_tpot: "每 token 毫秒",
       cheaper: "更便宜", faster: "更快",
       conf_clear: "按两者预测的 80% 区间，第 1 名比第 2 名（{1}）{0}的概率为 {2}%。",
       conf_close: "第 1 名与第 2 名（{0}）在模型误差范围内无法区分：第 1 名{1}的概率仅为 {2}%。在试用服务器上运行 gpupick probe --gpu-bench 再用 --calibrate 即可确定。",
@@ -184,7 +184,7 @@
       "v_compatible": "兼容", "v_needs-work": "需要调整", "v_incompatible": "不兼容", "v_pass": "通过", "v_fail": "不通过", "v_unknown": "未知",
       "fc_total_cost": "总成本", "fc_duration": "时长", "fc_price_per_hour": "每小时价格", "fc_throughput": "吞吐量",
       "fc_ttft": "首 token 时间", "fc_tpot": "每 token 时间", "fc_per_month": "每月成本", "fc_replicas": "副本数",
-      "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数"
+      "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数", "fc_cost_per_month": "每月成本"
     }
   };
 
@@ -194,7 +194,7 @@
     "USD per million tokens trained": "美元/百万训练 token", "USD per thousand images": "美元/千张图像",
     "USD per thousand items": "美元/千项", "USD per million output tokens": "美元/百万输出 token",
     "USD per million input tokens": "美元/百万输入 token", "hours": "小时", "h": "小时", "ms": "毫秒",
-    "requests/s": "请求/秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
+    "requests/s": "请求/秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "USD/h": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
   };
   function unitText(u) { return lang === "zh" && UNITS_ZH[u] ? UNITS_ZH[u] : (u || ""); }
   function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
@@ -262,10 +262,13 @@
   }
   // moneyDecimals: cents below $1,000, whole dollars above, more below $1.
   function moneyDecimals(vals) {
-    var d = decimals(vals, 3);
-    var big = vals.filter(isNum).every(function (v) { return Math.abs(v) >= 1000 || v === 0; });
-    return big ? 0 : Math.max(2, d);
+    var xs = vals.filter(isNum);
+    if (xs.every(function (v) { return Math.abs(v) >= 1000 || v === 0; })) return 0;
+    var small = xs.filter(function (v) { return v !== 0 && Math.abs(v) < 0.01; }).length;
+    return small ? Math.min(4, Math.max(2, decimals(xs, 2))) : 2;
   }
+  // sig writes v with about n significant digits.
+  function sig(v, n) { return isNum(v) ? num(v, v === 0 ? 0 : decimals([v], n || 2)) : "–"; }
   function debounce(fn, ms) {
     var h; return function () { var a = arguments; clearTimeout(h); h = setTimeout(function () { fn.apply(null, a); }, ms); };
   }
@@ -718,7 +721,9 @@
   function fmtFactor(v, unit) {
     if (!isNum(v)) return "–";
     var u = unitText(unit);
-    if (/^USD/.test(unit || "")) return usd(v, moneyDecimals([v])) + (unit === "USD" ? "" : " " + u.replace(/^(USD|美元)/, "").trim());
+    if (unit === "USD") return usd(v, moneyDecimals([v]));
+    if (/^USD\//.test(unit)) return usd(v, moneyDecimals([v])) + u.replace(/^(USD|美元)/, "");
+    if (/^USD /.test(unit)) return usd(v, decimals([v], 3)) + " " + u.replace(/^(USD|美元)\s*/, "");
     return num(v, Math.abs(v) < 10 ? 2 : Math.abs(v) < 100 ? 1 : 0) + (u ? " " + u : "");
   }
 
@@ -800,9 +805,9 @@
       var sp = pc.spot || {}, rs = pc.reserved || {};
       rk.appendChild(el("h4", { text: t("risk_figures") }));
       rk.appendChild(kv([
-        [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? num(sp.interruptions_per_instance_hour, 4) : null],
-        [t("expected_int"), isNum(sp.expected_interruptions) ? num(sp.expected_interruptions, 2) : null],
-        [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? num(sp.checkpoint_interval_hours, 2) : null],
+        [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? sig(sp.interruptions_per_instance_hour) : null],
+        [t("expected_int"), isNum(sp.expected_interruptions) ? sig(sp.expected_interruptions) : null],
+        [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? sig(sp.checkpoint_interval_hours, 3) : null],
         [t("p_miss"), isNum(sp.p_miss_deadline) ? (sp.p_miss_deadline < 0.001 ? "< 0.1%" : pct(sp.p_miss_deadline)) : null],
         [t("breakeven"), isNum(rs.break_even_utilization) ? pct(rs.break_even_utilization, 0) : null]], "answer-risk-figures"));
     }
@@ -837,9 +842,11 @@
     } };
     var numCol = function (h, get, dec, opt, rangeOf) {
       var d = dec(rows.map(get));
-      return { h: h, cls: "num" + (opt ? " opt" : ""), cell: function (c) {
-        var f = function (v) { return fixed(v, d); }, r = rangeOf ? rangeOf(c) : [];
-        return el("td", { "class": "num" + (opt ? " opt" : ""), text: range(get(c), r[0], r[1], f) });
+      return { h: h, cls: "num" + (opt ? " opt" : ""), rng: !!rangeOf, cell: function (c) {
+        var f = function (v) { return fixed(v, d); }, r = rangeOf ? rangeOf(c) : [], v = get(c);
+        // The 80% range folds away on a phone (the detail panel has it).
+        return el("td", { "class": "num" + (opt ? " opt" : "") }, f(v),
+          isNum(v) && isNum(r[0]) && isNum(r[1]) ? el("span", { "class": "rng", text: " (" + f(r[0]) + "–" + f(r[1]) + ")" }) : null);
       } };
     };
     var money = moneyDecimals, one = function () { return 1; }, zero = function () { return 0; };
@@ -868,7 +875,7 @@
   function renderTable() {
     var rows = shown(), cols = columns(rows);
     var hr = clear($("#candidates-table thead tr"));
-    cols.forEach(function (c) { hr.appendChild(el("th", { "class": c.cls, scope: "col", text: c.h })); });
+    cols.forEach(function (c) { hr.appendChild(el("th", { "class": c.cls, scope: "col" }, c.h, c.rng ? el("span", { "class": "rng", text: t("r80") }) : null)); });
     var tb = clear($("#candidates-table tbody"));
     rows.forEach(function (c) {
       var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, tabindex: "0" });
@@ -1087,8 +1094,8 @@
       [t("per_mtok"), svc && perMTok(c) != null ? usd(perMTok(c), moneyDecimals([perMTok(c)])) : null],
       [t("ttft"), c.ttft_ms != null ? num(c.ttft_ms, 0) : null],
       [t("tpot"), c.tpot_ms != null ? num(c.tpot_ms, 1) : null],
-      [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? num(sp.interruptions_per_instance_hour, 4) : null],
-      [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? num(sp.checkpoint_interval_hours, 2) : null],
+      [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? sig(sp.interruptions_per_instance_hour) : null],
+      [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? sig(sp.checkpoint_interval_hours, 3) : null],
       [t("p_miss"), isNum(sp.p_miss_deadline) ? (sp.p_miss_deadline < 0.001 ? "< 0.1%" : pct(sp.p_miss_deadline)) : null],
       [t("breakeven"), c.reserved && isNum(c.reserved.break_even_utilization) ? pct(c.reserved.break_even_utilization, 0) : null],
       [t("price_date"), c.price_as_of]

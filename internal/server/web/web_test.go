@@ -2,7 +2,9 @@ package web
 
 import (
 	"io/fs"
+	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,7 +13,7 @@ import (
 // host: no external fonts, scripts, styles or images.
 func TestFilesSelfContained(t *testing.T) {
 	external := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
-	for _, name := range []string{"index.html", "app.js", "app.css"} {
+	for _, name := range []string{"index.html", "app.js", "app.css", "404.html", "favicon.svg"} {
 		b, err := fs.ReadFile(FS, name)
 		if err != nil {
 			t.Fatalf("%s not embedded: %v", name, err)
@@ -67,6 +69,64 @@ func TestStringsTranslated(t *testing.T) {
 	for _, m := range regexp.MustCompile(`data-i18n="([^"]+)"`).FindAllStringSubmatch(string(html), -1) {
 		if !enKeys[m[1]] {
 			t.Errorf("index.html uses string %q, which app.js lacks", m[1])
+		}
+	}
+}
+
+// TestHandler: the page, its icon (also as /favicon.ico), the examples,
+// and a proper 404 page for anything else, directories included.
+func TestHandler(t *testing.T) {
+	h := Handler()
+	for _, tc := range []struct {
+		path, status, typ, has string
+	}{
+		{"/", "200", "text/html", `<script src="app.js"></script>`},
+		{"/app.js", "200", "javascript", "I18N"},
+		{"/favicon.svg", "200", "image/svg+xml", "<svg"},
+		{"/favicon.ico", "200", "image/svg+xml", "<svg"},
+		{"/examples/llama3-8b-lora.yaml", "200", "", "name: llama3-8b-lora"},
+		{"/examples/traces/sample-azure-synthetic.csv", "200", "", ","},
+		{"/examples/", "404", "text/html", "Page not found"},
+		{"/examples", "404", "text/html", "Page not found"},
+		{"/no/such/page", "404", "text/html", "页面不存在"},
+		{"/404.html", "404", "text/html", "Page not found"},
+		{"/../go.mod", "404", "text/html", "Page not found"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", tc.path, nil))
+		if got := strconv.Itoa(rec.Code); got != tc.status || !strings.Contains(rec.Header().Get("Content-Type"), tc.typ) || !strings.Contains(rec.Body.String(), tc.has) {
+			t.Errorf("GET %s: %s %q, want %s %s with %q", tc.path, got, rec.Header().Get("Content-Type"), tc.status, tc.typ, tc.has)
+		}
+	}
+}
+
+// TestExampleLists: the page's example pickers list every example file
+// the repository has, and nothing else.
+func TestExampleLists(t *testing.T) {
+	js, err := fs.ReadFile(FS, "app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, name := range []string{"WORKLOAD_EXAMPLES", "SERVICE_EXAMPLES"} {
+		m := regexp.MustCompile(`(?s)var ` + name + ` = \[(.*?)\];`).FindSubmatch(js)
+		if m == nil {
+			t.Fatalf("no %s in app.js", name)
+		}
+		for _, f := range regexp.MustCompile(`"([^"]+)"`).FindAllSubmatch(m[1], -1) {
+			listed[string(f[1])] = true
+			if _, err := fs.Stat(FS, "examples/"+string(f[1])); err != nil {
+				t.Errorf("%s lists %s, which is not an example", name, f[1])
+			}
+		}
+	}
+	files, err := fs.Glob(FS, "examples/*.yaml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("examples: %v %v", files, err)
+	}
+	for _, f := range files {
+		if !listed[strings.TrimPrefix(f, "examples/")] {
+			t.Errorf("%s is in no example picker", f)
 		}
 	}
 }
