@@ -94,3 +94,21 @@ func TestPredictErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestPredictShortDurations: a burst that takes seconds is shown in
+// seconds, never as "0.00 hours" (issue 16).
+func TestPredictShortDurations(t *testing.T) {
+	out, errOut, code := run(t, "predict", "-f", "../../examples/sharegpt-burst.yaml", "--gpu", "h100-sxm", "--gpus", "8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "duration") {
+			line = l
+		}
+	}
+	if f := strings.Fields(line); len(f) != 4 || f[3] != "s" || f[1] == "0.00" {
+		t.Errorf("duration of a burst: %q", line)
+	}
+}

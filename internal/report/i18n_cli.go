@@ -82,6 +82,8 @@ var cliMessages = map[string][2]string{
 	"q.bottleneck":     {"bottleneck", "瓶颈"},
 	"q.confidence":     {"confidence", "置信度"},
 	"u.hours":          {"hours", "小时"},
+	"u.minutes":        {"min", "分钟"},
+	"u.seconds":        {"s", "秒"},
 	"u.s":              {"s", "秒"},
 	"u.pct_peak":       {"% of dense peak", "% 稠密峰值"},
 	"u.pct_util":       {"% (after data pipeline)", "%（计入数据管道后）"},

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -47,13 +48,25 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 		}
 		return cliFixed(*lo, prec) + "-" + cliFixed(*hi, prec)
 	}
-	tp := 0
-	if p.Throughput.Value < 100 {
-		tp = 2
-	}
+	tp := sigDecimals(p.Throughput.Value, 3)
 	t.Add(tc(l, "q.throughput"), cliFixed(p.Throughput.Value, tp), span(p.Throughput.P10, p.Throughput.P90, tp), perfUnit(l, p.Throughput.Unit))
-	if p.DurationHours != nil {
-		t.Add(tc(l, "q.duration"), cliFixed(*p.DurationHours, 2), span(p.DurationHoursP10, p.DurationHoursP90, 2), tc(l, "u.hours"))
+	if d := p.DurationHours; d != nil {
+		// A burst of prompts takes seconds or minutes: never "0.00 hours".
+		scale, unit := 1.0, "u.hours"
+		switch {
+		case *d < 1.0/60:
+			scale, unit = 3600, "u.seconds"
+		case *d < 1:
+			scale, unit = 60, "u.minutes"
+		}
+		at := func(v *float64) *float64 {
+			if v == nil {
+				return nil
+			}
+			x := *v * scale
+			return &x
+		}
+		t.Add(tc(l, "q.duration"), cliFixed(*d*scale, 2), span(at(p.DurationHoursP10), at(p.DurationHoursP90), 2), tc(l, unit))
 	}
 	if p.TTFTMs != nil {
 		t.Add(tc(l, "q.ttft"), cliFixed(*p.TTFTMs, 1), span(p.TTFTMsP10, p.TTFTMsP90, 1), "ms")
@@ -61,7 +74,7 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 	if p.TPOTMs != nil {
 		t.Add(tc(l, "q.tpot"), cliFixed(*p.TPOTMs, 1), span(p.TPOTMsP10, p.TPOTMsP90, 1), "ms")
 	}
-	t.Add(tc(l, "q.step"), cliFixed(p.StepTimeS, 4), "", tc(l, "u.s"))
+	t.Add(tc(l, "q.step"), cliFixed(p.StepTimeS, sigDecimals(p.StepTimeS, 3)), "", tc(l, "u.s"))
 	t.Add("MFU", cliFixed(p.MFU*100, 1), "", tc(l, "u.pct_peak"))
 	t.Add(tc(l, "q.util"), cliFixed(p.Utilization*100, 1), "", tc(l, "u.pct_util"))
 	t.Add(tc(l, "q.mem"), cliFixed(p.MemoryPerGPUGB, 1), "", tc(l, "u.gb_of", p.Memory.CapacityGB))
@@ -130,6 +143,15 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 	return err
 }
 
+// sigDecimals is the number of decimals that shows v with sig significant
+// digits (0 for large numbers, at most 9).
+func sigDecimals(v float64, sig int) int {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return min(9, max(0, sig-1-int(math.Floor(math.Log10(math.Abs(v))))))
+}
+
 // cliFixed formats v with prec decimals, never with an exponent.
 func cliFixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 
@@ -169,7 +191,7 @@ func perfUnit(l Lang, u string) string {
 	return u
 }
 
-var perfUnitZh = map[string]string{"tokens/s": "token/秒", "images/s": "张图片/秒", "items/s": "个条目/秒"}
+var perfUnitZh = map[string]string{"tokens/s": "token/秒", "prompt tokens/s": "提示词 token/秒", "images/s": "张图片/秒", "items/s": "个条目/秒"}
 
 func confidenceWord(l Lang, c string) string {
 	if l == Chinese {
