@@ -4,11 +4,14 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpupick/gpupick/internal/compat"
 )
 
 // The domain packages whose sentences reach users.
@@ -224,5 +227,74 @@ func TestCatalogCoversDomainStrings(t *testing.T) {
 		if !seen[s] {
 			t.Errorf("trNotUserFacing lists %q, which no domain package has any more", s)
 		}
+	}
+}
+
+// TestCatalogCoversCompatData fails listing every sentence of
+// data/compat.yaml (the software matrix compat reads) that has no Chinese:
+// compat passes them on as reasons, fixes, costs and checklist steps.
+func TestCatalogCoversCompatData(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "data", "compat.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mx, err := compat.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	add := func(s string) {
+		if s != "" {
+			texts = append(texts, s)
+		}
+	}
+	for _, v := range mx.Vendors {
+		add(v.LockIn)
+		add(v.ToolCheck)
+		add(v.CollectiveCheck)
+	}
+	for _, f := range mx.Frameworks {
+		for _, p := range f.Platforms {
+			add(p.Via)
+			add(p.Text)
+			add(p.Fix)
+			add(p.Cost)
+		}
+	}
+	for _, f := range mx.Features {
+		for _, r := range f.Rules {
+			add(r.Text)
+			add(r.Fix)
+			add(r.Cost)
+		}
+		add(f.Otherwise.Text)
+		add(f.Otherwise.Fix)
+		add(f.Otherwise.Cost)
+		for _, c := range f.Check {
+			// A command to paste ("python -c ..."), the same in every
+			// language; checks with words around the command are kept.
+			if !strings.HasPrefix(c, "python ") {
+				add(c)
+			}
+		}
+	}
+	m := matcher()
+	var missing []string
+	seen := map[string]bool{}
+	for _, s := range texts {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		key := strings.ReplaceAll(strings.ReplaceAll(s, "%", "%%"), "{gpu}", "%s")
+		_, exact := m.exact[unescape(key)]
+		if _, ok := m.templates[key]; !ok && !exact {
+			missing = append(missing, strconv.Quote(key))
+		}
+	}
+	t.Logf("data/compat.yaml: %d sentences, %d in the catalog", len(seen), len(seen)-len(missing))
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		t.Errorf("%d sentences of data/compat.yaml have no Chinese (add them to trCompatData):\n%s", len(missing), strings.Join(missing, "\n"))
 	}
 }
