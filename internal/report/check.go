@@ -102,10 +102,10 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	case !v.ComplianceChecked && len(v.Compliance.Requirements) > 0:
 		names := make([]string, len(v.Compliance.Requirements))
 		for i, q := range v.Compliance.Requirements {
-			names[i] = q.Name
+			names[i] = requirementName(l, q.Name)
 		}
 		fmt.Fprintln(&b, tc(l, "check.compliance_not_checked"))
-		fmt.Fprintf(&b, "  %s\n", tc(l, "check.not_checked", len(names), strings.Join(names, ", "), v.GPU))
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.not_checked", len(names), strings.Join(names, tc(l, "list_sep")), v.GPU))
 	default:
 		fmt.Fprintln(&b, tc(l, "check.compliance", verdictWord(l, string(v.Compliance.Verdict))))
 		if len(v.Compliance.Requirements) == 0 {
@@ -116,7 +116,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 			if !q.Required {
 				need = tc(l, "check.preferred")
 			}
-			fmt.Fprintf(&b, "  - %s%s: %s\n    %s\n", q.Name, tc(l, "paren", need), verdictWord(l, string(q.Verdict)), Tr(l, q.Reason))
+			fmt.Fprintf(&b, "  - %s\n    %s\n", tc(l, "check.req", requirementName(l, q.Name), need, verdictWord(l, string(q.Verdict))), Tr(l, q.Reason))
 			if q.Source != "" {
 				fmt.Fprintf(&b, "    %s\n", source(q.Source))
 			}
@@ -133,4 +133,24 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// requirementName names a compliance requirement in l ("residency",
+// "certification:SOC2").
+func requirementName(l Lang, name string) string {
+	if l != Chinese {
+		return name
+	}
+	if cert, ok := strings.CutPrefix(name, "certification:"); ok {
+		return "认证 " + cert
+	}
+	if z, ok := requirementZh[name]; ok {
+		return z
+	}
+	return name
+}
+
+var requirementZh = map[string]string{
+	"residency": "数据驻留", "jurisdiction": "司法管辖", "data_localisation_cn": "中国数据本地化",
+	"confidential_computing": "机密计算", "customer_managed_keys": "客户管理密钥", "secure_boot": "安全启动",
 }

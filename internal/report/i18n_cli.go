@@ -12,6 +12,7 @@ var cliMessages = map[string][2]string{
 	"no":           {"no", "否"},
 	"unknown":      {"unknown", "未知"},
 	"stale_suffix": {" (stale)", "（过期）"},
+	"list_sep":     {", ", "、"},
 
 	// column headers
 	"col.id":           {"ID", "ID"},
@@ -125,6 +126,7 @@ var cliMessages = map[string][2]string{
 	"check.not_checked":            {"The workload's %d requirement(s) (%s) depend on the provider, the region and the instance, not on the accelerator; run gpupick check with --offer PROVIDER/INSTANCE to judge them for an offer with %s.", "工作负载的 %d 项合规要求（%s）取决于云厂商、区域和实例，而不是加速卡；请用 gpupick check --offer 云厂商/实例 针对搭载 %s 的具体实例检查。"},
 	"check.not_checked_req":        {"Not checked: no offer was given; this requirement depends on the provider, the region and the instance (give --offer PROVIDER/INSTANCE).", "未检查：未指定实例；该要求取决于云厂商、区域和实例（请给出 --offer 云厂商/实例）。"},
 	"check.no_requirements":        {"(the workload states no compliance requirement)", "（工作负载没有提出合规要求）"},
+	"check.req":                    {"%s (%s): %s", "%s（%s）：%s"},
 	"check.required":               {"required", "必需"},
 	"check.preferred":              {"preferred", "优先"},
 	"check.checklist":              {"Proof-of-concept checklist:", "概念验证清单："},
