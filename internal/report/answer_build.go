@@ -318,7 +318,11 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 		case advisor.WarnStale:
 			add(w.Code, "low", am(l, "risk_stale", arg(0), staleDays))
 		case advisor.WarnLowUtil:
-			add(w.Code, "low", am(l, "risk_low_util", arg(0), bottleneckText(l, fmt.Sprint(arg(1)))))
+			b := ""
+			if len(w.Args) > 1 {
+				b = bottleneckText(l, fmt.Sprint(w.Args[1]))
+			}
+			add(w.Code, "low", am(l, "risk_low_util", arg(0), b))
 		case advisor.WarnRegionInferred:
 			add(w.Code, "low", am(l, "risk_region", arg(0)))
 		case advisor.WarnNote:

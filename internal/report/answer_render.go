@@ -177,9 +177,16 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	if len(p.near) > 0 {
-		fmt.Fprintf(b, "\n**%s**\n", mdEscape(am(l, "near_head")))
+		if a.Qualifies { // a detail beside a pick
+			fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n", htmlText(am(l, "near_head")))
+		} else {
+			fmt.Fprintf(b, "\n**%s**\n", mdEscape(am(l, "near_head")))
+		}
 		for _, s := range p.near {
 			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		}
+		if a.Qualifies {
+			b.WriteString("\n</details>\n")
 		}
 	}
 }
@@ -228,11 +235,16 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	if len(p.near) > 0 {
-		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"near\">\n", e(am(l, "near_head")))
+		// Beside a pick, near-misses are a detail; without one, the answer.
+		open := ""
+		if !a.Qualifies {
+			open = " open"
+		}
+		fmt.Fprintf(b, "<details%s><summary>%s</summary>\n<ul class=\"near\">\n", open, e(am(l, "near_head")))
 		for _, s := range p.near {
 			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
 		}
-		b.WriteString("</ul>\n")
+		b.WriteString("</ul></details>\n")
 	}
 	b.WriteString("</section>\n")
 }
@@ -367,7 +379,7 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 	texts := map[string]map[string]bool{}
 	for _, row := range rows {
 		for _, w := range shownWarnings(row.c) {
-			t := WarningText(l, w)
+			t := warningIn(l, w)
 			key := t
 			if w.Code == advisor.WarnPreferred && len(w.Args) == 1 {
 				if head, _, ok := strings.Cut(fmt.Sprint(w.Args[0]), ": "); ok {
@@ -389,7 +401,10 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 	}
 	for key, i := range at {
 		if head, ok := strings.CutPrefix(key, "preferred\x00"); ok && len(texts[key]) > 1 {
-			out[i].text = am(l, "agg_unknown", Tr(l, head))
+			if name, verdict, ok := strings.Cut(strings.TrimPrefix(head, "preferred "), " is "); ok && l == Chinese {
+				head = am(l, "pref_head", name, complianceVerdictZh(verdict))
+			}
+			out[i].text = am(l, "agg_unknown", head)
 		}
 	}
 	if l == Chinese {
@@ -398,6 +413,39 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 		}
 	}
 	return out
+}
+
+// complianceVerdictZh names a compliance verdict in Chinese.
+func complianceVerdictZh(v string) string {
+	switch v {
+	case "unknown":
+		return "未知"
+	case "fail":
+		return "不满足"
+	case "pass":
+		return "满足"
+	}
+	return v
+}
+
+// warningIn renders a warning in l, its sentence arguments (a check's
+// reason, a fix) translated too.
+func warningIn(l Lang, w advisor.Warning) string {
+	if l != Chinese || len(w.Args) == 0 {
+		return WarningText(l, w)
+	}
+	if (w.Code == advisor.WarnPreferred || w.Code == advisor.WarnNote) && len(w.Args) == 1 {
+		return Tr(l, fmt.Sprint(w.Args[0])) // a whole sentence already
+	}
+	args := make([]any, len(w.Args))
+	for i, a := range w.Args {
+		if s, ok := a.(string); ok {
+			args[i] = Tr(l, s)
+		} else {
+			args[i] = a
+		}
+	}
+	return WarningText(l, advisor.Warning{Code: w.Code, Args: args})
 }
 
 // ranksText writes ranks as "#1, #3, #7".

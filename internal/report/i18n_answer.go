@@ -110,6 +110,7 @@ var answerMessages = map[string][2]string{
 	"excluded_by":      {"%s: %s", "%s：%s"},
 	"more_regions_col": {"ALSO IN", "其他区域"},
 	"fleet_col":        {"INSTANCES", "机群"},
+	"pref_head":        {"preferred %s is %s", "偏好要求 %s %s"},
 	"agg_unknown":      {"%s: the catalog does not know for these offers; ask each provider before counting on it", "%s：目录中没有这些实例的相关信息；请先向各云厂商确认"},
 	"fleet_cell":       {"%d × %d %s", "%d 台 × %d 块 %s"},
 	"excl_group":       {"%s %s (e.g. %s in %s: %s)", "%s 个%s（例如 %s，%s：%s）"},

@@ -348,6 +348,7 @@ func summaryText(r *advisor.Result, l Lang) string {
 		}
 		count[x.ReasonCode]++
 	}
+	slices.SortStableFunc(order, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
 	parts := make([]string, 0, len(order))
 	for _, c := range order {
 		parts = append(parts, fmt.Sprintf("%d 个%s", count[c], reasonText(l, c)))
@@ -773,7 +774,7 @@ func WriteRecommendMarkdownOpts(w io.Writer, name string, r *advisor.Result, o R
 // others fold into a line under each offer), nothing wider than the
 // screen.
 const reportCSS = `*{box-sizing:border-box}
-body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;margin:0 auto;max-width:1180px;padding:1em 1.5em;color:#1f2328;line-height:1.45}
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;margin:0 auto;max-width:1320px;padding:1em 1.5em;color:#1f2328;line-height:1.45}
 h1{font-size:1.45em;margin:.3em 0 .6em}h2{font-size:1.1em;margin:1.1em 0 .35em}
 .answer{border:1px solid #d0d7de;border-left:5px solid #1a7f37;border-radius:6px;padding:.7em 1em;background:#f6fef8}
 .answer.none{border-left-color:#cf222e;background:#fff8f7}
@@ -781,10 +782,11 @@ h1{font-size:1.45em;margin:.3em 0 .6em}h2{font-size:1.1em;margin:1.1em 0 .35em}
 .headline{font-size:1.15em;font-weight:600;margin:.2em 0}
 .objective,.why{color:#57606a;margin:.25em 0}
 ul{padding-left:1.3em;margin:.3em 0}li{margin:.15em 0}
-.lvl{display:inline-block;min-width:4.2em;font-size:.78em;font-weight:700;text-transform:uppercase}
-.risk-high .lvl{color:#cf222e}.risk-medium .lvl{color:#9a6700}.risk-low .lvl{color:#57606a}
+.lvl{display:inline-block;min-width:4.6em;font-size:.78em;font-weight:700;text-transform:uppercase}
+.risk-high .lvl{color:#cf222e}.risk-medium .lvl{color:#9a6700}.risk-low .lvl{color:#57606a}:lang(zh) .lvl{min-width:2em}
 .changes{border-left:4px solid #0969da;padding:.2em .8em;margin:1em 0}
-figure{margin:1em 0}figure svg{width:100%;max-width:780px;height:auto;display:block}
+figure{margin:1em 0}figure svg{width:100%;max-width:780px;height:auto;display:block}figure .svgtitle{display:none}
+.facts{margin-top:.6em}td{white-space:nowrap}td.offer{white-space:normal;max-width:17em;overflow-wrap:anywhere}th{vertical-align:bottom}th{font-size:12px}small{color:#57606a}
 figcaption{color:#57606a;font-size:.9em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:14px;width:100%}
@@ -795,7 +797,7 @@ th{background:#f6f8fa}
 .notes{color:#57606a;font-size:13px}
 details{margin:.7em 0}summary{cursor:pointer;font-weight:600}
 .w{color:#7d4e00;font-size:13px}
-@media (max-width:640px){body{padding:.6em .75em}h1{font-size:1.2em}.opt{display:none}.more{display:block}td.offer{word-break:break-all}.r{white-space:normal}table{font-size:13px}th,td{padding:4px 5px}}`
+@media (max-width:640px){body{padding:.6em .75em}h1{font-size:1.2em}.answer{padding:.6em .7em}.opt{display:none}.more{display:block}td.offer{word-break:break-all}td,th,.r{white-space:normal}table{font-size:13px}th,td{padding:4px 5px}figure svg text{font-size:20px}}`
 
 // keyColumns are the columns a phone keeps; the others fold into the line
 // under each offer.
@@ -856,11 +858,20 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 		for _, row := range t.Rows {
 			b.WriteString("<tr>")
 			for i, cell := range row {
-				fmt.Fprintf(&b, "<td%s>%s", cls[i], e(cell))
+				// A range goes under its value: the column stays narrow.
+				if v, rng, ok := strings.Cut(cell, " ("); ok && t.Columns[i].Right && strings.HasSuffix(rng, ")") {
+					fmt.Fprintf(&b, "<td%s>%s<br><small>%s</small>", cls[i], e(v), e(strings.TrimSuffix(rng, ")")))
+				} else {
+					fmt.Fprintf(&b, "<td%s>%s", cls[i], e(cell))
+				}
 				if t.Columns[i].Key == "offer" {
 					var more []string
 					for j, c := range t.Columns {
-						if !keyColumns[c.Key] && row[j] != "" && c.Key != "pareto" {
+						switch {
+						case keyColumns[c.Key] || row[j] == "" || c.Key == "pareto":
+						case c.Right: // a number says what it is
+							more = append(more, c.Header+" "+row[j])
+						default:
 							more = append(more, row[j])
 						}
 					}
@@ -907,6 +918,14 @@ func chartCaption(r *advisor.Result, l Lang) string {
 		return am(l, "chart_svc")
 	}
 	return am(l, "chart_job")
+}
+
+// tickText writes a tick value without trailing zeros: 2, 0.5, 1,000.
+func tickText(v float64) string {
+	if v >= 1000 {
+		return thousands(int(math.Round(v)))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // logTicks are the 1-2-5 values of a decade inside [lo, hi], or lo and hi
@@ -987,7 +1006,7 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 			yLimit, yLimitText = s.Constraints.BudgetUSD, am(l, "chart_budget", sig(s.Constraints.BudgetUSD))
 		}
 	}
-	const W, H, L, R, T, B = 780.0, 460.0, 84.0, 28.0, 44.0, 62.0
+	const W, H, L, R, T, B = 780.0, 460.0, 118.0, 28.0, 44.0, 62.0
 	var b strings.Builder
 	e := html.EscapeString
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s" font-family="system-ui,sans-serif">`+"\n", W, H, W, H, e(caption))
@@ -1029,21 +1048,22 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#8c959f"/>`+"\n", L, T, W-L-R, H-T-B)
 	for _, v := range logTicks(math.Pow(10, lx0), math.Pow(10, lx1)) {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#eaeef2"/><text x="%.1f" y="%.0f" font-size="13" text-anchor="middle">%s</text>`+"\n",
-			sx(v), T, sx(v), H-B, sx(v), H-B+18, sig(v))
+			sx(v), T, sx(v), H-B, sx(v), H-B+18, tickText(v))
 	}
 	for _, v := range logTicks(math.Pow(10, ly0), math.Pow(10, ly1)) {
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#eaeef2"/><text x="%.0f" y="%.1f" font-size="13" text-anchor="end">$%s</text>`+"\n",
-			L, sy(v), W-R, sy(v), L-6, sy(v)+4, sig(v))
+			L, sy(v), W-R, sy(v), L-6, sy(v)+4, tickText(v))
 	}
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14" text-anchor="middle">%s</text>`+"\n", (L+W-R)/2, H-14, e(xl+" (log)"))
-	fmt.Fprintf(&b, `<text x="18" y="%.0f" font-size="14" text-anchor="middle" transform="rotate(-90 18 %.0f)">%s</text>`+"\n", (T+H-B)/2, (T+H-B)/2, e(yl+" (log)"))
+	fmt.Fprintf(&b, `<text x="16" y="%.0f" font-size="14" text-anchor="middle" transform="rotate(-90 16 %.0f)">%s</text>`+"\n", (T+H-B)/2, (T+H-B)/2, e(yl+" (log)"))
 	if xLimit > 0 {
+		// The label sits at the foot of the line, clear of the budget's.
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.1f" y="%.0f" font-size="13" fill="#cf222e" text-anchor="end">%s</text>`+"\n",
-			sx(xLimit), T, sx(xLimit), H-B, sx(xLimit)-4, T+16, e(xLimitText))
+			sx(xLimit), T, sx(xLimit), H-B, sx(xLimit)-4, H-B-6, e(xLimitText))
 	}
 	if yLimit > 0 {
-		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.0f" y="%.1f" font-size="13" fill="#cf222e" text-anchor="end">%s</text>`+"\n",
-			L, sy(yLimit), W-R, sy(yLimit), W-R-4, sy(yLimit)-5, e(yLimitText))
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.0f" y="%.1f" font-size="13" fill="#cf222e">%s</text>`+"\n",
+			L, sy(yLimit), W-R, sy(yLimit), L+6, sy(yLimit)-5, e(yLimitText))
 	}
 	var front []pt
 	for _, p := range pts {
@@ -1083,7 +1103,7 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 				sx(p.x), sy(p.y), sx(p.x)+11, sy(p.y)-9)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="26" font-size="15" text-anchor="middle">%s</text>`+"\n", W/2, e(caption))
+	fmt.Fprintf(&b, `<text class="svgtitle" x="%.0f" y="26" font-size="15" text-anchor="middle">%s</text>`+"\n", W/2, e(caption))
 	b.WriteString("</svg>\n")
 	return b.String()
 }
