@@ -18,7 +18,9 @@ func (s *Server) apiRoutes() []*route {
 			query(param{"gpu", "string", "accelerator ID[:COUNT per instance]"}, param{"min_gpus", "integer", "at least N GPUs per instance"},
 				param{"provider", "string", "provider ids, comma-separated"}, param{"region", "string", "region as the provider names it"},
 				param{"country", "string", "ISO 3166 alpha-2"}, param{"pricing", "string", "pricing mode to show and require"},
-				param{"max_price", "number", "at most this USD per instance-hour"}, param{"sort", "string", "price, price-per-gpu or memory"},
+				param{"max_price", "number", "at most this USD per instance-hour (price_usd_per_hour)"},
+				param{"max_price_per_gpu", "number", "at most this USD per GPU-hour (price_usd_per_gpu_hour)"},
+				param{"sort", "string", "price (price_usd_per_hour), price-per-gpu (price_usd_per_gpu_hour) or memory; unknown prices last"},
 				param{"page", "integer", "1-based page (default 1)"}, param{"per_page", "integer", "1 to 500 (default 50)"}),
 		op("GET", v1+"/providers", "catalog", "List providers (as gpupick providers -o json)", s.providers),
 		op("POST", v1+"/validate", "evaluate", "Validate a workload: the defaults filled in, or every problem with field and line", s.validate),
@@ -30,7 +32,8 @@ func (s *Server) apiRoutes() []*route {
 		op("POST", v1+"/cost", "evaluate", "Break down the total cost on one offer (as gpupick cost -o json)", s.costOf),
 		op("POST", v1+"/export/{kind}", "evaluate", "Generate k8s, keda, karpenter, skypilot or all manifests", s.exportFiles),
 		op("POST", v1+"/simulations", "simulate", "Start a simulation job (gpupick simulate); poll it by id", s.submitSimulation).withStatus(http.StatusAccepted),
-		op("GET", v1+"/simulations/{id}", "simulate", "A simulation's status, progress and, when done, result", s.getSimulation),
+		op("GET", v1+"/simulations/{id}", "simulate", "A simulation's status, progress and, when done, result", s.getSimulation).
+			query(param{"lang", "string", "en or zh: the language of the sentences (default: the one the job was asked in)"}),
 		op("DELETE", v1+"/simulations/{id}", "simulate", "Cancel a simulation", s.cancelSimulation),
 		op("GET", v1+"/catalog/snapshots", "history", "List catalog snapshots in the store (as gpupick catalog snapshots -o json)", s.snapshots),
 		op("GET", v1+"/catalog/history", "history", "An offer's price over time (as gpupick catalog history -o json)", s.history).
@@ -56,7 +59,7 @@ func (s *Server) apiRoutes() []*route {
 // matched: a known path asked with another method is 405 with the methods
 // it takes, an unknown API path 404 in JSON.
 func (s *Server) webPage() http.Handler {
-	files := http.FileServerFS(web.FS)
+	files := web.Handler() // a missing file is the page's 404.html
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if allow := s.allowedMethods(r); len(allow) > 0 {
 			s.methodNotAllowed(w, r, allow)

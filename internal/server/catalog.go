@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"sort"
@@ -21,11 +22,103 @@ const contextTimeout = 10 * time.Second
 
 // OffersPage is one page of GET /api/v1/offers.
 type OffersPage struct {
-	Items   []report.OfferJSON `json:"items"`
-	Total   int                `json:"total"` // offers that pass the filters, all pages
-	Page    int                `json:"page"`  // 1-based
-	PerPage int                `json:"per_page"`
+	Items   []OfferItem `json:"items"`
+	Total   int         `json:"total"` // offers that pass the filters, all pages
+	Page    int         `json:"page"`  // 1-based
+	PerPage int         `json:"per_page"`
 }
+
+// Price statuses: how the price of an offer in a pricing mode is known.
+const (
+	PriceListed     = "listed"      // the provider's published price
+	PriceNegotiated = "negotiated"  // the team's own price (a --prices overlay or PUT /api/v1/prices)
+	PriceUnknown    = "unknown"     // the offer is sold this way, but its price is not published
+	PriceNotOffered = "not_offered" // the provider does not sell this way (no offer of it has a price in the mode)
+)
+
+// OfferItem is one offer of GET /api/v1/offers: the offer as `gpupick
+// offers -o json` writes it, then the price a page shows and what sort
+// and max_price act on, in the listing's pricing mode, and the offer's
+// price in every mode. USD; null where the price is not known.
+type OfferItem struct {
+	report.OfferJSON
+	// Mode is the pricing mode of PriceUSDPerHour: the request's pricing,
+	// else on-demand.
+	Mode string `json:"mode"`
+	// PriceUSDPerHour is the price of one instance-hour in Mode (the
+	// team's price where it has one, else the list price); sort=price and
+	// max_price use it. PriceUSDPerGPUHour divides it by the GPUs (a
+	// sliced GPU counts as its fraction); sort=price-per-gpu and
+	// max_price_per_gpu use it.
+	PriceUSDPerHour    *float64 `json:"price_usd_per_hour"`
+	PriceUSDPerGPUHour *float64 `json:"price_usd_per_gpu_hour"`
+	// PriceStatus is listed, negotiated, unknown or not_offered.
+	PriceStatus string `json:"price_status"`
+	// ModePrices has every pricing mode, in the order of catalog.ModeNames.
+	ModePrices []ModePrice `json:"mode_prices"`
+}
+
+// ModePrice is an offer's price in one pricing mode.
+type ModePrice struct {
+	Mode          string   `json:"mode"`
+	USDPerHour    *float64 `json:"usd_per_hour"`
+	USDPerGPUHour *float64 `json:"usd_per_gpu_hour"`
+	// USDPerMonth is a monthly subscription's price per month, as sold
+	// (the hourly price is it over 730 hours); set for monthly only.
+	USDPerMonth *float64 `json:"usd_per_month,omitempty"`
+	Status      string   `json:"status"`
+}
+
+// sells lists, per provider, the pricing modes in which some offer of its
+// has a price: a mode no offer has is one the provider does not sell.
+func sells(c *catalog.Catalog) map[string]*[catalog.NumModes]bool {
+	out := map[string]*[catalog.NumModes]bool{}
+	for _, o := range c.Offers {
+		m := out[o.Provider]
+		if m == nil {
+			m = new([catalog.NumModes]bool)
+			out[o.Provider] = m
+		}
+		for mode := range catalog.NumModes {
+			if _, ok := o.ListPrices.Get(mode); ok {
+				m[mode] = true
+			}
+		}
+	}
+	return out
+}
+
+// offerItem adds to v the prices of o, in mode first.
+func offerItem(v report.OfferJSON, o *catalog.Offer, mode catalog.Mode, sold *[catalog.NumModes]bool) OfferItem {
+	it := OfferItem{OfferJSON: v, Mode: mode.String(), ModePrices: make([]ModePrice, 0, catalog.NumModes)}
+	for m := range catalog.NumModes {
+		mp := ModePrice{Mode: m.String()}
+		switch p, ok := o.YourPrices.Get(m); {
+		case ok:
+			mp.USDPerHour, mp.USDPerGPUHour = fp(round6(p)), fp(round6(p/o.GPUs()))
+			mp.Status = PriceListed
+			if o.PriceRules[m] != "" {
+				mp.Status = PriceNegotiated
+			}
+			if m == catalog.Monthly {
+				mp.USDPerMonth = fp(math.Round(p*catalog.HoursPerMonth*100) / 100)
+			}
+		case m == catalog.OnDemand || (sold != nil && sold[m]):
+			mp.Status = PriceUnknown
+		default:
+			mp.Status = PriceNotOffered
+		}
+		if m == mode {
+			it.PriceUSDPerHour, it.PriceUSDPerGPUHour, it.PriceStatus = mp.USDPerHour, mp.USDPerGPUHour, mp.Status
+		}
+		it.ModePrices = append(it.ModePrices, mp)
+	}
+	return it
+}
+
+func fp(v float64) *float64 { return &v }
+
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 func (s *Server) accelerators(_ http.ResponseWriter, r *http.Request, _ *noBody) ([]report.AcceleratorJSON, error) {
 	q := r.URL.Query()
@@ -88,8 +181,8 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 			return OffersPage{}, apperr.Wrap(apperr.Invalid, "gpu", err)
 		}
 		a, ok := s.st().cat.Accelerator(req.Name)
-		if !ok {
-			return OffersPage{}, apperr.NotFoundf("gpu", "unknown accelerator %q (known: %s)", req.Name, strings.Join(s.st().cat.AcceleratorNames(), ", "))
+		if !ok { // a bad query parameter, as a bad number would be
+			return OffersPage{}, apperr.Invalidf("gpu", "unknown accelerator %q (known: %s)", req.Name, strings.Join(s.st().cat.AcceleratorNames(), ", "))
 		}
 		f.GPU, f.GPUCount = a.ID, req.Count
 	}
@@ -99,7 +192,7 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 				continue
 			}
 			if _, ok := s.st().cat.Provider(id); !ok {
-				return OffersPage{}, apperr.NotFoundf("provider", "unknown provider %q (see /api/v1/providers)", id)
+				return OffersPage{}, apperr.Invalidf("provider", "unknown provider %q (see /api/v1/providers)", id)
 			}
 			f.Providers = append(f.Providers, strings.ToLower(id))
 		}
@@ -112,13 +205,33 @@ func (s *Server) offers(_ http.ResponseWriter, r *http.Request, _ *noBody) (Offe
 	if err != nil || perPage < 1 || perPage > 500 {
 		return OffersPage{}, apperr.Invalidf("per_page", "want 1 to 500, got %q", q.Get("per_page"))
 	}
-	sel := s.st().cat.Select(f)
+	maxPerGPU, err := floatParam(q.Get("max_price_per_gpu"), "max_price_per_gpu")
+	if err != nil {
+		return OffersPage{}, err
+	}
+	if maxPerGPU > 0 {
+		f.NeedMode = true // an unknown price is not below a bound
+	}
+	st := s.st()
+	sel := st.cat.Select(f)
+	if maxPerGPU > 0 {
+		keep := sel.Offers[:0:0]
+		for _, o := range sel.Offers {
+			if p, ok := o.YourPrices.Get(mode); ok && p/o.GPUs() <= maxPerGPU {
+				keep = append(keep, o)
+			}
+		}
+		sel.Offers = keep
+	}
 	catalog.Sort(sel.Offers, key, mode)
-	out := OffersPage{Items: []report.OfferJSON{}, Total: len(sel.Offers), Page: page, PerPage: perPage}
+	out := OffersPage{Items: []OfferItem{}, Total: len(sel.Offers), Page: page, PerPage: perPage}
 	lo := min((page-1)*perPage, len(sel.Offers))
 	hi := min(lo+perPage, len(sel.Offers))
 	if hi > lo {
-		out.Items, _ = report.Offers(sel.Offers[lo:hi], mode, false, s.now())
+		views, _ := report.Offers(sel.Offers[lo:hi], mode, false, s.now())
+		for i, o := range sel.Offers[lo:hi] {
+			out.Items = append(out.Items, offerItem(views[i], o, mode, st.sells[o.Provider]))
+		}
 	}
 	return out, nil
 }

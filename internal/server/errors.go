@@ -172,7 +172,7 @@ func badRequest(field, format string, args ...any) error {
 
 // writeError writes err in the one error shape, logging internal errors.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	b := errorBody(err)
+	b := translateBody(errorBody(err), err)
 	status := statusOf(b.Code)
 	var he *httpError
 	if errors.As(err, &he) {

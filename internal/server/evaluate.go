@@ -20,7 +20,8 @@ import (
 
 // ValidateRequest is the body of POST /api/v1/validate.
 type ValidateRequest struct {
-	Workload string `json:"workload"` // YAML or JSON text
+	// Workload is the workload: a JSON object, or YAML or JSON text.
+	Workload Document `json:"workload" schema:"workload"`
 }
 
 // ValidateResponse says whether a workload is valid: the defaults filled
@@ -33,23 +34,26 @@ type ValidateResponse struct {
 
 // PredictRequest is the body of POST /api/v1/predict.
 type PredictRequest struct {
-	Workload string `json:"workload"`
-	GPU      string `json:"gpu,omitempty"`   // accelerator id; or give offer
-	GPUs     int    `json:"gpus,omitempty"`  // total accelerators; 0 = one server's worth
-	Nodes    int    `json:"nodes,omitempty"` // 0 = as few as the server allows
-	Offer    string `json:"offer,omitempty"` // provider/instance
+	Workload Document `json:"workload" schema:"workload"`
+	GPU      string   `json:"gpu,omitempty"`   // accelerator id; or give offer
+	GPUs     int      `json:"gpus,omitempty"`  // total accelerators; 0 = one server's worth
+	Nodes    int      `json:"nodes,omitempty"` // 0 = as few as the server allows
+	Offer    string   `json:"offer,omitempty"` // provider/instance
 	// Calibrate is a probe report's JSON text (gpupick probe -o json):
 	// its measured efficiency, storage and network replace the catalog's.
 	Calibrate string `json:"calibrate,omitempty"`
+	// Lang is the language of the sentences (verdict, fix, assumptions):
+	// en (the default) or zh.
+	Lang string `json:"lang,omitempty"`
 }
 
 // RecommendRequest is the body of POST /api/v1/recommend.
 type RecommendRequest struct {
-	Workload  string   `json:"workload"`
+	Workload  Document `json:"workload" schema:"workload"`
 	Objective string   `json:"objective,omitempty"` // cost, time, tokens-per-dollar or balanced
 	Pricing   []string `json:"pricing,omitempty"`   // pricing modes; default: the workload's
 	Top       *int     `json:"top,omitempty"`       // candidates shown; default 10, 0 = all
-	Lang      string   `json:"lang,omitempty"`      // en or zh (svg and html)
+	Lang      string   `json:"lang,omitempty"`      // en (default) or zh: the sentences, the chart and the report
 	// Calibrate is a probe report's JSON text (gpupick probe -o json),
 	// applied to the offers with the hardware it measured.
 	Calibrate string `json:"calibrate,omitempty"`
@@ -57,8 +61,9 @@ type RecommendRequest struct {
 
 // ExplainRequest is the body of POST /api/v1/explain.
 type ExplainRequest struct {
-	Workload string `json:"workload"`
-	Offer    string `json:"offer"` // provider/instance
+	Workload Document `json:"workload" schema:"workload"`
+	Offer    string   `json:"offer"`          // provider/instance
+	Lang     string   `json:"lang,omitempty"` // en (default) or zh
 }
 
 // ExplainResponse is the --explain story of one candidate, as text.
@@ -68,19 +73,21 @@ type ExplainResponse struct {
 
 // CheckRequest is the body of POST /api/v1/check.
 type CheckRequest struct {
-	Workload string `json:"workload"`
-	GPU      string `json:"gpu,omitempty"`
-	Offer    string `json:"offer,omitempty"`
-	Region   string `json:"region,omitempty"`
+	Workload Document `json:"workload" schema:"workload"`
+	GPU      string   `json:"gpu,omitempty"`
+	Offer    string   `json:"offer,omitempty"`
+	Region   string   `json:"region,omitempty"`
+	Lang     string   `json:"lang,omitempty"` // en (default) or zh: verdicts, fixes and reasons
 }
 
 // CostRequest is the body of POST /api/v1/cost.
 type CostRequest struct {
-	Workload string `json:"workload"`
-	Offer    string `json:"offer"`
-	GPUs     int    `json:"gpus,omitempty"`    // a multiple of the instance's; 0 = one instance
-	Pricing  string `json:"pricing,omitempty"` // default on-demand
-	Region   string `json:"region,omitempty"`  // default: the cheapest with a price
+	Workload Document `json:"workload" schema:"workload"`
+	Offer    string   `json:"offer"`
+	GPUs     int      `json:"gpus,omitempty"`    // a multiple of the instance's; 0 = one instance
+	Pricing  string   `json:"pricing,omitempty"` // default on-demand
+	Region   string   `json:"region,omitempty"`  // default: the cheapest with a price
+	Lang     string   `json:"lang,omitempty"`    // en (default) or zh: warnings and notes
 }
 
 // CostResponse is the `gpupick cost -o json` document.
@@ -91,10 +98,12 @@ type CostResponse struct {
 
 // ExportRequest is the body of POST /api/v1/export/{kind}.
 type ExportRequest struct {
-	Workload string `json:"workload"`
-	Offer    string `json:"offer,omitempty"`  // default: the top recommendation
-	Policy   string `json:"policy,omitempty"` // SERVICE.yaml text whose policy to use
-	Image    string `json:"image,omitempty"`  // container image
+	Workload Document `json:"workload" schema:"workload"`
+	Offer    string   `json:"offer,omitempty"` // default: the top recommendation
+	// Policy is a service file (an object, or SERVICE.yaml text) whose
+	// policy to use.
+	Policy Document `json:"policy,omitzero" schema:"service"`
+	Image  string   `json:"image,omitempty"` // container image
 }
 
 // ExportResponse holds the generated files by name.
@@ -102,13 +111,14 @@ type ExportResponse struct {
 	Files map[string]string `json:"files"`
 }
 
-// parseWorkload reads the workload text of a request; its errors carry the
-// field and line inside it.
-func parseWorkload(text string) (*workload.Spec, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, apperr.Invalidf("workload", "a workload (YAML or JSON text) is required")
+// parseWorkload reads the workload of a request; its errors carry the
+// field and, for text, the line inside it.
+func parseWorkload(d Document) (*workload.Spec, error) {
+	if strings.TrimSpace(d.text) == "" {
+		return nil, apperr.Invalidf("workload", "a workload (a JSON object, or YAML or JSON text) is required")
 	}
-	return workload.Parse([]byte(text), "workload")
+	spec, err := workload.Parse(d.Bytes(), "workload")
+	return spec, d.parsed(err)
 }
 
 func (s *Server) validate(_ http.ResponseWriter, _ *http.Request, in *ValidateRequest) (ValidateResponse, error) {
@@ -155,6 +165,7 @@ func (s *Server) predict(_ http.ResponseWriter, _ *http.Request, in *PredictRequ
 	if err != nil {
 		return p, apperr.Wrap(apperr.Invalid, "predict", err)
 	}
+	localizePrediction(&p, requestLang(in))
 	return p, nil
 }
 
@@ -217,10 +228,7 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 		}
 		top = *in.Top
 	}
-	l, err := report.ParseLang(in.Lang, "")
-	if err != nil {
-		return report.RecommendJSON{}, apperr.Wrap(apperr.Invalid, "lang", err)
-	}
+	l := requestLang(in)
 	spec, res, err := s.advise(r.Context(), in, false)
 	if err != nil {
 		return report.RecommendJSON{}, err
@@ -241,7 +249,9 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 		_, _ = w.Write(b.Bytes())
 		return report.RecommendJSON{}, errWritten
 	}
-	return report.Recommendation(spec.Name, string(spec.Kind), res, top), nil
+	d := report.RecommendationIn(spec.Name, string(spec.Kind), res, top, l)
+	localizeRecommendation(&d, res, l)
+	return d, nil
 }
 
 func (s *Server) explain(_ http.ResponseWriter, r *http.Request, in *ExplainRequest) (ExplainResponse, error) {
@@ -253,7 +263,7 @@ func (s *Server) explain(_ http.ResponseWriter, r *http.Request, in *ExplainRequ
 		return ExplainResponse{}, err
 	}
 	var b bytes.Buffer
-	found, err := report.ExplainOffer(&b, res, in.Offer, report.English)
+	found, err := report.ExplainOffer(&b, res, in.Offer, requestLang(in))
 	if err != nil {
 		return ExplainResponse{}, err
 	}
@@ -305,6 +315,7 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 		v.Offer, v.Region = o.ID(), o.Region
 	}
 	v.GPU = a.ID
+	localizeCheck(&v, requestLang(in))
 	return v, nil
 }
 
@@ -326,8 +337,10 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 	if err != nil {
 		return out, err
 	}
-	cands := []*advisor.Candidate{cand}
-	return CostResponse{report.CandidateView(cands[0]), cands[0].Cost.Notes}, nil
+	l := requestLang(in)
+	out = CostResponse{report.CandidateView(cand), trAll(l, cand.Cost.Notes)}
+	localizeCandidate(&out.CandidateJSON, cand, l)
+	return out, nil
 }
 
 func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportRequest) (out ExportResponse, err error) {
@@ -347,10 +360,10 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 	if err != nil {
 		return out, err
 	}
-	if in.Policy != "" {
-		sv, err := autoscale.ParseSpec([]byte(in.Policy))
+	if !in.Policy.IsZero() {
+		sv, err := autoscale.ParseSpec(in.Policy.Bytes())
 		if err != nil {
-			return out, apperr.Wrap(apperr.Invalid, "policy", apperr.InFile(err, "policy"))
+			return out, apperr.Wrap(apperr.Invalid, "policy", apperr.InFile(in.Policy.parsed(err), "policy"))
 		}
 		ein.Policy = app.ExportPolicy(sv.Policy)
 	}

@@ -41,7 +41,7 @@ func TestJSONBodiesOnly(t *testing.T) {
 	s := testServer(t, nil)
 	h := s.Handler()
 	token := addToken(t, s)
-	validate := jsonBody(t, ValidateRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	validate := jsonBody(t, ValidateRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))})
 	for _, tt := range []struct {
 		name, method, path, contentType string
 		status                          int
@@ -84,7 +84,7 @@ func TestCrossOriginWrites(t *testing.T) {
 	s := testServer(t, func(c *Config) { c.CORSOrigins = []string{"https://app.example"} })
 	h := s.Handler()
 	token := addToken(t, s)
-	job := jsonBody(t, SimulationRequest{Service: example(t, "service-target.yaml")})
+	job := jsonBody(t, SimulationRequest{Service: Text(example(t, "service-target.yaml"))})
 	prices := jsonBody(t, PricesRequest{Overlay: "rules:\n  - {provider: aws, instance: \"p5.*\", discount_percent: 50}\n"})
 	auth := header("Authorization", "Bearer "+token)
 	for _, tt := range []struct {
@@ -232,7 +232,7 @@ func TestSecurityHeaders(t *testing.T) {
 	now := fixedNow
 	s := testServer(t, func(c *Config) { c.RateLimit = 1000; c.Now = func() time.Time { return now } })
 	h := s.Handler()
-	rec := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	rec := jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))})
 	for _, tt := range []struct {
 		name, method, path, body string
 		edit                     func(*http.Request)
@@ -249,7 +249,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{"openapi", "GET", "/openapi.json", "", nil, 200, "application/json"},
 		{"page", "GET", "/", "", nil, 200, "text/html"},
 		{"page script", "GET", "/app.js", "", nil, 200, "text/javascript"},
-		{"page 404", "GET", "/nope.html", "", nil, 404, "text/plain"},
+		{"page 404", "GET", "/nope.html", "", nil, 404, "text/html"},
 		{"metrics", "GET", "/metrics", "", nil, 200, "text/plain"},
 		{"healthz", "GET", "/healthz", "", nil, 200, "application/json"},
 		{"405", "PUT", "/api/v1/offers", "", nil, 405, "application/json"},

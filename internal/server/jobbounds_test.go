@@ -42,7 +42,7 @@ func idOf(t *testing.T, r response) string {
 func TestJobsPerClient(t *testing.T) {
 	s := testServer(t, func(c *Config) { c.MaxJobs = 4 })
 	token := addToken(t, s)
-	long := SimulationRequest{Service: longService}
+	long := SimulationRequest{Service: Text(longService)}
 	const a, b, c = "192.0.2.1:1000", "198.51.100.7:2000", "203.0.113.9:3000"
 	var ids []string
 	for i := range jobsPerClient {
@@ -113,7 +113,7 @@ func TestJobsPerClient(t *testing.T) {
 	if _, r := submitFrom(t, s, a, "", long); r.status != 429 {
 		t.Errorf("client a taking the last slot: %d %s", r.status, r.body)
 	}
-	if _, r := submitFrom(t, s, "203.0.113.11:5000", "", SimulationRequest{Service: example(t, "service-fixed.yaml")}); r.status != 202 {
+	if _, r := submitFrom(t, s, "203.0.113.11:5000", "", SimulationRequest{Service: Text(example(t, "service-fixed.yaml"))}); r.status != 202 {
 		t.Errorf("a client running none after a job ended: %d %s", r.status, r.body)
 	}
 	s.jobs.cancelAll()
@@ -126,7 +126,7 @@ var stoppedRE = regexp.MustCompile(`^stopped after 0\.3\d* s: the limit is 0\.3 
 func TestJobTimeLimit(t *testing.T) {
 	s := testServer(t, nil)
 	s.jobs.timeLimit = 300 * time.Millisecond
-	for _, req := range []SimulationRequest{{Service: longService}, {Service: longSearch, Search: true}} {
+	for _, req := range []SimulationRequest{{Service: Text(longService)}, {Service: Text(longSearch), Search: true}} {
 		j, r := submit(t, s, req)
 		if r.status != 202 {
 			t.Fatalf("submit: %d %s", r.status, r.body)
@@ -162,15 +162,15 @@ func TestSimulationWorkLimits(t *testing.T) {
 		line     int
 		contains []string
 	}{
-		{"a hundred thousand requests a second for a day", SimulationRequest{Service: "traffic: {kind: poisson, rate_per_s: 1e5, duration_s: 86400}\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 10}\npricing: {per_hour_usd: 1}\n"},
+		{"a hundred thousand requests a second for a day", SimulationRequest{Service: Text("traffic: {kind: poisson, rate_per_s: 1e5, duration_s: 86400}\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 10}\npricing: {per_hour_usd: 1}\n")},
 			"", 0, []string{"this simulation would take about 1.7e+10 events (8.6e+09 requests over 24 h), over the limit of 3e+09 events", "this service's limits"}},
-		{"a long search", SimulationRequest{Service: longService, Search: true}, "", 0, []string{"this search would take about", "over the limit of 3e+09 events"}},
-		{"a 99-year trace", SimulationRequest{Service: plain("{kind: fixed, replicas: 1}"), Trace: "0\n3122064000\n"}, "", 0, []string{"would replay 98.9 years of traffic, over the limit of 366 days"}},
-		{"rate_per_s 1e9", SimulationRequest{Service: "traffic:\n  kind: poisson\n  rate_per_s: 1e9\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 1}\npricing: {per_hour_usd: 1}\n"},
+		{"a long search", SimulationRequest{Service: Text(longService), Search: true}, "", 0, []string{"this search would take about", "over the limit of 3e+09 events"}},
+		{"a 99-year trace", SimulationRequest{Service: Text(plain("{kind: fixed, replicas: 1}")), Trace: "0\n3122064000\n"}, "", 0, []string{"would replay 98.9 years of traffic, over the limit of 366 days"}},
+		{"rate_per_s 1e9", SimulationRequest{Service: Text("traffic:\n  kind: poisson\n  rate_per_s: 1e9\nservice: {kind: distribution, mean_s: 1}\npolicy: {kind: fixed, replicas: 1}\npricing: {per_hour_usd: 1}\n")},
 			"traffic.rate_per_s", 3, []string{"at most 1e+06 requests/s"}},
-		{"provisioning_s 1e15", SimulationRequest{Service: "traffic: {kind: poisson, rate_per_s: 1}\nservice:\n  kind: distribution\n  mean_s: 1\n  provisioning_s: 1e15\npolicy: {kind: target}\npricing: {per_hour_usd: 1}\n"},
+		{"provisioning_s 1e15", SimulationRequest{Service: Text("traffic: {kind: poisson, rate_per_s: 1}\nservice:\n  kind: distribution\n  mean_s: 1\n  provisioning_s: 1e15\npolicy: {kind: target}\npricing: {per_hour_usd: 1}\n")},
 			"service.provisioning_s", 5, []string{"at most 86400 s (a day), got 1e+15"}},
-		{"header-only trace", SimulationRequest{Service: plain("{kind: fixed, replicas: 1}"), Trace: "timestamp_s,prompt_tokens\n"}, "trace", 0, []string{"the trace holds no requests"}},
+		{"header-only trace", SimulationRequest{Service: Text(plain("{kind: fixed, replicas: 1}")), Trace: "timestamp_s,prompt_tokens\n"}, "trace", 0, []string{"the trace holds no requests"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, r := submit(t, s, tt.req)
@@ -188,7 +188,7 @@ func TestSimulationWorkLimits(t *testing.T) {
 			}
 		})
 	}
-	j, r := submit(t, s, SimulationRequest{Service: example(t, "service-model.yaml"), Workload: example(t, "llama3-70b-chat.yaml"), Search: true})
+	j, r := submit(t, s, SimulationRequest{Service: Text(example(t, "service-model.yaml")), Workload: Text(example(t, "llama3-70b-chat.yaml")), Search: true})
 	if r.status != 202 {
 		t.Fatalf("the search of examples/service-model.yaml: %d %s", r.status, r.body)
 	}

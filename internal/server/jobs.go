@@ -18,16 +18,19 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/store"
 )
 
 // SimulationRequest is the body of POST /api/v1/simulations.
 type SimulationRequest struct {
-	// Service is the SERVICE.yaml text (traffic, service, policy, slo).
-	Service string `json:"service"`
-	// Workload is the workload text of a model service (service.kind:
-	// model), in place of the file its service.workload names.
-	Workload string `json:"workload,omitempty"`
+	// Service is the service file (traffic, service, policy, slo): a JSON
+	// object, or SERVICE.yaml text.
+	Service Document `json:"service" schema:"service"`
+	// Workload is the workload of a model service (service.kind: model),
+	// in place of the file its service.workload names: a JSON object, or
+	// YAML or JSON text.
+	Workload Document `json:"workload,omitzero" schema:"workload"`
 	// Trace is a trace's CSV text to replay, in the format traffic.format
 	// names (azure, burstgpt or plain), in place of the file traffic.file
 	// names; required when traffic.kind is trace. The 1 MiB body cap
@@ -41,6 +44,9 @@ type SimulationRequest struct {
 	// Offers is, with search on a model service, how many of the best
 	// other offers for the workload to try too (default 4, at most 10).
 	Offers *int `json:"offers,omitempty"`
+	// Lang is the language of the job's sentences (the search's policy
+	// summaries, errors): en (the default) or zh.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Job states.
@@ -62,6 +68,9 @@ type JobJSON struct {
 	Result   *autoscale.Result       `json:"result,omitempty"`
 	Search   *autoscale.SearchResult `json:"search,omitempty"`
 	Error    *ErrorBody              `json:"error,omitempty"`
+	// Lang is the language the job was asked in (absent: English); a
+	// poll answers in it unless its ?lang says otherwise.
+	Lang string `json:"lang,omitempty"`
 }
 
 // outcome is what a job's run gives: a simulation or a search.
@@ -79,13 +88,18 @@ type job struct {
 	status   string
 	progress float64
 	outcome
-	err *ErrorBody
+	err  *ErrorBody
+	lang report.Lang // "" or en: English
 }
 
 func (j *job) view() JobJSON {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Search: j.search, Error: j.err}
+	v := JobJSON{ID: j.id, Status: j.status, Progress: j.progress, Created: j.created, Result: j.result, Search: j.search, Error: j.err}
+	if j.lang != report.English {
+		v.Lang = string(j.lang)
+	}
+	return v
 }
 
 // jobs keeps simulation jobs in memory: at most maxRunning at once, at
@@ -419,7 +433,13 @@ func (s *Server) submitSimulation(w http.ResponseWriter, r *http.Request, in *Si
 	if err != nil {
 		return JobJSON{}, err
 	}
-	return j.view(), nil
+	l := requestLang(in)
+	j.mu.Lock()
+	j.lang = l
+	j.mu.Unlock()
+	v := j.view()
+	localizeJob(&v, l)
+	return v, nil
 }
 
 // prepareSimulation checks a simulation request, estimates its work and
@@ -428,9 +448,12 @@ func (s *Server) prepareSimulation(r *http.Request, client string, in *Simulatio
 	if err := s.jobs.admits(client); err != nil { // before the work of preparing it
 		return nil, err
 	}
-	spec, err := autoscale.ParseSpec([]byte(in.Service))
+	if in.Service.IsZero() {
+		return nil, apperr.Invalidf("service", "a service (a JSON object, or SERVICE.yaml text) is required")
+	}
+	spec, err := autoscale.ParseSpec(in.Service.Bytes())
 	if err != nil {
-		return nil, apperr.InFile(err, "service")
+		return nil, apperr.InFile(in.Service.parsed(err), "service")
 	}
 	offers := 4
 	if in.Offers != nil {
@@ -455,8 +478,8 @@ func (s *Server) prepareSimulation(r *http.Request, client string, in *Simulatio
 	var model *autoscale.BatchModel
 	candidates := []autoscale.Candidate{{Name: spec.Name, PricePerHourUSD: spec.Pricing.PerHourUSD}}
 	if spec.Service.Kind == autoscale.ServiceModel {
-		if in.Workload == "" {
-			return nil, apperr.Invalidf("workload", "a model service needs the workload text in the request's workload field")
+		if in.Workload.IsZero() {
+			return nil, apperr.Invalidf("workload", "a model service needs the workload (an object or its text) in the request's workload field")
 		}
 		ws, err := parseWorkload(in.Workload)
 		if err != nil {
@@ -491,7 +514,7 @@ func (s *Server) prepareSimulation(r *http.Request, client string, in *Simulatio
 			candidates = app.SearchCandidates(spec, ws, c, st.checker.Checks(), o, model, offers, s.now())
 			release()
 		}
-	} else if in.Workload != "" {
+	} else if !in.Workload.IsZero() {
 		return nil, apperr.Invalidf("workload", "only a model service (service.kind: model) takes a workload")
 	}
 	est := autoscale.EstimateRun(spec, stats, model)
@@ -554,14 +577,34 @@ func checkTrace(source func() (autoscale.Source, error), cutS float64) (*autosca
 }
 
 func (s *Server) getSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
-	j, err := s.jobs.get(r.PathValue("id"))
-	if apperr.CodeOf(err) == apperr.NotFound {
-		return s.jobs.stored(r.PathValue("id")) // another replica's
-	}
-	if err != nil {
+	if _, err := jobLang(r, JobJSON{}); err != nil { // a bad ?lang before anything
 		return JobJSON{}, err
 	}
-	return j.view(), nil
+	j, err := s.jobs.get(r.PathValue("id"))
+	var v JobJSON
+	switch {
+	case apperr.CodeOf(err) == apperr.NotFound:
+		if v, err = s.jobs.stored(r.PathValue("id")); err != nil { // another replica's
+			return v, err
+		}
+	case err != nil:
+		return JobJSON{}, err
+	default:
+		v = j.view()
+	}
+	l, _ := jobLang(r, v)
+	localizeJob(&v, l)
+	return v, nil
+}
+
+// jobLang is the language of a poll's answer: its ?lang, else the one the
+// job was asked in.
+func jobLang(r *http.Request, v JobJSON) (report.Lang, error) {
+	q := r.URL.Query().Get("lang")
+	if q == "" {
+		q = v.Lang
+	}
+	return parseLang(q)
 }
 
 func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
@@ -591,5 +634,8 @@ func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noB
 	}
 	j.mu.Unlock()
 	s.jobs.sync(j) // the other replicas see it at once
-	return j.view(), nil
+	v := j.view()
+	l, _ := jobLang(r, v)
+	localizeJob(&v, l)
+	return v, nil
 }

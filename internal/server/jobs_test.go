@@ -68,8 +68,8 @@ func TestSimulationJobs(t *testing.T) {
 		name string
 		req  SimulationRequest
 	}{
-		{"distribution", SimulationRequest{Service: example(t, "service-target.yaml")}},
-		{"model", SimulationRequest{Service: example(t, "service-model.yaml"), Workload: example(t, "llama3-70b-chat.yaml")}},
+		{"distribution", SimulationRequest{Service: Text(example(t, "service-target.yaml"))}},
+		{"model", SimulationRequest{Service: Text(example(t, "service-model.yaml")), Workload: Text(example(t, "llama3-70b-chat.yaml"))}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			j, r := submit(t, s, tt.req)
@@ -85,11 +85,11 @@ func TestSimulationJobs(t *testing.T) {
 			}
 		})
 	}
-	_, r := submit(t, s, SimulationRequest{Service: example(t, "service-model.yaml")})
+	_, r := submit(t, s, SimulationRequest{Service: Text(example(t, "service-model.yaml"))})
 	if r.status != 400 || r.errorOf(t).Field != "workload" {
 		t.Errorf("model service without workload: %d %s", r.status, r.body)
 	}
-	_, r = submit(t, s, SimulationRequest{Service: traceService})
+	_, r = submit(t, s, SimulationRequest{Service: Text(traceService)})
 	if r.status != 400 || r.errorOf(t).Field != "trace" {
 		t.Errorf("trace service without its trace: %d %s", r.status, r.body)
 	}
@@ -125,12 +125,12 @@ func TestSimulationCancelAndBounds(t *testing.T) {
 	// Without a store, so that only memory keeps jobs (a store keeps them
 	// for a day: TestSharedDatabase).
 	s := testServer(t, func(c *Config) { c.MaxJobs = 1; c.MaxKeptJobs = 2; c.DB = "" })
-	j, r := submit(t, s, SimulationRequest{Service: longService})
+	j, r := submit(t, s, SimulationRequest{Service: Text(longService)})
 	if r.status != 202 {
 		t.Fatalf("submit: %d %s", r.status, r.body)
 	}
 	poll(t, s, j.ID, func(j JobJSON) bool { return j.Progress > 0 })
-	if _, r := submit(t, s, SimulationRequest{Service: longService}); r.status != 429 {
+	if _, r := submit(t, s, SimulationRequest{Service: Text(longService)}); r.status != 429 {
 		t.Errorf("second job over the bound: %d %s", r.status, r.body)
 	}
 	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 || !strings.Contains(r.body, `"cancelled"`) {
@@ -143,7 +143,7 @@ func TestSimulationCancelAndBounds(t *testing.T) {
 	// Only the newest finished jobs are kept.
 	var ids []string
 	for range 3 {
-		j, r := submit(t, s, SimulationRequest{Service: example(t, "service-target.yaml")})
+		j, r := submit(t, s, SimulationRequest{Service: Text(example(t, "service-target.yaml"))})
 		if r.status != 202 {
 			t.Fatalf("submit: %d %s", r.status, r.body)
 		}
@@ -177,7 +177,7 @@ func TestSimulationTraceAndSearch(t *testing.T) {
 		return src
 	}
 
-	j, r := submit(t, s, SimulationRequest{Service: service, Trace: trace})
+	j, r := submit(t, s, SimulationRequest{Service: Text(service), Trace: trace})
 	if r.status != 202 {
 		t.Fatalf("submit trace: %d %s", r.status, r.body)
 	}
@@ -194,7 +194,7 @@ func TestSimulationTraceAndSearch(t *testing.T) {
 			got.Result.Requests, got.Result.CostUSD, want.Requests, want.CostUSD)
 	}
 
-	j, r = submit(t, s, SimulationRequest{Service: service, Trace: trace, Search: true})
+	j, r = submit(t, s, SimulationRequest{Service: Text(service), Trace: trace, Search: true})
 	if r.status != 202 {
 		t.Fatalf("submit search: %d %s", r.status, r.body)
 	}
@@ -218,11 +218,11 @@ func TestSimulationTraceAndSearch(t *testing.T) {
 		field string
 		line  int
 	}{
-		{"bad trace header", SimulationRequest{Service: service, Trace: "when,what\n1,2\n"}, "trace", 1},
-		{"bad trace row", SimulationRequest{Service: service, Trace: strings.Replace(trace, ",72\n", ",seventy\n", 1)}, "trace.GeneratedTokens", 3},
-		{"trace kind without trace", SimulationRequest{Service: traceService}, "trace", 0},
-		{"offers without search", SimulationRequest{Service: service, Offers: new(2)}, "offers", 0},
-		{"too many offers", SimulationRequest{Service: service, Search: true, Offers: new(11)}, "offers", 0},
+		{"bad trace header", SimulationRequest{Service: Text(service), Trace: "when,what\n1,2\n"}, "trace", 1},
+		{"bad trace row", SimulationRequest{Service: Text(service), Trace: strings.Replace(trace, ",72\n", ",seventy\n", 1)}, "trace.GeneratedTokens", 3},
+		{"trace kind without trace", SimulationRequest{Service: Text(traceService)}, "trace", 0},
+		{"offers without search", SimulationRequest{Service: Text(service), Offers: new(2)}, "offers", 0},
+		{"too many offers", SimulationRequest{Service: Text(service), Search: true, Offers: new(11)}, "offers", 0},
 	} {
 		_, r := submit(t, s, tt.req)
 		if r.status != 400 {
@@ -238,7 +238,7 @@ func TestSimulationTraceAndSearch(t *testing.T) {
 // TestSearchCancel checks that a running search stops when cancelled.
 func TestSearchCancel(t *testing.T) {
 	s := testServer(t, nil)
-	j, r := submit(t, s, SimulationRequest{Service: longSearch, Search: true})
+	j, r := submit(t, s, SimulationRequest{Service: Text(longSearch), Search: true})
 	if r.status != 202 {
 		t.Fatalf("submit: %d %s", r.status, r.body)
 	}

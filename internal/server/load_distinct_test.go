@@ -54,7 +54,7 @@ func TestLoadDistinct(t *testing.T) {
 			var mine []time.Duration
 			bad := 0
 			for time.Now().Before(stop) {
-				body := jsonBody(t, RecommendRequest{Workload: workload()})
+				body := jsonBody(t, RecommendRequest{Workload: Text(workload())})
 				t0 := time.Now()
 				resp, err := client.Post(ts.URL+"/api/v1/recommend", "application/json", strings.NewReader(body))
 				if err != nil {
@@ -116,7 +116,7 @@ func BenchmarkRecommendDistinct(b *testing.B) {
 		i++
 		y := fmt.Sprintf("name: pretrain-%d\nkind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {seq_len: %d, global_batch: 1024, tokens: %d}\nstack: {framework: megatron}\nconstraints: {max_gpus: 64, deadline_hours: 2000}\n",
 			i, 2048+(i%7)*512, 1000000000000+i*1000003)
-		if r := do(b, h, "POST", "/api/v1/recommend", jsonBody(b, RecommendRequest{Workload: y}), ""); r.status != 200 {
+		if r := do(b, h, "POST", "/api/v1/recommend", jsonBody(b, RecommendRequest{Workload: Text(y)}), ""); r.status != 200 {
 			b.Fatalf("status %d: %s", r.status, r.body)
 		}
 	}

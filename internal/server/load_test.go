@@ -27,7 +27,7 @@ func TestLoadRecommend(t *testing.T) {
 	s := testServer(t, func(c *Config) { c.DB = "" })
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	body := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	body := jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))})
 	tr := &http.Transport{MaxIdleConnsPerHost: clients}
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -81,16 +81,29 @@ func TestLoadRecommend(t *testing.T) {
 
 // BenchmarkRecommendParallel measures one recommend request through the
 // whole handler (decode, evaluate, encode) with parallel clients.
-func BenchmarkRecommendParallel(b *testing.B) {
+func BenchmarkRecommendParallel(b *testing.B) { benchmarkRecommend(b, "") }
+
+// BenchmarkRecommendParallelGzip is BenchmarkRecommendParallel for
+// clients that take gzip, as browsers do: the answer is compressed.
+func BenchmarkRecommendParallelGzip(b *testing.B) { benchmarkRecommend(b, "gzip") }
+
+func benchmarkRecommend(b *testing.B, encoding string) {
 	s := testServer(b, func(c *Config) { c.DB = "" })
 	h := s.Handler()
-	body := jsonBody(b, RecommendRequest{Workload: example(b, "llama3-8b-lora.yaml")})
+	body := jsonBody(b, RecommendRequest{Workload: Text(example(b, "llama3-8b-lora.yaml"))})
 	b.SetParallelism(25) // 25 x GOMAXPROCS goroutines: 50 on 2 cores
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if r := do(b, h, "POST", "/api/v1/recommend", body, ""); r.status != 200 {
-				b.Fatalf("status %d", r.status)
+			req := httptest.NewRequest("POST", local+"/api/v1/recommend", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if encoding != "" {
+				req.Header.Set("Accept-Encoding", encoding)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != 200 || w.Header().Get("Content-Encoding") != encoding {
+				b.Fatalf("status %d, encoding %q", w.Code, w.Header().Get("Content-Encoding"))
 			}
 		}
 	})

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/schema"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func errNoRoute(r *http.Request) error {
@@ -161,11 +164,44 @@ func (ss *schemaSet) fields(t reflect.Type, props map[string]any, required *[]st
 		if name == "" {
 			name = f.Name
 		}
-		props[name] = ss.schema(f.Type)
+		if f.Type == documentType {
+			props[name] = ss.document(f.Tag.Get("schema"))
+		} else {
+			props[name] = ss.schema(f.Type)
+		}
 		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
 			*required = append(*required, name)
 		}
 	}
+}
+
+// fileSchemas are the JSON Schemas of the files a Document may hold, by
+// the schema tag of its field; the OpenAPI document carries them whole.
+var fileSchemas = map[string]struct {
+	name string
+	gen  func() schema.Node
+}{
+	"workload": {"Workload", workload.JSONSchema},
+	"service":  {"Service", autoscale.JSONSchema},
+}
+
+// document describes a Document field: the file as a JSON object (its
+// full schema, in components) or its text.
+func (ss *schemaSet) document(kind string) map[string]any {
+	fs, ok := fileSchemas[kind]
+	if !ok {
+		panic("server: a Document field needs a schema tag: workload or service") // caught by TestOpenAPI
+	}
+	if _, done := ss.defs[fs.name]; !done {
+		n := fs.gen()
+		delete(n, "$schema") // the dialect is the document's (OpenAPI 3.1 is JSON Schema 2020-12)
+		delete(n, "$id")     // a base URI of its own would move the references
+		ss.defs[fs.name] = n
+	}
+	return map[string]any{"oneOf": []any{
+		map[string]any{"$ref": "#/components/schemas/" + fs.name},
+		map[string]any{"type": "string", "description": "the " + kind + " file's YAML or JSON text, as on disk (errors then carry its lines)"},
+	}}
 }
 
 var pathParam = regexp.MustCompile(`\{(\w+)\}`)

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/store"
 )
 
@@ -58,9 +59,19 @@ func op[In, Out any](method, path, tag, summary string, h func(http.ResponseWrit
 				return nil, err
 			}
 		}
+		// A bad lang is refused before any work; a good one also sets the
+		// language of the error messages.
+		lang := report.English
+		if lr, ok := any(in).(langRequest); ok {
+			l, err := parseLang(lr.language())
+			if err != nil {
+				return nil, err
+			}
+			lang = l
+		}
 		out, err := h(w, r, in)
 		if err != nil {
-			return nil, err
+			return nil, localized(err, lang)
 		}
 		return out, nil
 	}
@@ -154,6 +165,8 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		return badRequest("", "malformed JSON: the body ends too early")
 	case errors.As(err, &syntax):
 		return badRequest("", "malformed JSON at byte %d: %s", syntax.Offset, strings.TrimPrefix(syntax.Error(), "json: "))
+	case errors.As(err, &typ) && typ.Type == documentType:
+		return badRequest(typ.Field, "want a JSON object or a string of YAML or JSON text, got %s", typ.Value)
 	case errors.As(err, &typ):
 		return badRequest(typ.Field, "want a JSON %s, got %s", typ.Type.Kind(), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

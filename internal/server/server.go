@@ -121,13 +121,14 @@ type state struct {
 	cat         *catalog.Catalog
 	checker     *app.Checker
 	predictions *advisor.PredictionCache
+	sells       map[string]*[catalog.NumModes]bool // pricing modes each provider sells
 }
 
 func (s *Server) st() *state { return s.state.Load() }
 
 // setCatalog makes c the catalog of every new request.
 func (s *Server) setCatalog(c *catalog.Catalog) {
-	s.state.Store(&state{cat: c, checker: app.NewChecker(s.matrix, c), predictions: &advisor.PredictionCache{}})
+	s.state.Store(&state{cat: c, checker: app.NewChecker(s.matrix, c), predictions: &advisor.PredictionCache{}, sells: sells(c)})
 }
 
 // New checks cfg, opens the store when cfg.DB names one, and builds the
@@ -308,7 +309,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // buildHandler registers the routes and wraps them in the middleware, the
 // outermost first: security headers, recover, log and measure, rate limit,
-// Host, Origin of writes, CORS.
+// Host, Origin of writes, CORS, compression.
 func (s *Server) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	s.mux = mux
@@ -322,11 +323,12 @@ func (s *Server) buildHandler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /metrics", s.metrics.serve)
 	mux.HandleFunc("GET /openapi.json", s.openAPI)
+	mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI) // the same, beside the API it describes
 	mux.HandleFunc("GET /docs", docsFile("docs.html", "text/html; charset=utf-8"))
 	mux.HandleFunc("GET /docs.js", docsFile("docs.js", "text/javascript; charset=utf-8"))
 	mux.HandleFunc("GET /docs.css", docsFile("docs.css", "text/css; charset=utf-8"))
-	mux.Handle("/", s.webPage()) // also answers unknown paths and wrong methods, in JSON
-	var h http.Handler = mux
+	mux.Handle("/", s.webPage())       // also answers unknown paths and wrong methods, in JSON
+	var h http.Handler = compress(mux) // innermost: what a handler writes, not the guards' short refusals
 	h = s.cors(h)
 	h = s.checkOrigin(h)
 	h = s.checkHost(h)

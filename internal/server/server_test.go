@@ -146,48 +146,48 @@ func TestEndpoints(t *testing.T) {
 		{"accelerators bad memory", "GET", "/api/v1/accelerators?min_memory_gb=lots", nil, 400, "", "invalid", "min_memory_gb"},
 		{"offers", "GET", "/api/v1/offers?gpu=h100-sxm:8&pricing=on-demand&sort=price-per-gpu&per_page=3", nil, 200, `"per_page": 3`, "", ""},
 		{"offers by provider", "GET", "/api/v1/offers?provider=aws,lambda&country=US", nil, 200, `"items"`, "", ""},
-		{"offers unknown gpu", "GET", "/api/v1/offers?gpu=z9000", nil, 404, "", "not_found", "gpu"},
-		{"offers unknown provider", "GET", "/api/v1/offers?provider=acme", nil, 404, "", "not_found", "provider"},
+		{"offers unknown gpu", "GET", "/api/v1/offers?gpu=z9000", nil, 400, "", "invalid", "gpu"},
+		{"offers unknown provider", "GET", "/api/v1/offers?provider=acme", nil, 400, "", "invalid", "provider"},
 		{"offers bad page", "GET", "/api/v1/offers?page=0", nil, 400, "", "invalid", "page"},
 		{"offers bad sort", "GET", "/api/v1/offers?sort=vibes", nil, 400, "", "invalid", "sort"},
 		{"offers bad pricing", "GET", "/api/v1/offers?pricing=free", nil, 400, "", "invalid", "pricing"},
 		{"providers", "GET", "/api/v1/providers", nil, 200, `"aws"`, "", ""},
-		{"validate ok", "POST", "/api/v1/validate", ValidateRequest{lora}, 200, `"ok": true`, "", ""},
-		{"validate bad", "POST", "/api/v1/validate", ValidateRequest{badWorkload}, 200, `"field": "training.seq_len"`, "", ""},
-		{"predict", "POST", "/api/v1/predict", PredictRequest{Workload: lora, GPU: "h100-sxm", GPUs: 8}, 200, `"throughput"`, "", ""},
-		{"predict on offer", "POST", "/api/v1/predict", PredictRequest{Workload: lora, Offer: "aws/p5.48xlarge"}, 200, `"throughput"`, "", ""},
-		{"predict no gpu", "POST", "/api/v1/predict", PredictRequest{Workload: lora}, 400, "", "invalid", "gpu"},
-		{"predict unknown gpu", "POST", "/api/v1/predict", PredictRequest{Workload: lora, GPU: "z9000"}, 404, "", "not_found", "gpu"},
-		{"predict bad workload", "POST", "/api/v1/predict", PredictRequest{Workload: badWorkload, GPU: "h100-sxm"}, 400, `"line": 13`, "invalid", "training.seq_len"},
+		{"validate ok", "POST", "/api/v1/validate", ValidateRequest{Text(lora)}, 200, `"ok": true`, "", ""},
+		{"validate bad", "POST", "/api/v1/validate", ValidateRequest{Text(badWorkload)}, 200, `"field": "training.seq_len"`, "", ""},
+		{"predict", "POST", "/api/v1/predict", PredictRequest{Workload: Text(lora), GPU: "h100-sxm", GPUs: 8}, 200, `"throughput"`, "", ""},
+		{"predict on offer", "POST", "/api/v1/predict", PredictRequest{Workload: Text(lora), Offer: "aws/p5.48xlarge"}, 200, `"throughput"`, "", ""},
+		{"predict no gpu", "POST", "/api/v1/predict", PredictRequest{Workload: Text(lora)}, 400, "", "invalid", "gpu"},
+		{"predict unknown gpu", "POST", "/api/v1/predict", PredictRequest{Workload: Text(lora), GPU: "z9000"}, 404, "", "not_found", "gpu"},
+		{"predict bad workload", "POST", "/api/v1/predict", PredictRequest{Workload: Text(badWorkload), GPU: "h100-sxm"}, 400, `"line": 14`, "invalid", "training.seq_len"},
 		{"predict no workload", "POST", "/api/v1/predict", PredictRequest{GPU: "h100-sxm"}, 400, "", "invalid", "workload"},
-		{"recommend", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Pricing: []string{"on-demand"}}, 200, `"candidates"`, "", ""},
-		{"recommend bad objective", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Objective: "vibes"}, 400, "", "invalid", "objective"},
-		{"recommend bad pricing", "POST", "/api/v1/recommend", RecommendRequest{Workload: lora, Pricing: []string{"free"}}, 400, "", "invalid", "pricing"},
-		{"recommend bad format", "POST", "/api/v1/recommend?format=pdf", RecommendRequest{Workload: lora}, 400, "", "invalid", "format"},
+		{"recommend", "POST", "/api/v1/recommend", RecommendRequest{Workload: Text(lora), Pricing: []string{"on-demand"}}, 200, `"candidates"`, "", ""},
+		{"recommend bad objective", "POST", "/api/v1/recommend", RecommendRequest{Workload: Text(lora), Objective: "vibes"}, 400, "", "invalid", "objective"},
+		{"recommend bad pricing", "POST", "/api/v1/recommend", RecommendRequest{Workload: Text(lora), Pricing: []string{"free"}}, 400, "", "invalid", "pricing"},
+		{"recommend bad format", "POST", "/api/v1/recommend?format=pdf", RecommendRequest{Workload: Text(lora)}, 400, "", "invalid", "format"},
 		{"recommend malformed", "POST", "/api/v1/recommend", `{"workload": `, 400, "malformed JSON", "invalid", ""},
 		{"recommend syntax", "POST", "/api/v1/recommend", `{"workload" "x"}`, 400, "malformed JSON at byte", "invalid", ""},
 		{"recommend unknown field", "POST", "/api/v1/recommend", `{"workload": "x", "budget": 3}`, 400, "", "invalid", "budget"},
 		{"recommend wrong type", "POST", "/api/v1/recommend", `{"workload": 3}`, 400, "", "invalid", "workload"},
 		{"recommend two values", "POST", "/api/v1/recommend", `{"workload": "x"} {}`, 400, "one JSON object", "invalid", ""},
 		{"recommend empty body", "POST", "/api/v1/recommend", ``, 400, "body is required", "invalid", ""},
-		{"explain", "POST", "/api/v1/explain", ExplainRequest{lora, "aws/p5.48xlarge"}, 200, `"text"`, "", ""},
-		{"explain unknown", "POST", "/api/v1/explain", ExplainRequest{lora, "acme/big"}, 404, "", "not_found", "offer"},
-		{"check", "POST", "/api/v1/check", CheckRequest{Workload: chat, Offer: "aws/p5.48xlarge"}, 200, `"compat"`, "", ""},
-		{"check gpu", "POST", "/api/v1/check", CheckRequest{Workload: lora, GPU: "mi300x"}, 200, `"compat"`, "", ""},
-		{"check bad region", "POST", "/api/v1/check", CheckRequest{Workload: chat, Offer: "aws/p5.48xlarge", Region: "mars-1"}, 404, "", "not_found", "region"},
-		{"cost", "POST", "/api/v1/cost", CostRequest{Workload: lora, Offer: "aws/p5.48xlarge"}, 200, `"cost_notes"`, "", ""},
-		{"cost bad gpus", "POST", "/api/v1/cost", CostRequest{Workload: lora, Offer: "aws/p5.48xlarge", GPUs: 3}, 400, "", "invalid", "gpus"},
-		{"cost no offer", "POST", "/api/v1/cost", CostRequest{Workload: lora}, 400, "", "invalid", "offer"},
-		{"export skypilot", "POST", "/api/v1/export/skypilot", ExportRequest{Workload: lora}, 200, `"skypilot.yaml"`, "", ""},
-		{"export all with policy", "POST", "/api/v1/export/all", ExportRequest{Workload: chat, Policy: example(t, "service-target.yaml")}, 200, `"scaledobject.yaml"`, "", ""},
-		{"export bad kind", "POST", "/api/v1/export/helm", ExportRequest{Workload: lora}, 400, "", "invalid", "kind"},
-		{"export bad policy", "POST", "/api/v1/export/keda", ExportRequest{Workload: chat, Policy: "policy: {kind: psychic}"}, 400, "", "invalid", "traffic.kind"},
+		{"explain", "POST", "/api/v1/explain", ExplainRequest{Workload: Text(lora), Offer: "aws/p5.48xlarge"}, 200, `"text"`, "", ""},
+		{"explain unknown", "POST", "/api/v1/explain", ExplainRequest{Workload: Text(lora), Offer: "acme/big"}, 404, "", "not_found", "offer"},
+		{"check", "POST", "/api/v1/check", CheckRequest{Workload: Text(chat), Offer: "aws/p5.48xlarge"}, 200, `"compat"`, "", ""},
+		{"check gpu", "POST", "/api/v1/check", CheckRequest{Workload: Text(lora), GPU: "mi300x"}, 200, `"compat"`, "", ""},
+		{"check bad region", "POST", "/api/v1/check", CheckRequest{Workload: Text(chat), Offer: "aws/p5.48xlarge", Region: "mars-1"}, 404, "", "not_found", "region"},
+		{"cost", "POST", "/api/v1/cost", CostRequest{Workload: Text(lora), Offer: "aws/p5.48xlarge"}, 200, `"cost_notes"`, "", ""},
+		{"cost bad gpus", "POST", "/api/v1/cost", CostRequest{Workload: Text(lora), Offer: "aws/p5.48xlarge", GPUs: 3}, 400, "", "invalid", "gpus"},
+		{"cost no offer", "POST", "/api/v1/cost", CostRequest{Workload: Text(lora)}, 400, "", "invalid", "offer"},
+		{"export skypilot", "POST", "/api/v1/export/skypilot", ExportRequest{Workload: Text(lora)}, 200, `"skypilot.yaml"`, "", ""},
+		{"export all with policy", "POST", "/api/v1/export/all", ExportRequest{Workload: Text(chat), Policy: Text(example(t, "service-target.yaml"))}, 200, `"scaledobject.yaml"`, "", ""},
+		{"export bad kind", "POST", "/api/v1/export/helm", ExportRequest{Workload: Text(lora)}, 400, "", "invalid", "kind"},
+		{"export bad policy", "POST", "/api/v1/export/keda", ExportRequest{Workload: Text(chat), Policy: Text("policy: {kind: psychic}")}, 400, "", "invalid", "traffic.kind"},
 		{"snapshots", "GET", "/api/v1/catalog/snapshots", nil, 200, `[]`, "", ""},
 		{"history bad offer", "GET", "/api/v1/catalog/history?offer=p5", nil, 400, "", "invalid", "offer"},
 		{"history bad date", "GET", "/api/v1/catalog/history?offer=aws/p5.48xlarge&from=May", nil, 400, "", "invalid", "from"},
 		{"diff empty", "GET", "/api/v1/catalog/diff", nil, 422, "", "empty", ""},
 		{"simulation missing", "GET", "/api/v1/simulations/nope", nil, 404, "", "not_found", "id"},
-		{"simulation bad service", "POST", "/api/v1/simulations", SimulationRequest{Service: "traffic: {kind: tidal}"}, 400, "", "invalid", "pricing.per_hour_usd"},
+		{"simulation bad service", "POST", "/api/v1/simulations", SimulationRequest{Service: Text("traffic: {kind: tidal}")}, 400, "", "invalid", "pricing.per_hour_usd"},
 		{"workload missing", "GET", "/api/v1/workloads/999", nil, 404, "", "not_found", "id"},
 		{"workload bad id", "GET", "/api/v1/workloads/abc", nil, 400, "", "invalid", "id"},
 		{"reports list", "GET", "/api/v1/reports", nil, 200, `[]`, "", ""},
@@ -233,7 +233,7 @@ func TestEndpoints(t *testing.T) {
 // lists the offers page items with the report's fields.
 func TestRecommendFormats(t *testing.T) {
 	h := testServer(t, nil).Handler()
-	body := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	body := jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))})
 	svg := do(t, h, "POST", "/api/v1/recommend?format=svg", body, "")
 	if svg.status != 200 || svg.header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.body, "<svg") {
 		t.Errorf("svg: %d %s %.200s", svg.status, svg.header.Get("Content-Type"), svg.body)
@@ -243,7 +243,7 @@ func TestRecommendFormats(t *testing.T) {
 		t.Errorf("html: %d %s %.200s", html.status, html.header.Get("Content-Type"), html.body)
 	}
 	top := 2
-	js := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml"), Top: &top}), "")
+	js := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml")), Top: &top}), "")
 	var v struct {
 		Candidates []json.RawMessage `json:"candidates"`
 	}
@@ -445,7 +445,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	var logs bytes.Buffer
 	s := testServer(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
 	h := s.Handler()
-	do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")}), "")
+	do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))}), "")
 	do(t, h, "GET", "/api/v1/workloads/7", "", "")
 	m := do(t, h, "GET", "/metrics", "", "").body
 	for _, want := range []string{
@@ -487,7 +487,7 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("%s %s: no security", rt.method, rt.path)
 		}
 	}
-	for _, name := range []string{"report_RecommendJSON", "RecommendRequest", "ErrorJSON", "JobJSON", "report_OfferJSON", "perf_Prediction"} {
+	for _, name := range []string{"report_RecommendJSON", "RecommendRequest", "ErrorJSON", "JobJSON", "OfferItem", "perf_Prediction", "Workload", "Service"} {
 		if doc.Comp.Schemas[name] == nil {
 			t.Errorf("schema %s missing", name)
 		}
@@ -558,7 +558,7 @@ func TestWrites(t *testing.T) {
 func TestEvaluationGate(t *testing.T) {
 	s := testServer(t, func(c *Config) { c.DB = "" })
 	h := s.Handler()
-	body := jsonBody(t, RecommendRequest{Workload: example(t, "llama3-8b-lora.yaml")})
+	body := jsonBody(t, RecommendRequest{Workload: Text(example(t, "llama3-8b-lora.yaml"))})
 	for range cap(s.gate) {
 		s.gate <- struct{}{}
 	}
@@ -609,7 +609,7 @@ func TestCalibrateOverAPI(t *testing.T) {
 
 	predict := func(calibrate string) perf.Prediction {
 		t.Helper()
-		r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: workload, Offer: "aws/p5.48xlarge", Calibrate: calibrate}), "")
+		r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: Text(workload), Offer: "aws/p5.48xlarge", Calibrate: calibrate}), "")
 		var p perf.Prediction
 		if r.status != 200 || json.Unmarshal([]byte(r.body), &p) != nil {
 			t.Fatalf("predict: %d %.300s", r.status, r.body)
@@ -624,7 +624,7 @@ func TestCalibrateOverAPI(t *testing.T) {
 	recommend := func(calibrate string) map[string]float64 {
 		t.Helper()
 		all := 0
-		r := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: workload, Top: &all, Calibrate: calibrate}), "")
+		r := do(t, h, "POST", "/api/v1/recommend", jsonBody(t, RecommendRequest{Workload: Text(workload), Top: &all, Calibrate: calibrate}), "")
 		var res report.RecommendJSON
 		if r.status != 200 || json.Unmarshal([]byte(r.body), &res) != nil {
 			t.Fatalf("recommend: %d %.300s", r.status, r.body)
@@ -666,7 +666,7 @@ func TestCalibrateOverAPI(t *testing.T) {
 		t.Errorf("%d probed candidates slowed, %d others compared", slower, same)
 	}
 
-	r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: workload, GPU: "h100", Calibrate: `{"gpus": []}`}), "")
+	r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, PredictRequest{Workload: Text(workload), GPU: "h100", Calibrate: `{"gpus": []}`}), "")
 	if r.status != 400 || r.errorOf(t).Field != "calibrate" {
 		t.Errorf("a document without a version: %d %s", r.status, r.body)
 	}

@@ -49,7 +49,7 @@ func TestSharedDatabase(t *testing.T) {
 
 			// A simulation submitted to a is polled through b, and a
 			// long one submitted to a is cancelled through b.
-			j, r2 := submit(t, a, SimulationRequest{Service: example(t, "service-target.yaml")})
+			j, r2 := submit(t, a, SimulationRequest{Service: Text(example(t, "service-target.yaml"))})
 			if r2.status != 202 {
 				t.Fatalf("submit on a: %d %s", r2.status, r2.body)
 			}
@@ -57,7 +57,7 @@ func TestSharedDatabase(t *testing.T) {
 			if done.Status != JobDone || done.Result == nil || done.Result.Requests == 0 {
 				t.Fatalf("polled on b: %+v", done)
 			}
-			long, r2 := submit(t, a, SimulationRequest{Service: longService})
+			long, r2 := submit(t, a, SimulationRequest{Service: Text(longService)})
 			if r2.status != 202 {
 				t.Fatalf("submit long on a: %d %s", r2.status, r2.body)
 			}
