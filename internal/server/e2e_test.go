@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,111 +24,414 @@ import (
 	"github.com/gpupick/gpupick/internal/compat"
 )
 
-// e2eChromium returns the Chromium binary the end-to-end test drives:
-// $GPUPICK_CHROMIUM, /usr/bin/chromium (Debian's, installed by .ci/run), or
-// a chromium on PATH; "" when there is none.
-// TestE2EWebPage drives the embedded web page in headless Chromium against
-// the real API: filter offers, rank the preloaded workload, see the table
-// and the Pareto chart, open a candidate, switch to Chinese. On failure it
-// saves a screenshot under $GPUPICK_ARTIFACTS (or a kept temporary folder).
-func TestE2EWebPage(t *testing.T) {
-	bin := browsertest.Require(t)
-	b, err := os.ReadFile("../../data/compat.yaml")
-	if err != nil {
-		t.Fatal(err)
+// TestE2EPage drives the embedded page in headless Chromium against the
+// real API, in English and Chinese, at 1400 px and 390 px, as a user
+// would: rank a training job, a service and a workload nothing qualifies
+// for, open a candidate and its full reasoning, filter offers from the
+// address bar, run a model-based simulation and a policy search (and
+// cancel one), save and reload a workload, and open a missing page. It
+// checks what the user sees: the answer before the ranking with its
+// reasons, costs, time, confidence and risks; services labelled as
+// services; every exclusion reachable; no sideways scrolling on a phone;
+// no English data string on the Chinese page; nothing the content security
+// policy blocks; and, with axe-core (see browsertest.AxeScript), no
+// serious or critical accessibility violation on any view. Screenshots of
+// each view go to $GPUPICK_ARTIFACTS when it is set.
+func TestE2EPage(t *testing.T) {
+	browsertest.Require(t)
+	axe := browsertest.AxeScript()
+	if axe == "" {
+		if os.Getenv("GPUPICK_REQUIRE_AXE") != "" {
+			t.Fatal("GPUPICK_REQUIRE_AXE is set but axe-core is not installed (see browsertest.AxeScript)")
+		}
+		t.Log("axe-core not installed: the accessibility checks are skipped (.ci/run installs it)")
 	}
-	matrix, err := compat.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(Config{Catalog: catalogtest.Embedded(t), Compat: matrix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := testServer(t, nil)
+	token := addToken(t, srv)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
+	artifacts := os.Getenv("GPUPICK_ARTIFACTS")
 
-	// The whole browser session is bounded (2 min, start included); steps
-	// share one 60 s budget and a screenshot on failure its own few seconds.
-	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 2*time.Minute)
+	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancelSession()
 	tabCtx, errs := browsertest.Start(t, sessionCtx)
-	// Start the browser outside the step budget: a cold start can be slow.
-	// The first action on tabCtx starts it, and a deadline on that action's
-	// context would end the browser with it, so the bound is the parent's.
 	if err := chromedp.Do(tabCtx); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
+		t.Fatalf("start the browser: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(tabCtx, 60*time.Second)
-	defer cancel()
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			e2eScreenshot(t, tabCtx, name)
-			t.Fatalf("%s: %v (JavaScript errors: %q)", name, err, errs())
-		}
-	}
-	poll := func(expr string) chromedp.Action[chromedp.Void] {
-		return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(100*time.Millisecond)))
+	if err := chromedp.Do(tabCtx, browsertest.WatchCSP()); err != nil {
+		t.Fatal(err)
 	}
 
-	step("load the page",
-		browsertest.WatchCSP(),
-		chromedp.Navigate(ts.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`#offers-table tbody tr`)),
-	)
-	step("filter offers by GPU",
-		chromedp.SendKeys(chromedp.CSS(`#filter-gpu`), "h100-sxm"),
-		chromedp.Click(chromedp.CSS(`#filter-apply`)),
-		poll(`(() => { const rows = [...document.querySelectorAll('#offers-table tbody tr')];
-			return rows.length > 0 && rows.every(r => r.cells[1].textContent.startsWith('h100-sxm ')); })()`),
-	)
-	step("rank the preloaded workload",
-		chromedp.Click(chromedp.CSS(`#tabbtn-recommend`)),
-		chromedp.WaitVisible(chromedp.CSS(`#recommend-run`)),
+	for _, lang := range []string{"en", "zh"} {
+		for _, width := range []int64{1400, 390} {
+			t.Run(fmt.Sprintf("%s-%d", lang, width), func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(tabCtx, 150*time.Second)
+				defer cancel()
+				p := &pageCheck{t: t, ctx: ctx, tab: tabCtx, errs: errs, axe: axe, lang: lang, width: width,
+					shots: artifacts, name: fmt.Sprintf("%s-%d", lang, width)}
+				p.do("viewport", chromedp.EmulateViewport(width, 900))
+				p.recommendJob(ts.URL)
+				p.recommendService()
+				p.nothingQualifies()
+				p.offers(ts.URL)
+				p.simulate(ts.URL)
+				if lang == "en" && width == 1400 {
+					p.savedWorkloads(ts.URL, token)
+				}
+				p.notFound(ts.URL)
+				var blocked []string
+				p.do("policy", e2eInto(browsertest.CSPViolations(), &blocked))
+				if len(blocked) > 0 {
+					t.Errorf("the content security policy blocked: %q", blocked)
+				}
+				if e := errs(); len(e) > 0 {
+					t.Errorf("JavaScript errors: %q", e)
+				}
+			})
+		}
+	}
+}
+
+// pageCheck is one language at one width of TestE2EPage.
+type pageCheck struct {
+	t        *testing.T
+	ctx, tab context.Context
+	errs     func() []string
+	axe      string
+	lang     string
+	width    int64
+	shots    string
+	name     string
+}
+
+func (p *pageCheck) do(step string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		e2eScreenshot(p.t, p.tab, p.name+" "+step)
+		p.t.Fatalf("%s: %v (JavaScript errors: %q)", step, err, p.errs())
+	}
+}
+
+func (p *pageCheck) poll(expr string) chromedp.Action[chromedp.Void] {
+	return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(40*time.Second)))
+}
+
+func (p *pageCheck) text(step, sel string) string {
+	p.t.Helper()
+	var s string
+	p.do(step, e2eInto(chromedp.Evaluate[string](`(() => { const e = document.querySelector(`+jsonString(sel)+`); return e ? e.innerText : "<missing>"; })()`), &s))
+	return s
+}
+
+func (p *pageCheck) eval(step, expr string) string {
+	p.t.Helper()
+	var s string
+	p.do(step, e2eInto(chromedp.Evaluate[string](expr), &s))
+	return s
+}
+
+// view checks a view as it stands: no sideways scrolling on a phone, no
+// accessibility violation, and a screenshot.
+func (p *pageCheck) view(name string) {
+	p.t.Helper()
+	if p.width < 800 {
+		var over string
+		p.do(name+": overflow", e2eInto(browsertest.Overflow(), &over))
+		if over != "" {
+			p.t.Errorf("%s scrolls sideways: %s", name, over)
+		}
+	}
+	if p.axe != "" {
+		var bad []string
+		p.do(name+": axe", e2eInto(browsertest.Axe(p.axe), &bad))
+		for _, v := range bad {
+			p.t.Errorf("%s: accessibility: %s", name, v)
+		}
+	}
+	if path, err := browsertest.Screenshot(p.ctx, p.shots, p.name+"-"+name); err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+	} else if path != "" {
+		p.t.Logf("screenshot: %s", path)
+	}
+}
+
+// noEnglish fails when the Chinese page shows English words in sel beyond
+// identifiers (offer, region and accelerator ids, anything with a digit,
+// slash, dot or hyphen), units and product names.
+func (p *pageCheck) noEnglish(sel string) {
+	p.t.Helper()
+	if p.lang != "zh" {
+		return
+	}
+	var left string
+	p.do("English left in "+sel, e2eInto(browsertest.EnglishWords(sel, "gpupick", "probe", "recommend", "token"), &left))
+	if left != "" {
+		p.t.Errorf("English words on the Chinese page in %s: %s", sel, left)
+	}
+}
+
+func (p *pageCheck) load(base, query string) {
+	p.t.Helper()
+	p.do("load "+query, chromedp.Navigate(base+"/?lang="+p.lang+strings.TrimPrefix(query, "?")),
+		p.poll(`document.documentElement.dataset.ready === "1"`))
+}
+
+// rank picks an example and ranks it, waiting for the answer.
+func (p *pageCheck) rank(example string) {
+	p.t.Helper()
+	p.do("rank "+example,
+		chromedp.SetValue(chromedp.CSS(`#example`), example),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#example').dispatchEvent(new Event('change'))`)),
+		p.poll(`document.querySelector('#workload').value.includes(`+jsonString("name: "+strings.TrimSuffix(example, ".yaml"))+`)`),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#answer-headline').textContent = ""`)),
 		chromedp.Click(chromedp.CSS(`#recommend-run`)),
-		chromedp.WaitVisible(chromedp.CSS(`#candidates-table tbody tr`)),
-		chromedp.WaitVisible(chromedp.CSS(`#pareto svg circle`)),
-	)
-	var detail string
-	step("open the first candidate",
-		chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:first-child td:nth-child(3)`)),
-		chromedp.WaitVisible(chromedp.CSS(`#candidate-detail h4`)),
-		poll(`!document.querySelector('#candidate-detail').hidden && document.querySelector('#candidate-detail').dataset.rank === '1'`),
-		e2eInto(chromedp.Text(chromedp.CSS(`#candidate-detail`)), &detail),
-	)
-	if !strings.Contains(detail, "#1 ") {
-		e2eScreenshot(t, tabCtx, "candidate detail")
-		t.Fatalf("candidate detail does not name candidate #1:\n%s", detail)
+		p.poll(`!document.querySelector('#recommend-result').hidden && document.querySelector('#answer-headline').textContent !== "" && !document.querySelector('#recommend-run').disabled`))
+}
+
+func (p *pageCheck) recommendJob(base string) {
+	t := p.t
+	p.load(base, "#recommend")
+	p.rank("llama3-8b-lora.yaml")
+	zh := p.lang == "zh"
+	// The answer comes first, before the ranking.
+	if order := p.eval("order", `String(document.querySelector('#answer').getBoundingClientRect().bottom <= document.querySelector('#candidates-table').getBoundingClientRect().top)`); order != "true" {
+		t.Error("the answer is not above the ranking")
 	}
-	var heading string
-	step("switch to Chinese",
-		chromedp.SetValue(chromedp.CSS(`#lang`), "zh"),
-		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#lang').dispatchEvent(new Event('change'))`)),
-		e2eInto(chromedp.Text(chromedp.CSS(`#tab-recommend h2`)), &heading),
-	)
-	if !regexp.MustCompile(`\p{Han}`).MatchString(heading) {
-		e2eScreenshot(t, tabCtx, "chinese heading")
-		t.Fatalf("heading after switching to Chinese = %q, want Chinese", heading)
+	first := p.eval("first offer", `document.querySelector('#candidates-table tbody tr').dataset.offer`)
+	if h := p.text("headline", "#answer-headline"); !strings.Contains(h, first) {
+		t.Errorf("headline %q does not name #1 (%s)", h, first)
 	}
-	var blocked []string
-	step("nothing blocked on the page", e2eInto(browsertest.CSPViolations(), &blocked))
-	if len(blocked) > 0 {
-		t.Errorf("the content security policy blocked on the page: %q", blocked)
+	obj := p.text("objective", "#answer-objective")
+	if want := map[bool]string{false: "Objective: lowest total cost", true: "优化目标：总成本最低"}[zh]; !strings.Contains(obj, want) {
+		t.Errorf("objective line %q, want %q", obj, want)
 	}
-	// The docs page runs its script from a file, under the same policy.
-	step("open the API docs",
-		chromedp.Navigate(ts.URL+"/docs"),
-		chromedp.WaitVisible(chromedp.CSS(`#ops .op`)),
-		e2eInto(browsertest.CSPViolations(), &blocked),
-	)
-	if len(blocked) > 0 {
-		t.Errorf("the content security policy blocked on /docs: %q", blocked)
+	why := p.text("why", "#answer-why")
+	if !regexp.MustCompile(`\$\d`).MatchString(why) || !strings.Contains(why, map[bool]string{false: "total cost", true: "总成本"}[zh]) {
+		t.Errorf("why #1 beats the runner-up, without the cost compared:\n%s", why)
 	}
-	if len(errs()) > 0 {
-		t.Errorf("JavaScript errors on the page: %q", errs())
+	cost := p.text("cost", "#answer-cost")
+	for _, part := range map[bool][]string{false: {"compute", "storage", "egress", "setup", "spot overhead", "total"}, true: {"计算", "存储", "出网流量", "准备", "抢占开销", "合计"}}[zh] {
+		if !strings.Contains(cost, part) {
+			t.Errorf("cost breakdown lacks %q:\n%s", part, cost)
+		}
 	}
+	if tm := p.text("time", "#answer-time"); !regexp.MustCompile(`\d`).MatchString(tm) {
+		t.Errorf("how long: %q", tm)
+	}
+	if c := p.text("confidence", "#answer-confidence"); !strings.Contains(c, "%") {
+		t.Errorf("how sure: %q, want a probability", c)
+	}
+	risks := p.text("risks", "#answer-risks")
+	if !strings.Contains(risks, map[bool]string{false: "spot interruptions per instance-hour", true: "每实例·小时抢占次数"}[zh]) ||
+		!strings.Contains(risks, map[bool]string{false: "checkpoint every", true: "检查点间隔"}[zh]) ||
+		!strings.Contains(risks, map[bool]string{false: "chance of missing the deadline", true: "错过截止时间的概率"}[zh]) {
+		t.Errorf("the spot pick's risk figures are not shown:\n%s", risks)
+	}
+	// The table: the top 10; the chart: every candidate.
+	rows, _ := strconv.Atoi(p.eval("rows", `String(document.querySelectorAll('#candidates-table tbody tr').length)`))
+	points, _ := strconv.Atoi(p.eval("points", `String(document.querySelectorAll('#pareto svg circle').length)`))
+	if rows != 10 || points <= 100 {
+		t.Errorf("%d rows and %d points: want the top 10 in the table and every candidate on the chart", rows, points)
+	}
+	head := p.text("table head", "#candidates-table thead")
+	if !strings.Contains(head, map[bool]string{false: "Total $", true: "总价 $"}[zh]) || !strings.Contains(head, map[bool]string{false: "USD per million tokens trained", true: "美元/百万训练 token"}[zh]) && p.width > 800 {
+		t.Errorf("job table headers %q", head)
+	}
+	if regexp.MustCompile(`USD per|美元/百万`).MatchString(p.text("table body", "#candidates-table tbody")) {
+		t.Error("the unit is repeated in the rows")
+	}
+	if d := p.eval("decimals", `(() => { const v = [...document.querySelectorAll('#candidates-table tbody tr')].map(r => r.cells[6].innerText.split(" ")[0]);
+		const d = v.map(s => (s.split(".")[1] || "").length); return d.every(x => x === d[0]) ? "" : v.join(" "); })()`); d != "" {
+		t.Errorf("total column with varying decimals: %s", d)
+	}
+	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, strconv.Itoa(points)) {
+		t.Errorf("chart caption %q does not count the %d candidates plotted", cap, points)
+	}
+	if lines := p.eval("limits", `[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(lines, map[bool]string{false: "deadline", true: "截止时间"}[zh]) {
+		t.Errorf("no deadline line on the chart (limit labels %q)", lines)
+	}
+	// Exclusions: grouped by reason, counts adding up to the total.
+	if sum := p.eval("excluded", `(() => { const n = [...document.querySelectorAll('#excluded-groups summary .count')].map(e => +e.textContent.replace(/\D/g, ""));
+		const total = +document.querySelector('#excluded-title').textContent.replace(/\D/g, "");
+		return n.length > 1 && n.reduce((a, b) => a + b, 0) === total && total > 200 ? "" : n.join("+") + " != " + total; })()`); sum != "" {
+		t.Errorf("excluded groups: %s", sum)
+	}
+	p.do("open a group", chromedp.Click(chromedp.CSS(`#excluded-groups details:last-child summary`)),
+		p.poll(`document.querySelectorAll('#excluded-groups details:last-child li').length > 0`))
+	p.noEnglish("#answer")
+	p.noEnglish("#candidates-table")
+	p.noEnglish("#excluded-groups summary")
+	p.noEnglish("#recommend-summary")
+	p.view("job")
+
+	// A row opens its detail, scrolled into view, with the full reasoning.
+	second := p.eval("second offer", `document.querySelector('#candidates-table tbody tr:nth-child(2)').dataset.offer`)
+	p.do("detail", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(2) td.offer`)),
+		p.poll(`document.querySelector('#candidate-detail').dataset.rank === '2'`),
+		p.poll(`(() => { const r = document.querySelector('#candidate-detail').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; })()`),
+		p.poll(`document.querySelector('#detail-verdicts .badge') !== null`),
+		chromedp.Click(chromedp.CSS(`#detail-explain summary`)),
+		p.poll(`(() => { const t = document.querySelector('#detail-explain .explain').textContent; return t !== "" && t !== `+jsonString(map[bool]string{false: "Loading…", true: "加载中…"}[zh])+`; })()`))
+	explain := p.text("explain", "#detail-explain .explain")
+	if strings.HasPrefix(explain, "Failed") || strings.HasPrefix(explain, "失败") || !strings.Contains(explain, second) {
+		t.Errorf("full reasoning of %s: %.300q", second, explain)
+	}
+	p.noEnglish("#candidate-detail .kv")
+	p.view("detail")
+}
+
+func (p *pageCheck) recommendService() {
+	t := p.t
+	zh := p.lang == "zh"
+	p.do("tab", chromedp.Click(chromedp.CSS(`#tabbtn-recommend`)))
+	p.rank("llama3-70b-chat.yaml")
+	head := p.text("service head", "#candidates-table thead")
+	for _, want := range map[bool][]string{false: {"Replicas", "$/month"}, true: {"副本", "$/月"}}[zh] {
+		if !strings.Contains(head, want) {
+			t.Errorf("service table headers %q lack %q", head, want)
+		}
+	}
+	if strings.Contains(head, "Hours") || strings.Contains(head, "小时（") || strings.Contains(head, "Total $") {
+		t.Errorf("service table headers %q show a job's hours or total", head)
+	}
+	if body := p.text("service rows", "#candidates-table tbody"); strings.Contains(body, "nodes") || strings.Contains(body, "节点") {
+		t.Error("replicas shown as nodes")
+	}
+	svc := p.text("service card", "#answer-service")
+	for _, want := range map[bool][]string{false: {"replicas", "$ per hour", "$ per month", "$ per million tokens", "time to first token", "SLO"}, true: {"副本数", "$ / 小时", "$ / 月", "$ / 百万 token", "首 token 时间", "SLO"}}[zh] {
+		if !strings.Contains(svc, want) {
+			t.Errorf("service figures lack %q:\n%s", want, svc)
+		}
+	}
+	if cost := p.text("service cost", "#answer-cost h3"); !strings.Contains(cost, map[bool]string{false: "per month", true: "每月"}[zh]) {
+		t.Errorf("service cost heading %q: want per month", cost)
+	}
+	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, map[bool]string{false: "time to first token", true: "首 token"}[zh]) {
+		t.Errorf("service chart caption %q", cap)
+	}
+	p.noEnglish("#answer")
+	p.noEnglish("#candidates-table")
+	p.view("service")
+}
+
+func (p *pageCheck) nothingQualifies() {
+	t := p.t
+	p.rank("marco-eu-assistant.yaml")
+	if cls := p.eval("none", `document.querySelector('#answer-headline').className`); !strings.Contains(cls, "none") {
+		t.Errorf("nothing qualifies, but the headline is not marked so (%q)", p.text("headline", "#answer-headline"))
+	}
+	// Why: the exclusions by reason with counts, compliance first.
+	if first := p.eval("why none", `(() => { const li = document.querySelector('#answer-exclusions li'); return li ? li.dataset.code + " " + li.innerText : ""; })()`); !strings.HasPrefix(first, "non_compliant ") ||
+		!strings.Contains(first, map[bool]string{false: "not compliant (", true: "不合规（"}[p.lang == "zh"]) && !strings.Contains(first, "(") {
+		t.Errorf("why nothing qualifies: %q\n%s", first, p.text("answer", "#answer"))
+	}
+	p.noEnglish("#answer")
+	p.view("none")
+	// A failing request marks the results on screen as old.
+	p.do("fail", chromedp.SetValue(chromedp.CSS(`#workload`), "kind: nope\n"),
+		chromedp.Click(chromedp.CSS(`#recommend-run`)),
+		p.poll(`!document.querySelector('#result-stale').hidden && document.querySelector('#recommend-result').classList.contains('stale')`))
+}
+
+func (p *pageCheck) offers(base string) {
+	t := p.t
+	zh := p.lang == "zh"
+	p.load(base, "&gpu=t4&pricing=monthly#offers")
+	p.do("offers", p.poll(`document.querySelectorAll('#offers-table tbody tr').length > 0`))
+	if v := p.eval("filter from the URL", `document.querySelector('#filter-gpu').value + " " + document.querySelector('#filter-pricing').value`); v != "t4 monthly" {
+		t.Errorf("filters read from the address: %q", v)
+	}
+	head := p.text("offers head", "#offers-table thead")
+	if p.width > 800 {
+		for _, want := range map[bool][]string{false: {"vCPU", "RAM GiB", "NVMe TB", "monthly $/month", "monthly $/GPU-h"}, true: {"vCPU", "内存 GiB", "NVMe TB", "包月 $/月", "包月 $/GPU·时"}}[zh] {
+			if !strings.Contains(head, want) {
+				t.Errorf("offers headers %q lack %q", head, want)
+			}
+		}
+	}
+	p.view("offers")
+	p.do("unknown gpu", chromedp.SetValue(chromedp.CSS(`#filter-gpu`), "nope-gpu"), chromedp.Click(chromedp.CSS(`#filter-apply`)),
+		p.poll(`document.querySelector('#offers-status').classList.contains('error')`))
+	if st := p.text("error", "#offers-status"); !strings.Contains(st, "nope-gpu") {
+		t.Errorf("unknown GPU: %q", st)
+	}
+	if n := p.eval("cleared", `String(document.querySelectorAll('#offers-table tbody tr').length)`); n != "0" {
+		t.Errorf("%s old rows left under the error", n)
+	}
+	if u := p.eval("url", `location.search`); !strings.Contains(u, "gpu=nope-gpu") || !strings.Contains(u, "pricing=monthly") {
+		t.Errorf("filters not kept in the address: %q", u)
+	}
+	// Unknown prices (Chinese clouds publish few) read as unknown, not as not offered.
+	p.load(base, "&provider=huawei#offers")
+	p.do("unknown prices", p.poll(`document.querySelectorAll('#offers-table tbody tr').length > 0`))
+	if n := p.eval("unknown", `String(document.querySelectorAll('#offers-table td.price-unknown').length)`); n == "0" {
+		t.Errorf("no price shown as unknown for huawei:\n%s", p.text("table", "#offers-table tbody"))
+	}
+	p.noEnglish("#offers-table")
+}
+
+func (p *pageCheck) simulate(base string) {
+	t := p.t
+	p.load(base, "#simulate")
+	p.do("model service", chromedp.SetValue(chromedp.CSS(`#sim-example`), "service-model.yaml"),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#sim-example').dispatchEvent(new Event('change'))`)),
+		p.poll(`document.querySelector('#sim-workload').value.includes('name: llama3-70b-chat')`),
+		chromedp.Click(chromedp.CSS(`#sim-run`)),
+		p.poll(`document.querySelectorAll('#sim-charts svg polyline').length === 3 || document.querySelector('#sim-status').classList.contains('error')`))
+	if st := p.text("status", "#sim-status"); strings.Contains(st, "Failed") || strings.Contains(st, "失败") {
+		t.Fatalf("model service simulation: %s", st)
+	}
+	if slo := p.eval("slo line", `String(document.querySelectorAll('#sim-charts [data-chart=latency] line.limit').length)`); slo != "1" {
+		t.Error("no SLO line on the latency chart")
+	}
+	p.noEnglish("#sim-summary")
+	p.view("simulate")
+	// A policy search is a job with progress that can be cancelled.
+	p.do("search and cancel", chromedp.SetValue(chromedp.CSS(`#sim-example`), "service-target.yaml"),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#sim-example').dispatchEvent(new Event('change'))`)),
+		p.poll(`document.querySelector('#service').value.includes('name: chat-target')`),
+		chromedp.Click(chromedp.CSS(`#sim-search`)),
+		chromedp.Click(chromedp.CSS(`#sim-run`)),
+		p.poll(`!document.querySelector('#sim-cancel').hidden`),
+		chromedp.Click(chromedp.CSS(`#sim-cancel`)),
+		p.poll(`document.querySelector('#sim-cancel').hidden && document.querySelector('#sim-progress').hidden`))
+	if st := p.text("cancelled", "#sim-status"); st != map[bool]string{false: "Cancelled.", true: "已取消。"}[p.lang == "zh"] {
+		t.Errorf("after cancel: %q", st)
+	}
+	p.do("search", chromedp.Click(chromedp.CSS(`#sim-run`)),
+		p.poll(`document.querySelector('#search-table') !== null || document.querySelector('#sim-status').classList.contains('error')`))
+	if n := p.eval("search rows", `String(document.querySelectorAll('#search-table tbody tr').length)`); n == "0" {
+		t.Errorf("search result: %s", p.text("status", "#sim-status"))
+	}
+	p.view("search")
+}
+
+func (p *pageCheck) savedWorkloads(base, token string) {
+	t := p.t
+	p.load(base, "#recommend")
+	p.do("save", chromedp.SetValue(chromedp.CSS(`#example`), "resnet50-imagenet.yaml"),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#example').dispatchEvent(new Event('change'))`)),
+		p.poll(`document.querySelector('#workload').value.includes('name: resnet50-imagenet')`),
+		chromedp.Click(chromedp.CSS(`#save-box summary`)),
+		chromedp.SendKeys(chromedp.CSS(`#save-name`), "my resnet"),
+		chromedp.SendKeys(chromedp.CSS(`#api-token`), token),
+		chromedp.Click(chromedp.CSS(`#save-run`)),
+		p.poll(`[...document.querySelectorAll('#saved option')].some(o => o.textContent === 'my resnet')`))
+	p.load(base, "#recommend")
+	p.do("reload saved", p.poll(`[...document.querySelectorAll('#saved option')].some(o => o.textContent === 'my resnet')`),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#saved'); s.value = [...s.options].find(o => o.textContent === 'my resnet').value; s.dispatchEvent(new Event('change')); })()`)),
+		p.poll(`document.querySelector('#workload').value.includes('name: resnet50-imagenet')`))
+	if st := p.text("status", "#save-status"); st != "" {
+		t.Logf("save status after reload: %q", st)
+	}
+}
+
+func (p *pageCheck) notFound(base string) {
+	p.do("404", chromedp.Navigate(base+"/no/such/page"), chromedp.WaitVisible(chromedp.CSS(`main.notfound h1`)))
+	if h := p.text("404", "main.notfound"); !strings.Contains(h, "Page not found") || !strings.Contains(h, "页面不存在") {
+		p.t.Errorf("404 page: %q", h)
+	}
+	p.view("404")
 }
 
 // TestE2ECrossOriginPage opens, in headless Chromium, a page of another

@@ -38,7 +38,8 @@
       runner_up: "runner-up: #{0} {1}", factor: "factor", pick_col: "#1", next_col: "#{0}",
       cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}",
       time_heading: "How long", service_heading: "The service", sure_heading: "How sure", risks_heading: "What could go wrong",
-      near_heading: "Would qualify with one constraint relaxed", no_risks: "No risk flagged.",
+      near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies",
+      no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
       risk_figures: "Risk figures of #1", spot_rate: "spot interruptions per instance-hour", ckpt: "checkpoint every (h)",
       p_miss: "chance of missing the deadline", breakeven: "reserved break-even utilisation", expected_int: "expected interruptions",
       lvl_high: "high", lvl_medium: "medium", lvl_low: "low",
@@ -127,7 +128,8 @@
       runner_up: "次优：第 {0} 名 {1}", factor: "因素", pick_col: "第 1 名", next_col: "第 {0} 名",
       cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}",
       time_heading: "耗时", service_heading: "服务规模", sure_heading: "把握有多大", risks_heading: "可能的风险",
-      near_heading: "放宽一项约束即可符合条件", no_risks: "未发现风险。",
+      near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选",
+      no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
       risk_figures: "第 1 名的风险数据", spot_rate: "每实例·小时抢占次数", ckpt: "检查点间隔（小时）",
       p_miss: "错过截止时间的概率", breakeven: "预留实例回本利用率", expected_int: "预计中断次数",
       lvl_high: "高", lvl_medium: "中", lvl_low: "低",
@@ -788,6 +790,20 @@
       }
     }
 
+    if (!a.qualifies) {
+      // Why nothing qualifies: the exclusions by reason, largest first.
+      var wn = card("answer-why-none", t("why_none_heading")), groups = {};
+      (d.excluded || []).forEach(function (x) { groups[x.reason_code] = (groups[x.reason_code] || 0) + 1; });
+      var ul0 = el("ul", { id: "answer-exclusions" });
+      Object.keys(groups).sort(function (p, q) { return groups[q] - groups[p]; }).forEach(function (k) {
+        ul0.appendChild(el("li", { "data-code": k }, coded("r_", k), " ", el("span", { "class": "count", text: "(" + groups[k] + ")" })));
+      });
+      wn.appendChild(ul0);
+      if ((a.near_misses || []).length) renderNear(a);
+      else wn.appendChild(el("p", { "class": "hint", text: t("no_near") }));
+      return;
+    }
+
     // How sure.
     var sure = card("answer-sure", t("sure_heading"));
     var ct = confidenceText(a.confidence_vs_next || d.confidence_vs_next);
@@ -812,12 +828,13 @@
         [t("breakeven"), isNum(rs.break_even_utilization) ? pct(rs.break_even_utilization, 0) : null]], "answer-risk-figures"));
     }
 
-    // Near misses.
-    if ((a.near_misses || []).length) {
-      var nm = card("answer-near", t("near_heading")), nl = el("ul", { id: "answer-near-list" });
-      a.near_misses.forEach(function (n) { nl.appendChild(el("li", { "data-constraint": n.constraint }, n.sentence || (n.constraint + " → " + n.offer))); });
-      nm.appendChild(nl);
-    }
+    if ((a.near_misses || []).length) renderNear(a);
+  }
+  // renderNear lists what one relaxed constraint would admit.
+  function renderNear(a) {
+    var nm = card("answer-near", t("near_heading")), nl = el("ul", { id: "answer-near-list" });
+    a.near_misses.forEach(function (n) { nl.appendChild(el("li", { "data-constraint": n.constraint }, n.sentence || (n.constraint + " → " + n.offer))); });
+    nm.appendChild(nl);
   }
 
   // ---------- the ranking ----------
@@ -1023,8 +1040,11 @@
     var slo = svc && a && a.service_figures ? a.service_figures.slo_ttft_ms : (svc ? workloadLimit("ttft_ms") : null);
     var ymin = Math.min.apply(null, ys), ymax = Math.max.apply(null, ys);
     var logY = ymin > 0 && ymax / ymin > 30;
-    var xd = domain(xs, false, [deadline, slo].filter(function (v) { return v != null && v < Math.max.apply(null, xs) * 1.5; }));
-    var yd = logY ? [ymin / 1.25, ymax * 1.25] : domain(ys, false, budget != null && budget < ymax * 1.5 ? [budget] : []);
+    // A limit within 3 times the data's reach is drawn; one further out
+    // would squash every point into a corner.
+    var near = function (v, hi) { return v != null && v < hi * 3; };
+    var xd = domain(xs, false, [deadline, slo].filter(function (v) { return near(v, Math.max.apply(null, xs)); }));
+    var yd = logY ? [ymin / 1.25, ymax * 1.25] : domain(ys, false, near(budget, ymax) ? [budget] : []);
     var s = frame(svg, W, H, m, xd, yd, svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? " (log)" : ""), logY);
     if (deadline != null) refLine(svg, W, H, m, s, "x", deadline, t("deadline") + " " + num(deadline, 0) + " h", xd, yd);
     if (slo != null) refLine(svg, W, H, m, s, "x", slo, t("slo") + " " + num(slo, 0) + " ms", xd, yd);
@@ -1120,7 +1140,7 @@
     var vd = el("div", { id: "detail-verdicts" }, el("p", { "class": "status", text: t("checking") }));
     p.appendChild(vd);
     var ex = el("details", { id: "detail-explain" }, el("summary", { text: t("explain") }));
-    var pre = el("div", { "class": "explain", text: t("loading") });
+    var pre = el("div", { "class": "explain", tabindex: "0", role: "region", "aria-label": t("explain"), text: t("loading") });
     ex.appendChild(pre);
     p.appendChild(ex);
 

@@ -96,9 +96,9 @@ func (f *fakeAPI) handler() http.Handler {
 		case strings.Contains(wl, "bogus"):
 			send(w, 400, map[string]any{"error": map[string]any{"code": "invalid", "field": "training.bogus", "line": 3, "message": "unknown field"}})
 		case strings.Contains(wl, "kind: llm-inference"):
-			file("recommend-service" + suffix + ".json")(w, r)
+			file("recommend-service"+suffix+".json")(w, r)
 		default:
-			file("recommend" + suffix + ".json")(w, r)
+			file("recommend"+suffix+".json")(w, r)
 		}
 	})
 	mux.HandleFunc("POST /api/v1/check", func(w http.ResponseWriter, r *http.Request) { f.body(r); file("check.json")(w, r) })

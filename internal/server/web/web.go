@@ -4,11 +4,14 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpupick/gpupick/examples"
@@ -74,8 +77,26 @@ func Handler() http.Handler {
 		} else {
 			w.Header().Set("Cache-Control", "public, max-age=300")
 		}
+		w.Header().Set("ETag", contentTag(name, b))
 		http.ServeContent(w, r, path.Base(name), modTime, bytes.NewReader(b))
 	})
+}
+
+// etags caches contentTag by file name: the files never change.
+var etags sync.Map
+
+// contentTag is the ETag of a file: a hash of its content, the same on
+// every replica and after a restart (unlike the modification time, which
+// is the process's start), so a browser revalidates instead of
+// downloading again.
+func contentTag(name string, b []byte) string {
+	if t, ok := etags.Load(name); ok {
+		return t.(string)
+	}
+	sum := sha256.Sum256(b)
+	t := `"` + hex.EncodeToString(sum[:12]) + `"`
+	etags.Store(name, t)
+	return t
 }
 
 // NotFound writes the page's 404.html with status 404.
