@@ -157,3 +157,35 @@ func TestCompressionWriter(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticCaching: the page's files carry a content hash as ETag and a
+// Cache-Control; a browser that has the file gets 304, compressed or not.
+func TestStaticCaching(t *testing.T) {
+	h := testServer(t, func(c *Config) { c.DB = "" }).Handler()
+	for _, path := range []string{"/", "/app.js", "/app.css", "/favicon.svg"} {
+		first := get(t, h, "GET", path, "", nil)
+		tag := first.Header().Get("ETag")
+		if first.Code != 200 || !strings.HasPrefix(tag, `"`) || first.Header().Get("Cache-Control") == "" {
+			t.Errorf("%s: %d, ETag %q, Cache-Control %q", path, first.Code, tag, first.Header().Get("Cache-Control"))
+			continue
+		}
+		if again := get(t, h, "GET", path, "", nil).Header().Get("ETag"); again != tag {
+			t.Errorf("%s: ETag %q then %q", path, tag, again)
+		}
+		if w := get(t, h, "GET", path, "", map[string]string{"If-None-Match": tag}); w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+			t.Errorf("%s with its ETag: %d (%d bytes), want 304", path, w.Code, w.Body.Len())
+		}
+		zipped := get(t, h, "GET", path, "", map[string]string{"Accept-Encoding": "gzip"})
+		ztag := zipped.Header().Get("ETag")
+		if zipped.Header().Get("Content-Encoding") == "gzip" && ztag != "W/"+tag {
+			t.Errorf("%s gzipped: ETag %q, want W/%s", path, ztag, tag)
+		}
+		if w := get(t, h, "GET", path, "", map[string]string{"If-None-Match": ztag, "Accept-Encoding": "gzip"}); w.Code != http.StatusNotModified {
+			t.Errorf("%s with its gzipped ETag: %d, want 304", path, w.Code)
+		}
+	}
+	other := get(t, h, "GET", "/app.css", "", nil).Header().Get("ETag")
+	if other == get(t, h, "GET", "/app.js", "", nil).Header().Get("ETag") {
+		t.Error("two files, one ETag")
+	}
+}
