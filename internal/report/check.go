@@ -90,9 +90,9 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = k + " " + v.Compat.MinVersions[k]
+			parts[i] = componentName(l, k) + " " + v.Compat.MinVersions[k]
 		}
-		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lowest", strings.Join(parts, ", ")))
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lowest", strings.Join(parts, tc(l, "list_sep"))))
 	}
 	if v.Compat.LockIn != "" {
 		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lockin", Tr(l, v.Compat.LockIn)))
@@ -153,4 +153,13 @@ func requirementName(l Lang, name string) string {
 var requirementZh = map[string]string{
 	"residency": "数据驻留", "jurisdiction": "司法管辖", "data_localisation_cn": "中国数据本地化",
 	"confidential_computing": "机密计算", "customer_managed_keys": "客户管理密钥", "secure_boot": "安全启动",
+}
+
+// componentName names a stack component of the lowest versions in l: the
+// products keep their names, the driver is a word.
+func componentName(l Lang, k string) string {
+	if l == Chinese && k == "driver" {
+		return "驱动"
+	}
+	return k
 }

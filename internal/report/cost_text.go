@@ -103,6 +103,16 @@ func costWarning(l Lang, w advisor.Warning) string {
 	if _, known := warnTemplates[w.Code]; !known && len(w.Args) != 1 {
 		return tc(l, "cost.demoted", reasonText(l, w.Code), "")
 	}
+	if l == Chinese && len(w.Args) == 1 {
+		// A sentence carried whole (a note, a preference, a needed fix):
+		// translated before it goes into its template.
+		if s, ok := w.Args[0].(string); ok {
+			if w.Code == advisor.WarnPreferred {
+				return Tr(l, s) // the sentence names the preference itself
+			}
+			w.Args = []any{Tr(l, s)}
+		}
+	}
 	return Tr(l, WarningText(l, w))
 }
 
