@@ -491,3 +491,11 @@ func modeName(l Lang, m string) string {
 	}
 	return m
 }
+
+// levelName names a confidence level (high, medium, low) in l.
+func levelName(l Lang, level string) string {
+	if _, ok := riskLevels[level]; ok && l == Chinese {
+		return am(l, "level_"+level)
+	}
+	return level
+}

@@ -20,42 +20,41 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	if c.Rank > 0 {
 		fmt.Fprintf(&b, "#%d ", c.Rank)
 	}
-	fmt.Fprintf(&b, "%s in %s (%s): %d x %s on %d instance(s), %s\n", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, c.Cost.Mode)
+	fmt.Fprintln(&b, am(l, "ex_head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String())))
 	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
 	p := c.Pred
 	fmt.Fprintln(&b, msg(l, "verdict", VerdictText(l, p.Bottleneck, p.Verdict)))
 	if p.Fix != "" {
-		fmt.Fprintf(&b, "Fix: %s\n", p.Fix)
+		fmt.Fprintln(&b, am(l, "ex_fix", Tr(l, p.Fix)))
 	}
-	fmt.Fprintf(&b, "Throughput %.6g %s; utilisation %.0f%%; bottleneck %s; MFU %.1f%%; confidence %s\n",
-		p.Throughput.Value, p.Throughput.Unit, p.Utilization*100, bottleneckText(l, p.Bottleneck), p.MFU*100, p.Confidence)
+	fmt.Fprintln(&b, am(l, "ex_speed", p.Throughput.Value, throughputUnit(l, p.Throughput.Unit), p.Utilization*100, bottleneckText(l, p.Bottleneck), p.MFU*100, levelName(l, p.Confidence)))
 	if c.DurationHours > 0 {
-		fmt.Fprintf(&b, "Wall-clock time %.1f h (transfer %.1f h, setup %.2f h, productive %.1f h)\n", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours)
+		fmt.Fprintln(&b, am(l, "ex_wall", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours))
 	}
 	if c.CostP10 > 0 {
-		what := "total cost"
+		what := am(l, "ex_total")
 		if c.PerMonthUSD > 0 {
-			what = "cost per month"
+			what = am(l, "ex_month")
 		}
-		fmt.Fprintf(&b, "80%% range: %s $%s-%s", what, money(c.CostP10), money(c.CostP90))
+		b.WriteString(am(l, "ex_range", what, money(c.CostP10), money(c.CostP90)))
 		if c.DurationHoursP10 > 0 {
-			fmt.Fprintf(&b, ", wall-clock time %.1f-%.1f h", c.DurationHoursP10, c.DurationHoursP90)
+			b.WriteString(am(l, "ex_range_time", c.DurationHoursP10, c.DurationHoursP90))
 		}
-		fmt.Fprintf(&b, " (%s)\n", p.Interval.Basis)
+		b.WriteString(am(l, "ex_basis", Tr(l, p.Interval.Basis)) + "\n")
 	}
 	if c.Cost.PriceKnown {
-		fmt.Fprintf(&b, "Price: $%.2f per instance-hour (list $%.2f", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD)
+		rule := ""
 		if c.Cost.PriceRule != "" {
-			fmt.Fprintf(&b, "; your price from rule %q", c.Cost.PriceRule)
+			rule = am(l, "ex_rule", c.Cost.PriceRule)
 		}
-		fmt.Fprintf(&b, "), source %s, as of %s\n", o.Source, o.AsOf.Format("2006-01-02"))
+		fmt.Fprintln(&b, am(l, "ex_price", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD, rule, o.Source, o.AsOf.Format("2006-01-02")))
 		k := c.Cost.Cost
 		fmt.Fprintln(&b, msg(l, "cost_breakdown", k.Compute, k.Storage, k.Egress, k.Setup, k.SpotOverhead, k.Total))
 		if c.PerMonthUSD > 0 {
-			fmt.Fprintf(&b, "Service: %d replica(s) on %d instance(s), $%.2f per hour, $%.0f per month\n", c.Plan.Replicas, c.Plan.Instances, c.PerHourUSD, c.PerMonthUSD)
+			fmt.Fprintln(&b, am(l, "ex_service", c.Plan.Replicas, c.Plan.Instances, c.PerHourUSD, c.PerMonthUSD))
 		}
 		if c.UnitCost > 0 {
-			fmt.Fprintf(&b, "Unit cost: %.4g %s\n", c.UnitCost, c.UnitCostUnit)
+			fmt.Fprintln(&b, am(l, "ex_unit", c.UnitCost, unitText(l, c.UnitCostUnit)))
 		}
 	} else {
 		fmt.Fprintln(&b, WarningText(l, advisor.Warning{Code: advisor.WarnPriceUnknown}))
@@ -64,16 +63,16 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	if ws := shownWarnings(c); len(ws) > 0 {
 		fmt.Fprintln(&b, msg(l, "warnings"))
 		for _, wn := range ws {
-			fmt.Fprintf(&b, "  - %s\n", WarningText(l, wn))
+			fmt.Fprintf(&b, "  - %s\n", warningIn(l, wn))
 		}
 	}
-	b.WriteString("Cost notes:\n")
+	fmt.Fprintln(&b, heading(l, am(l, "ex_cost_notes")))
 	for _, n := range c.Cost.Notes {
-		fmt.Fprintf(&b, "  - %s\n", n)
+		fmt.Fprintf(&b, "  - %s\n", Tr(l, n))
 	}
-	b.WriteString("Prediction assumptions:\n")
+	fmt.Fprintln(&b, heading(l, am(l, "ex_assumptions")))
 	for _, a := range p.Assumptions {
-		fmt.Fprintf(&b, "  - %s\n", a)
+		fmt.Fprintf(&b, "  - %s\n", Tr(l, a))
 	}
 	b.WriteString("\n")
 	if winner == nil {
@@ -81,8 +80,8 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	} else if c == winner {
 		fmt.Fprintln(&b, msg(l, "explain_won"))
 	} else {
-		b.WriteString(msg(l, "explain_lost", fmt.Sprintf("#1 %s (%s, %d x %s, %s)", winner.Offer.ID(), winner.Offer.Region, winner.GPUs, winner.Offer.GPU, winner.Cost.Mode)))
-		b.WriteString(lossReason(c, winner))
+		b.WriteString(msg(l, "explain_lost", am(l, "ex_winner", winner.Offer.ID(), winner.Offer.Region, winner.GPUs, winner.Offer.GPU, modeName(l, winner.Cost.Mode.String()))))
+		b.WriteString(lossReason(c, winner, l))
 		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
@@ -91,35 +90,38 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 
 // lossReason compares a candidate with the winner on the numbers that
 // decide the ranking.
-func lossReason(c, win *advisor.Candidate) string {
+func lossReason(c, win *advisor.Candidate, l Lang) string {
 	var parts []string
 	if !c.Cost.PriceKnown {
-		return "its price is unknown, so it cannot be ranked by cost."
+		return am(l, "ex_lost_noprice")
 	}
 	if win.Cost.PriceKnown {
 		d := c.Cost.Cost.Total - win.Cost.Cost.Total
 		if d > 0 {
-			parts = append(parts, fmt.Sprintf("it costs $%.0f more (%+.0f%%)", d, 100*d/win.Cost.Cost.Total))
+			parts = append(parts, am(l, "ex_lost_more", d, 100*d/win.Cost.Cost.Total))
 		} else if d < 0 {
-			parts = append(parts, fmt.Sprintf("it is $%.0f cheaper", -d))
+			parts = append(parts, am(l, "ex_lost_cheaper", -d))
 		}
 	}
 	if c.DurationHours > 0 && win.DurationHours > 0 {
 		if r := c.DurationHours / win.DurationHours; r > 1.05 {
-			parts = append(parts, fmt.Sprintf("takes %.1fx as long (%.1f h against %.1f h)", r, c.DurationHours, win.DurationHours))
+			parts = append(parts, am(l, "ex_lost_slower", r, c.DurationHours, win.DurationHours))
 		} else if r < 0.95 {
-			parts = append(parts, fmt.Sprintf("finishes %.1fx faster", 1/r))
+			parts = append(parts, am(l, "ex_lost_faster", 1/r))
 		}
 	}
 	cg := c.Cost.PricePerHourUSD / c.Offer.GPUs()
 	wg := win.Cost.PricePerHourUSD / win.Offer.GPUs()
-	parts = append(parts, fmt.Sprintf("pays $%.2f per GPU-hour against $%.2f", cg, wg))
+	parts = append(parts, am(l, "ex_lost_gpuhour", cg, wg))
 	perGPU := func(x *advisor.Candidate) float64 { return x.Pred.Throughput.Value / float64(max(1, x.Pred.GPUs)) }
 	if win.Pred.Throughput.Unit == c.Pred.Throughput.Unit && perGPU(win) > 0 {
-		parts = append(parts, fmt.Sprintf("each GPU delivers %.0f%% of the winner's per-GPU throughput (its bottleneck: %s)", 100*perGPU(c)/perGPU(win), c.Pred.Bottleneck))
+		parts = append(parts, am(l, "ex_lost_pergpu", 100*perGPU(c)/perGPU(win), bottleneckText(l, c.Pred.Bottleneck)))
 	}
 	if c.Cost.Cost.Egress > win.Cost.Cost.Egress+1 {
-		parts = append(parts, fmt.Sprintf("moving the data costs $%.0f in egress", c.Cost.Cost.Egress))
+		parts = append(parts, am(l, "ex_lost_egress", c.Cost.Cost.Egress))
+	}
+	if l == Chinese {
+		return strings.Join(parts, "；") + "。"
 	}
 	return strings.Join(parts, "; ") + "."
 }
@@ -139,11 +141,11 @@ func ExplainOffer(w io.Writer, res *advisor.Result, offer string, l Lang) (bool,
 		if !strings.EqualFold(x.Offer, offer) {
 			continue
 		}
-		mode := x.Pricing
+		mode := modeName(l, x.Pricing)
 		if mode == "" {
-			mode = "all pricing modes"
+			mode = am(l, "ex_all_modes")
 		}
-		line := fmt.Sprintf("  - %s, %d GPUs, %s: %s", x.Region, x.GPUs, mode, x.Reason)
+		line := am(l, "ex_excl_line", x.Region, x.GPUs, mode, Tr(l, x.Reason))
 		if !seen[line] {
 			seen[line] = true
 			why = append(why, line)
@@ -152,6 +154,6 @@ func ExplainOffer(w io.Writer, res *advisor.Result, offer string, l Lang) (bool,
 	if len(why) == 0 {
 		return false, nil
 	}
-	_, err := fmt.Fprintf(w, "%s was excluded:\n%s\n", offer, strings.Join(why, "\n"))
+	_, err := fmt.Fprintf(w, "%s\n%s\n", am(l, "ex_excluded", offer), strings.Join(why, "\n"))
 	return true, err
 }
