@@ -362,16 +362,51 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 const maxNearMisses = 3
 
 // nearMisses picks, per relaxable constraint, the excluded candidates that
-// need it relaxed least (one per instance type), nearest first.
+// need it relaxed least (one per instance type), nearest first. One pass
+// keeps the best few per constraint: a result has thousands of exclusions
+// and this is on the API's hot path.
 func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
-	var byRelax map[string][]advisor.Excluded
-	for _, x := range r.Excluded {
-		if x.Relax != "" && x.Needed > 0 {
-			if byRelax == nil {
-				byRelax = map[string][]advisor.Excluded{}
-			}
-			byRelax[x.Relax] = append(byRelax[x.Relax], x)
+	relaxes := [...]string{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs}
+	var best [len(relaxes)][]*advisor.Excluded // each sorted, distinct offers, at most maxNearMisses
+	less := func(a, b *advisor.Excluded) bool {
+		if a.Needed != b.Needed {
+			return a.Needed < b.Needed
 		}
+		if a.TotalUSD != b.TotalUSD {
+			return a.TotalUSD < b.TotalUSD
+		}
+		return cmp.Or(cmp.Compare(a.Offer, b.Offer), cmp.Compare(a.Region, b.Region), cmp.Compare(a.Pricing, b.Pricing)) < 0
+	}
+	for i := range r.Excluded {
+		x := &r.Excluded[i]
+		if x.Relax == "" || x.Needed <= 0 {
+			continue
+		}
+		k := slices.Index(relaxes[:], x.Relax)
+		if k < 0 {
+			continue
+		}
+		list := best[k]
+		if len(list) == maxNearMisses && !less(x, list[len(list)-1]) {
+			continue // the common case: not among the nearest
+		}
+		if j := slices.IndexFunc(list, func(y *advisor.Excluded) bool { return y.Offer == x.Offer }); j >= 0 {
+			if !less(x, list[j]) {
+				continue
+			}
+			list = slices.Delete(list, j, j+1)
+		}
+		at, _ := slices.BinarySearchFunc(list, x, func(a, b *advisor.Excluded) int {
+			if less(a, b) {
+				return -1
+			}
+			return 1
+		})
+		list = slices.Insert(list, at, x)
+		if len(list) > maxNearMisses {
+			list = list[:maxNearMisses]
+		}
+		best[k] = list
 	}
 	out := []NearMissJSON{}
 	var k workload.Constraints
@@ -383,18 +418,8 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 		maxGPUs = advisor.DefaultMaxGPUs
 	}
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
-	for _, relax := range []string{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs} {
-		xs := byRelax[relax]
-		slices.SortFunc(xs, func(a, b advisor.Excluded) int {
-			return cmp.Or(cmp.Compare(a.Needed, b.Needed), cmp.Compare(a.TotalUSD, b.TotalUSD),
-				cmp.Compare(a.Offer, b.Offer), cmp.Compare(a.Region, b.Region), cmp.Compare(a.Pricing, b.Pricing))
-		})
-		seen := map[string]bool{}
-		for _, x := range xs {
-			if seen[x.Offer] || len(seen) >= maxNearMisses {
-				continue
-			}
-			seen[x.Offer] = true
+	for i, relax := range relaxes {
+		for _, x := range best[i] {
 			n := NearMissJSON{Constraint: relax, Offer: x.Offer, Region: x.Region}
 			mode := modeName(l, x.Pricing)
 			switch relax {

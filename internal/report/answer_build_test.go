@@ -253,3 +253,18 @@ func TestMaxGPUsExclusionHasItsOwnCode(t *testing.T) {
 		t.Error("no max_gpus near-miss")
 	}
 }
+
+// BenchmarkBuildAnswer measures the answer on the API's hot path, for a
+// result of the embedded catalog (thousands of candidates and exclusions).
+func BenchmarkBuildAnswer(b *testing.B) {
+	t := &testing.T{}
+	for _, f := range []string{"llama3-8b-lora", "llama3-70b-chat"} {
+		r := recommendFile(t, "../../examples/"+f+".yaml", "", nil)
+		b.Run(f, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = BuildAnswer(r, English)
+			}
+		})
+	}
+}
