@@ -113,7 +113,7 @@ func (p *pageCheck) do(step string, actions ...chromedp.Action[chromedp.Void]) {
 }
 
 func (p *pageCheck) poll(expr string) chromedp.Action[chromedp.Void] {
-	return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(40*time.Second)))
+	return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
 }
 
 func (p *pageCheck) text(step, sel string) string {
@@ -578,7 +578,7 @@ func e2eScreenshot(t *testing.T, tabCtx context.Context, step string) {
 		t.Logf("screenshot after %q failed: %v", step, err)
 		return
 	}
-	name := fmt.Sprintf("%s-%s.png", t.Name(), regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(step), "-"))
+	name := regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(t.Name()+"-"+step), "-") + ".png"
 	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Logf("screenshot: %v", err)

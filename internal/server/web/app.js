@@ -422,7 +422,7 @@
     var ident = function (p) { return p; }, month = function (p) { return p * 730; };
     var cols = [
       [t("c_offer"), ""], [t("c_gpu"), ""], [t("c_mem"), "num opt"], [t("c_vcpu"), "num opt"], [t("c_ram"), "num opt"],
-      [t("c_disk"), "num opt"], [t("c_region"), "opt"], [t("c_country"), "opt"],
+      [t("c_disk"), "num opt"], [t("c_country"), "opt"],
       [t("c_price_gpu", ml), "num"], [t("c_price_inst", ml), "num opt"], [t("c_price_month", ml), "num opt"]];
     if (m !== "spot") cols.push([t("c_spot_gpu"), "num opt"]);
     cols.push([t("c_as_of"), "opt"]);
@@ -435,13 +435,12 @@
     var tb = clear($("#offers-table tbody"));
     items.forEach(function (o) {
       var tr = el("tr", { "data-offer": o.id },
-        el("td", { "class": "offer" }, el("span", { title: o.instance_type, text: o.id })),
+        el("td", { "class": "offer" }, el("span", { title: o.instance_type, text: o.id }), el("small", { "class": "hint", text: " " + o.region })),
         el("td", { text: o.gpu + " × " + gpuCount(o) }),
         el("td", { "class": "num opt", text: fixed(o.gpu_memory_gib, 0) }),
         el("td", { "class": "num opt", text: o.vcpus ? String(o.vcpus) : "–" }),
         el("td", { "class": "num opt", text: o.ram_gib ? fixed(o.ram_gib, 0) : "–" }),
         el("td", { "class": "num opt", text: o.nvme_tb ? fixed(o.nvme_tb, 2) : "–" }),
-        el("td", { "class": "opt", text: o.region }),
         el("td", { "class": "opt", text: o.country }),
         priceCell(o, m, perGPU(o), dg),
         addClass(priceCell(o, m, ident, di), "opt"),
@@ -1053,13 +1052,19 @@
     if (front.length > 1) {
       svg.appendChild(sv("polyline", { "class": "front", points: front.map(function (c) { return s.x(X(c)).toFixed(1) + "," + s.y(Y(c)).toFixed(1); }).join(" ") }));
     }
+    var labels = []; // where the #1-#3 labels went, so that they do not overlap
     pts.slice().reverse().forEach(function (c) {
       var g = sv("circle", { "class": "pt" + (c.pareto ? " pareto" : "") + (rec.selected === c.rank ? " sel" : ""),
         cx: s.x(X(c)).toFixed(1), cy: s.y(Y(c)).toFixed(1), r: c.rank === 1 ? 6 : 4.5, "data-rank": c.rank });
       g.appendChild(sv("title", {}, "#" + c.rank + " " + c.offer + " · " + mode(c.pricing) + " · " + num(X(c), 1) + " · " + usd(Y(c), 0)));
       g.addEventListener("click", function () { showDetail(c.rank); });
       svg.appendChild(g);
-      if (c.rank <= 3) svg.appendChild(sv("text", { "class": "pt-label", x: s.x(X(c)) + 8, y: s.y(Y(c)) - 7 }, "#" + c.rank));
+      if (c.rank <= 3) {
+        var lx = s.x(X(c)) + 8, ly = s.y(Y(c)) - 7;
+        while (labels.some(function (l) { return Math.abs(l[0] - lx) < 24 && Math.abs(l[1] - ly) < 13; })) ly += 13;
+        labels.push([lx, ly]);
+        svg.appendChild(sv("text", { "class": "pt-label", x: lx, y: ly }, "#" + c.rank));
+      }
     });
     fig.appendChild(svg);
   }
@@ -1228,7 +1233,7 @@
       tb.appendChild(tr);
     });
     tbl.appendChild(tb);
-    p.appendChild(el("div", { "class": "scroll" }, tbl));
+    p.appendChild(el("div", { "class": "scroll", tabindex: "0", role: "region", "aria-label": t("compare_heading") }, tbl));
     p.scrollIntoView({ block: "nearest" });
   }
 
@@ -1352,7 +1357,7 @@
         el("td", null, badge(t(e.meets_slo ? "yes" : "no"), e.meets_slo ? "ok" : "bad"))));
     });
     tbl.appendChild(tb);
-    box.appendChild(el("div", { "class": "scroll" }, tbl));
+    box.appendChild(el("div", { "class": "scroll", tabindex: "0", role: "region", "aria-label": t("search_heading") }, tbl));
     box.appendChild(el("p", { "class": "hint", text: t("search_evaluated", num(sr.evaluated, 0)) }));
   }
   function loadTrace() {
