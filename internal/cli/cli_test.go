@@ -106,6 +106,7 @@ func TestChineseLANG(t *testing.T) {
 		{"predict", "-f", "testdata/chat-8b.yaml", "--gpu", "h100-sxm"},
 		{"check", "-f", "testdata/chat-8b.yaml", "--gpu", "h100-sxm"},
 		{"simulate", "-f", "testdata/service-trace.yaml"},
+		{"cost", "-f", "testdata/chat-8b.yaml", "--offer", "aws/p5.48xlarge"},
 	} {
 		out, errOut, _ := runEnv(t, zh, args...)
 		if !hasHan(out) {
@@ -118,6 +119,11 @@ func TestChineseLANG(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "gpus", "--lang", "fr"); code != 2 || !strings.Contains(errOut, "--lang: want en or zh") {
 		t.Errorf("--lang fr: exit %d, %q", code, errOut)
+	}
+	// An error is in the language asked for too, with its exit status.
+	_, errOut, code := run(t, "offers", "--gpu", "h100-sxm", "--max-price", "1", "--lang", "zh")
+	if code != 1 || !hasHan(errOut) || !strings.HasPrefix(errOut, "gpupick: ") {
+		t.Errorf("offers --lang zh with nothing qualifying: exit %d, %q", code, errOut)
 	}
 }
 

@@ -198,8 +198,65 @@ func Execute(e *Env, args []string) (code int) {
 		// Only cobra returns plain errors: unknown commands and bad arguments.
 		err = &apperr.Error{Code: apperr.Invalid, Msg: err.Error() + " (see gpupick --help)"}
 	}
-	fmt.Fprintf(e.Stderr, "gpupick: %v\n", err)
+	msg := err.Error()
+	if l := errorLang(args, e.getenv("LANG")); l == report.Chinese {
+		msg = translateErr(l, err)
+	}
+	fmt.Fprintf(e.Stderr, "gpupick: %s\n", msg)
 	return apperr.ExitCode(err)
+}
+
+// translateErr is err's message in l: each problem's own sentence through
+// Tr, its file, line and field as they are, and a system error it wraps
+// ("open x.yaml: no such file or directory") left whole.
+func translateErr(l report.Lang, err error) string {
+	var al apperr.List
+	var ae *apperr.Error
+	switch {
+	case errors.As(err, &al) && len(al) > 1:
+		parts := make([]string, len(al))
+		for i, x := range al {
+			parts[i] = translateErr(l, x)
+		}
+		return fmt.Sprintf("%d 个问题：\n  %s", len(al), strings.Join(parts, "\n  "))
+	case errors.As(err, &al) && len(al) == 1:
+		return translateErr(l, al[0])
+	case errors.As(err, &ae):
+		c := *ae
+		c.Msg, c.Err = report.Tr(l, ae.Msg), nil
+		s := c.Error()
+		if ae.Err != nil {
+			inner := ae.Err.Error()
+			var sub *apperr.Error
+			if errors.As(ae.Err, &sub) {
+				inner = translateErr(l, ae.Err)
+			}
+			if c.Msg != "" {
+				s += ": "
+			}
+			s += inner
+		}
+		return s
+	}
+	return report.Tr(l, err.Error())
+}
+
+// errorLang is the language of an error message: the command's --lang when
+// it parses (the command may have failed before reading it), else LANG.
+func errorLang(args []string, envLang string) report.Lang {
+	flag := ""
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--lang="); ok {
+			flag = v
+		} else if a == "--lang" && i+1 < len(args) {
+			flag = args[i+1]
+		}
+	}
+	l, err := report.ParseLang(flag, envLang)
+	if err != nil {
+		return report.English
+	}
+	return l
 }
 
 // examples collects the first example of every command, so that
