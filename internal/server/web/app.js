@@ -12,7 +12,7 @@
       tagline: "GPU cloud servers, chosen by what the whole job costs",
       language: "Language", tab_offers: "Offers", tab_recommend: "Recommend", tab_simulate: "Simulate",
       offers_heading: "Offers", f_gpu: "GPU", f_provider: "Provider", f_country: "Country", f_pricing: "Pricing",
-      f_max_price: "Max $/instance-hour", f_sort: "Sort", any: "any", any_od: "any (on-demand shown)", apply: "Apply",
+      f_max_price: "Max $/GPU-hour", yours: "yours", yours_title: "Your negotiated price", f_sort: "Sort", any: "any", any_od: "any (on-demand shown)", apply: "Apply",
       "m_on-demand": "on-demand", m_spot: "spot", m_monthly: "monthly", "m_reserved-1y": "reserved 1 y", "m_reserved-3y": "reserved 3 y",
       s_price_per_gpu: "$/GPU-hour", s_price: "$/instance-hour", s_memory: "GPU memory",
       c_offer: "Offer", c_gpu: "GPU", c_mem: "GiB/GPU", c_vcpu: "vCPU", c_ram: "RAM GiB", c_disk: "NVMe TB",
@@ -102,7 +102,7 @@
       tagline: "按整个任务的真实成本挑选 GPU 云服务器",
       language: "语言", tab_offers: "报价", tab_recommend: "推荐", tab_simulate: "模拟",
       offers_heading: "云服务器报价", f_gpu: "GPU", f_provider: "云厂商", f_country: "国家/地区", f_pricing: "计费方式",
-      f_max_price: "最高 $/实例·小时", f_sort: "排序", any: "不限", any_od: "不限（显示按需价格）", apply: "筛选",
+      f_max_price: "最高 $/GPU·小时", yours: "协议价", yours_title: "贵团队的协议价格", f_sort: "排序", any: "不限", any_od: "不限（显示按需价格）", apply: "筛选",
       "m_on-demand": "按需", m_spot: "抢占式", m_monthly: "包月", "m_reserved-1y": "预留 1 年", "m_reserved-3y": "预留 3 年",
       s_price_per_gpu: "$/GPU·小时", s_price: "$/实例·小时", s_memory: "显存",
       c_offer: "报价", c_gpu: "GPU", c_mem: "显存 GiB/卡", c_vcpu: "vCPU", c_ram: "内存 GiB", c_disk: "NVMe TB",
@@ -348,7 +348,7 @@
   // ---------- offers ----------
   var offers = { page: 1, perPage: 25, data: null };
   var OFFER_FILTERS = [["gpu", "#filter-gpu"], ["provider", "#filter-provider"], ["country", "#filter-country"],
-    ["pricing", "#filter-pricing"], ["max_price", "#filter-max-price"], ["sort", "#filter-sort"]];
+    ["pricing", "#filter-pricing"], ["max_price_per_gpu", "#filter-max-price"], ["sort", "#filter-sort"]];
 
   function offersQuery() {
     var q = new URLSearchParams();
@@ -392,34 +392,40 @@
     var n = Math.round(1 / o.gpu_fraction);
     return Math.abs(1 / n - o.gpu_fraction) < 0.002 ? "1/" + n : String(+o.gpu_fraction.toPrecision(3));
   }
-  function price(o, m) {
+  // modePrice is the API's price of o in mode m ({usd_per_hour,
+  // usd_per_gpu_hour, usd_per_month, status}); made from the plain price
+  // map for an older API.
+  function modePrice(o, m) {
+    var mp = (o.mode_prices || []).filter(function (x) { return x.mode === m; })[0];
+    if (mp) return mp;
     var yp = o.your_prices_usd_per_hour && o.your_prices_usd_per_hour[m];
-    if (yp != null) return yp;
-    var p = o.prices_usd_per_hour && o.prices_usd_per_hour[m];
-    return p == null ? null : p;
-  }
-  // priceStatus: "priced", "unknown" (sold, no published price) or
-  // "not_offered" (not sold in that mode), as the API says when it does.
-  function priceStatus(o, m) {
-    if (price(o, m) != null) return "priced";
-    var ps = o.price_status || o.price_statuses;
-    if (ps && typeof ps === "object" && ps[m]) return ps[m] === "unknown" ? "unknown" : "not_offered";
-    if (typeof ps === "string") return ps === "unknown" ? "unknown" : "not_offered";
+    var p = yp != null ? yp : o.prices_usd_per_hour && o.prices_usd_per_hour[m];
+    if (p != null) return { usd_per_hour: p, usd_per_gpu_hour: o.gpu_count ? p / gpus(o) : null, status: yp != null ? "negotiated" : "listed" };
     var any = o.prices_usd_per_hour && Object.keys(o.prices_usd_per_hour).length;
-    return any ? "not_offered" : "unknown";
+    return { usd_per_hour: null, usd_per_gpu_hour: null, status: any || m !== "on-demand" ? "not_offered" : "unknown" };
   }
-  function priceCell(o, m, f, d) {
-    var p = price(o, m), s = priceStatus(o, m);
-    if (p != null) return el("td", { "class": "num", text: usd(f(p), d) });
-    if (s === "unknown") return el("td", { "class": "num price-unknown", title: t("price_unknown_title") }, t("price_unknown"));
-    return el("td", { "class": "num not-offered", title: t("not_offered_title") }, el("span", { "aria-hidden": "true", text: "— " }), t("not_offered"));
+  var PRICE_OF = {
+    gpu: function (mp) { return mp.usd_per_gpu_hour; },
+    inst: function (mp) { return mp.usd_per_hour; },
+    month: function (mp) { return mp.usd_per_month != null ? mp.usd_per_month : mp.usd_per_hour != null ? mp.usd_per_hour * 730 : null; }
+  };
+  // priceCell: the price, "price unknown" (sold, no published price) or
+  // "not offered" (not sold in that mode): three different things.
+  function priceCell(o, m, kind, d) {
+    var mp = modePrice(o, m), v = PRICE_OF[kind](mp);
+    if (v != null) {
+      var td = el("td", { "class": "num", text: usd(v, d) });
+      if (mp.status === "negotiated") td.appendChild(badge(t("yours"), "ok", t("yours_title")));
+      return td;
+    }
+    if (mp.status === "not_offered") return el("td", { "class": "num not-offered", title: t("not_offered_title") }, el("span", { "aria-hidden": "true", text: "— " }), t("not_offered"));
+    return el("td", { "class": "num price-unknown", title: t("price_unknown_title") }, t("price_unknown"));
   }
+  function colPrices(items, m, kind) { return items.map(function (o) { return PRICE_OF[kind](modePrice(o, m)); }); }
 
   function renderOffers() {
     var d = offers.data, items = (d && d.items) || [];
     var m = $("#filter-pricing").value || "on-demand", ml = mode(m);
-    var perGPU = function (o) { return function (p) { return p / gpus(o); }; };
-    var ident = function (p) { return p; }, month = function (p) { return p * 730; };
     var cols = [
       [t("c_offer"), ""], [t("c_gpu"), ""], [t("c_mem"), "num opt"], [t("c_vcpu"), "num opt"], [t("c_ram"), "num opt"],
       [t("c_disk"), "num opt"], [t("c_country"), "opt"],
@@ -428,10 +434,8 @@
     cols.push([t("c_as_of"), "opt"]);
     var hr = clear($("#offers-table thead tr"));
     cols.forEach(function (c) { hr.appendChild(el("th", { "class": c[1], scope: "col", text: c[0] })); });
-    var dg = moneyDecimals(items.map(function (o) { var p = price(o, m); return p == null ? null : p / gpus(o); }));
-    var di = moneyDecimals(items.map(function (o) { return price(o, m); }));
-    var dm = moneyDecimals(items.map(function (o) { var p = price(o, m); return p == null ? null : p * 730; }));
-    var ds = moneyDecimals(items.map(function (o) { var p = price(o, "spot"); return p == null ? null : p / gpus(o); }));
+    var dg = moneyDecimals(colPrices(items, m, "gpu")), di = moneyDecimals(colPrices(items, m, "inst"));
+    var dm = moneyDecimals(colPrices(items, m, "month")), ds = moneyDecimals(colPrices(items, "spot", "gpu"));
     var tb = clear($("#offers-table tbody"));
     items.forEach(function (o) {
       var tr = el("tr", { "data-offer": o.id },
@@ -442,10 +446,10 @@
         el("td", { "class": "num opt", text: o.ram_gib ? fixed(o.ram_gib, 0) : "–" }),
         el("td", { "class": "num opt", text: o.nvme_tb ? fixed(o.nvme_tb, 2) : "–" }),
         el("td", { "class": "opt", text: o.country }),
-        priceCell(o, m, perGPU(o), dg),
-        addClass(priceCell(o, m, ident, di), "opt"),
-        addClass(priceCell(o, m, month, dm), "opt"));
-      if (m !== "spot") tr.appendChild(addClass(priceCell(o, "spot", perGPU(o), ds), "opt"));
+        priceCell(o, m, "gpu", dg),
+        addClass(priceCell(o, m, "inst", di), "opt"),
+        addClass(priceCell(o, m, "month", dm), "opt"));
+      if (m !== "spot") tr.appendChild(addClass(priceCell(o, "spot", "gpu", ds), "opt"));
       tr.appendChild(el("td", { "class": "opt" }, o.as_of || "–", " ", o.stale ? badge(t("stale"), "stale", t("stale_title")) : null));
       tb.appendChild(tr);
     });

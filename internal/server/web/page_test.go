@@ -480,12 +480,17 @@ func TestOffersTab(t *testing.T) {
 				t.Errorf("offers headers %q lack %q", head, w)
 			}
 		}
-		unknown := p.eval(`String(document.querySelectorAll('#offers-table tr[data-offer^="huawei/"] td.price-unknown').length)`)
-		notOffered := p.eval(`String(document.querySelectorAll('#offers-table tr[data-offer^="aws/"] td.not-offered').length)`)
-		if unknown == "0" || notOffered == "0" {
-			t.Errorf("%s unknown prices (huawei publishes none), %s not offered (aws spot gaps)", unknown, notOffered)
+		// Huawei publishes no on-demand price (unknown) and sells no spot
+		// (not offered): in the spot listing its rows are "not offered".
+		if n := p.eval(`String(document.querySelectorAll('#offers-table tr[data-offer^="huawei/"] td.not-offered').length)`); n == "0" {
+			t.Errorf("huawei's spot prices not shown as not offered:\n%s", p.text("#offers-table tbody"))
 		}
 		p.checkView("offers-"+strconv.Itoa(int(width)), width)
+	}
+	p.load("&provider=aws#offers", 1400, "en")
+	p.step("on-demand rows", p.poll(`document.querySelectorAll('#offers-table tbody tr').length === 25`))
+	if n := p.eval(`String(document.querySelectorAll('#offers-table tr[data-offer^="huawei/"] td:nth-child(8).price-unknown').length)`); n != "5" {
+		t.Errorf("%s of huawei's 5 on-demand $/GPU-h cells read price unknown", n)
 	}
 	p.step("unknown gpu", chromedp.SetValue(chromedp.CSS(`#filter-gpu`), "nope"), chromedp.Click(chromedp.CSS(`#filter-apply`)),
 		p.poll(`document.querySelector('#offers-status').classList.contains('error')`))
@@ -495,7 +500,7 @@ func TestOffersTab(t *testing.T) {
 	if n := p.eval(`String(document.querySelectorAll('#offers-table tbody tr').length)`); n != "0" {
 		t.Errorf("%s old rows left under the error", n)
 	}
-	if q := p.eval(`location.search`); !strings.Contains(q, "gpu=nope") || !strings.Contains(q, "provider=aws") {
+	if q := p.eval(`location.search`); !strings.Contains(q, "gpu=nope") || !strings.Contains(q, "provider=aws") || !strings.Contains(q, "sort=price-per-gpu") {
 		t.Errorf("query string %q", q)
 	}
 }
