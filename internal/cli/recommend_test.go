@@ -320,7 +320,7 @@ func TestRecommendCompareTo(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := doc.Changes
-	if ch.Since != prev || !ch.PickChanged || ch.Pick == ch.PreviousPick || !strings.HasPrefix(ch.Pick, doc.Candidates[0].Offer+"@") {
+	if ch.Since != prev || !ch.PickChanged || ch.Pick == ch.PreviousPick || !strings.HasPrefix(ch.Pick, doc.Candidates[0].Offer+" in ") {
 		t.Errorf("changes: %+v", ch)
 	}
 	if ch.CostUSD == nil || ch.CostUSD.Change >= 0 || len(ch.Appeared) == 0 || len(ch.Sentences) == 0 {

@@ -17,8 +17,8 @@ import (
 type ChangesJSON struct {
 	// Since is the saved file compared with.
 	Since string `json:"since"`
-	// Pick and PreviousPick name #1 now and then: "offer@region (pricing,
-	// N GPUs)"; empty when nothing qualified.
+	// Pick and PreviousPick name #1 now and then: "offer in region,
+	// pricing, N GPUs"; empty when nothing qualified.
 	Pick         string `json:"pick"`
 	PreviousPick string `json:"previous_pick"`
 	PickChanged  bool   `json:"pick_changed"`
@@ -27,7 +27,7 @@ type ChangesJSON struct {
 	CostUSD       *DeltaJSON `json:"cost_usd"`
 	DurationHours *DeltaJSON `json:"duration_hours"`
 	// Appeared and Disappeared are the candidates in one ranking shown
-	// and not in the other, as "offer@region (pricing, N GPUs)".
+	// and not in the other, named as Pick is.
 	Appeared    []string `json:"appeared"`
 	Disappeared []string `json:"disappeared"`
 	// Sentences say it all for people, in the report's language.
@@ -69,7 +69,11 @@ func ParseSaved(data []byte, file string) (RecommendJSON, error) {
 
 // candidateKey names one candidate of a ranking.
 func candidateKey(c CandidateJSON) string {
-	return fmt.Sprintf("%s@%s (%s, %d GPUs)", c.Offer, c.Region, c.Pricing, c.GPUs)
+	gpus := "GPUs"
+	if c.GPUs == 1 {
+		gpus = "GPU"
+	}
+	return fmt.Sprintf("%s in %s, %s, %d %s", c.Offer, c.Region, c.Pricing, c.GPUs, gpus)
 }
 
 // maxListed bounds the candidates a changes sentence lists.
@@ -90,7 +94,7 @@ func Compare(before, now RecommendJSON, since string, l Lang) *ChangesJSON {
 	if before.Workload != now.Workload {
 		say(am(l, "compare_workload", before.Workload, now.Workload))
 	}
-	none := msg(l, "none")
+	none := am(l, "no_pick")
 	switch {
 	case ch.PickChanged:
 		say(am(l, "compare_new_pick", orText(ch.Pick, none), orText(ch.PreviousPick, none)))
@@ -101,14 +105,15 @@ func Compare(before, now RecommendJSON, since string, l Lang) *ChangesJSON {
 		a, b := now.Candidates[0], before.Candidates[0]
 		if a.Cost != nil && b.Cost != nil {
 			ch.CostUSD = delta(a.Cost.Total, b.Cost.Total)
-			if ch.CostUSD.Change != 0 {
-				say(am(l, "compare_cost", usd(a.Cost.Total), usd(b.Cost.Total), percentText(ch.CostUSD)))
+			if now, was := usd(a.Cost.Total), usd(b.Cost.Total); now != was {
+				say(am(l, "compare_cost", now, was, percentText(ch.CostUSD)))
 			}
 		}
 		if a.DurationHours != nil && b.DurationHours != nil {
 			ch.DurationHours = delta(*a.DurationHours, *b.DurationHours)
-			if ch.DurationHours.Change != 0 {
-				say(am(l, "compare_time", am(l, "hours_v", hoursFmt(*a.DurationHours)), am(l, "hours_v", hoursFmt(*b.DurationHours)), percentText(ch.DurationHours)))
+			// A change too small to print is no news.
+			if now, was := hoursFmt(*a.DurationHours), hoursFmt(*b.DurationHours); now != was {
+				say(am(l, "compare_time", am(l, "hours_v", now), am(l, "hours_v", was), percentText(ch.DurationHours)))
 			}
 		}
 	}

@@ -659,7 +659,7 @@ func WriteRecommendTextOpts(w io.Writer, name string, r *advisor.Result, o Repor
 	fmt.Fprintf(&b, "%s\n\n", msg(l, "title", name, msg(l, "objective", objectiveText(l, string(r.Objective)))))
 	writeAnswerText(&b, BuildAnswer(r, l), l)
 	if ch := o.Changes; ch != nil {
-		fmt.Fprintf(&b, "\n%s\n", label(l, am(l, "compare_head", ch.Since), ""))
+		fmt.Fprintf(&b, "\n%s\n", heading(l, am(l, "compare_head", ch.Since)))
 		for _, s := range ch.Sentences {
 			fmt.Fprintf(&b, "  - %s\n", s)
 		}
