@@ -603,3 +603,37 @@ func e2eInto[T any](a chromedp.Action[T], dst *T) chromedp.Action[chromedp.Void]
 		return chromedp.Void{}, err
 	}
 }
+
+// TestValidateLang: the page validates as the user types, in its
+// language: validate takes lang and writes the problems' messages in it
+// (field paths and lines stay as they are); a bad lang is 400.
+func TestValidateLang(t *testing.T) {
+	h := testServer(t, nil).Handler()
+	body := func(lang string) string {
+		b, _ := json.Marshal(map[string]string{"workload": "kind: nope\nname: x\n", "lang": lang})
+		return string(b)
+	}
+	var en, zh ValidateResponse
+	for _, c := range []struct {
+		lang string
+		into *ValidateResponse
+	}{{"en", &en}, {"zh", &zh}} {
+		r := do(t, h, "POST", "/api/v1/validate", body(c.lang), "")
+		if r.status != 200 {
+			t.Fatalf("lang %s: %d %s", c.lang, r.status, r.body)
+		}
+		if err := json.Unmarshal([]byte(r.body), c.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if en.OK || zh.OK || len(en.Errors) == 0 || len(zh.Errors) != len(en.Errors) {
+		t.Fatalf("en %+v, zh %+v", en, zh)
+	}
+	if zh.Errors[0].Field != en.Errors[0].Field || zh.Errors[0].Line != en.Errors[0].Line ||
+		!regexp.MustCompile(`\p{Han}`).MatchString(zh.Errors[0].Message) || regexp.MustCompile(`\p{Han}`).MatchString(en.Errors[0].Message) {
+		t.Errorf("en %+v, zh %+v: want the same field and line, the message in each language", en.Errors[0], zh.Errors[0])
+	}
+	if r := do(t, h, "POST", "/api/v1/validate", body("fr"), ""); r.status != 400 || !strings.Contains(r.body, `"lang"`) {
+		t.Errorf("lang fr: %d %s", r.status, r.body)
+	}
+}

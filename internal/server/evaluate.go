@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
@@ -22,6 +23,7 @@ import (
 type ValidateRequest struct {
 	// Workload is the workload: a JSON object, or YAML or JSON text.
 	Workload Document `json:"workload" schema:"workload"`
+	Lang     string   `json:"lang,omitempty"` // en (default) or zh: the problems' messages
 }
 
 // ValidateResponse says whether a workload is valid: the defaults filled
@@ -132,6 +134,12 @@ func (s *Server) validate(_ http.ResponseWriter, _ *http.Request, in *ValidateRe
 	}
 	if len(b.Errors) == 0 {
 		b.Errors = []FieldError{{Field: b.Field, Line: b.Line, Message: b.Message}}
+	}
+	if l := requestLang(in); l != report.English { // the page's validation as you type, in its language
+		b.Errors = slices.Clone(b.Errors)
+		for i := range b.Errors {
+			b.Errors[i].Message = report.Tr(l, b.Errors[i].Message)
+		}
 	}
 	return ValidateResponse{OK: false, Errors: b.Errors}, nil
 }
