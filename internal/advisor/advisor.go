@@ -268,7 +268,16 @@ type Result struct {
 	// Spec is the workload that was evaluated (read-only): its
 	// constraints and SLO are what the answer measures the pick against.
 	Spec *workload.Spec
+	// OtherModes, set only when no candidate qualifies with a known
+	// price, are the best
+	// candidates (one per instance type, cheapest first, at most
+	// maxOtherModes) in pricing modes the request did not ask for: what
+	// relaxing constraints.pricing would admit.
+	OtherModes []*Candidate
 }
+
+// maxOtherModes bounds Result.OtherModes.
+const maxOtherModes = 3
 
 // Freshness is how fresh the prices of the first top candidates (0 = all)
 // are: each offer counted once, however many cluster sizes and pricing
@@ -469,6 +478,9 @@ func Recommend(req Request) (*Result, error) {
 	// time on the Pareto front).
 	rank(res)
 	markPareto(res.Candidates)
+	if !slices.ContainsFunc(res.Candidates, func(c *Candidate) bool { return c.Cost.PriceKnown }) {
+		res.OtherModes = otherModes(req, tasks, modes)
+	}
 	res.ConfidenceVsNext = confidenceVsNext(res, func(gpu string) string {
 		if a, ok := req.Catalog.Accelerator(gpu); ok {
 			return a.Architecture
@@ -476,6 +488,43 @@ func Recommend(req Request) (*Result, error) {
 		return gpu
 	})
 	return res, nil
+}
+
+// otherModes evaluates the tasks again in the pricing modes not asked
+// for, and keeps the cheapest priced candidate of each of the first
+// maxOtherModes instance types. It runs only when no candidate qualifies
+// with a price, so that the answer can say whether another pricing mode
+// would help.
+func otherModes(req Request, tasks []task, asked []catalog.Mode) []*Candidate {
+	var modes []catalog.Mode
+	for m := catalog.Mode(0); m < catalog.NumModes; m++ {
+		if !slices.Contains(asked, m) {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) == 0 || len(tasks) == 0 {
+		return nil
+	}
+	var cs []*Candidate
+	for _, r := range evaluate(req, tasks, modes) {
+		for _, c := range r.candidates {
+			if c.Cost.PriceKnown {
+				cs = append(cs, c)
+			}
+		}
+	}
+	slices.SortFunc(cs, func(a, b *Candidate) int {
+		return cmp.Or(cmp.Compare(a.Cost.Cost.Total, b.Cost.Cost.Total), compareKeys(a.Offer, b.Offer), cmp.Compare(a.Cost.Mode, b.Cost.Mode))
+	})
+	var out []*Candidate
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if id := c.Offer.ID(); !seen[id] && len(out) < maxOtherModes {
+			seen[id] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // EvaluateOffer prices one offer at one size (instances, 0 = one) in the

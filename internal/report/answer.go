@@ -115,8 +115,11 @@ type RiskJSON struct {
 // NearMissJSON is an excluded candidate one relaxed constraint would admit.
 type NearMissJSON struct {
 	Constraint string   `json:"constraint"` // e.g. constraints.deadline_hours
-	Needed     *float64 `json:"needed"`     // the value that would admit it
-	Offer      string   `json:"offer"`
-	Region     string   `json:"region"`
-	Sentence   string   `json:"sentence"`
+	Needed     *float64 `json:"needed"`     // the value that would admit it (null for constraints.pricing)
+	// Pricing is the candidate's pricing mode (for constraints.pricing,
+	// the mode to add).
+	Pricing  string `json:"pricing,omitempty"`
+	Offer    string `json:"offer"`
+	Region   string `json:"region"`
+	Sentence string `json:"sentence"`
 }

@@ -420,13 +420,17 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
 	for i, relax := range relaxes {
 		for _, x := range best[i] {
-			n := NearMissJSON{Constraint: relax, Offer: x.Offer, Region: x.Region}
+			n := NearMissJSON{Constraint: relax, Offer: x.Offer, Region: x.Region, Pricing: x.Pricing}
 			mode := modeName(l, x.Pricing)
 			switch relax {
 			case advisor.RelaxDeadline:
 				needed := math.Ceil(x.Needed*10) / 10
 				n.Needed = fp(needed)
-				n.Sentence = am(l, "near_deadline", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours), usdOrUnknown(l, x.TotalUSD))
+				if x.TotalUSD > 0 {
+					n.Sentence = am(l, "near_deadline", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours), usd(x.TotalUSD))
+				} else {
+					n.Sentence = am(l, "near_deadline_noprice", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours))
+				}
 			case advisor.RelaxBudget:
 				needed := math.Ceil(x.Needed)
 				n.Needed = fp(needed)
@@ -442,14 +446,18 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 			out = append(out, n)
 		}
 	}
-	return out
-}
-
-func usdOrUnknown(l Lang, v float64) string {
-	if v <= 0 {
-		return msg(l, "unknown")
+	// Another pricing mode (evaluated only when nothing qualifies).
+	for _, c := range r.OtherModes {
+		n := NearMissJSON{Constraint: "constraints.pricing", Offer: c.Offer.ID(), Region: c.Offer.Region, Pricing: c.Cost.Mode.String()}
+		mode := modeName(l, c.Cost.Mode.String())
+		if c.PerMonthUSD > 0 {
+			n.Sentence = am(l, "near_pricing_svc", n.Offer, n.Region, mode, usd(c.PerMonthUSD))
+		} else {
+			n.Sentence = am(l, "near_pricing", n.Offer, n.Region, mode, hours(c.DurationHours), usd(c.Cost.Cost.Total))
+		}
+		out = append(out, n)
 	}
-	return usd(v)
+	return out
 }
 
 // usd writes dollars for people: "$86.72", "$103", "$71,811".

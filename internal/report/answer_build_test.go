@@ -268,3 +268,37 @@ func BenchmarkBuildAnswer(b *testing.B) {
 		})
 	}
 }
+
+// TestAnswerOtherPricingMode: when no candidate has a price in the modes
+// asked for, the near-misses say which other mode would give one.
+func TestAnswerOtherPricingMode(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", func(s *workload.Spec) {
+		s.Constraints.Pricing = []workload.PricingMode{"monthly"}
+	})
+	for _, c := range r.Candidates {
+		if c.Cost.PriceKnown {
+			t.Skipf("%s has a monthly price", c.Offer.ID())
+		}
+	}
+	a := BuildAnswer(r, English)
+	n := 0
+	for _, m := range a.NearMisses {
+		if m.Constraint != "constraints.pricing" {
+			continue
+		}
+		n++
+		if m.Pricing == "monthly" || m.Pricing == "" || !strings.Contains(m.Sentence, "would qualify on "+m.Pricing) {
+			t.Errorf("%+v", m)
+		}
+	}
+	if n == 0 || n > maxOtherModesShown {
+		t.Errorf("%d pricing near-misses: %+v", n, a.NearMisses)
+	}
+	// With a priced candidate, nothing is evaluated twice.
+	if r2 := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", nil); len(r2.OtherModes) != 0 {
+		t.Errorf("other modes evaluated although candidates are priced: %d", len(r2.OtherModes))
+	}
+}
+
+// maxOtherModesShown is advisor's bound on other-mode candidates.
+const maxOtherModesShown = 3
