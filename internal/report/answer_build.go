@@ -27,7 +27,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	if len(r.Candidates) == 0 {
 		a.Headline = am(l, "head_none", thousands(r.Evaluated))
 		if len(a.NearMisses) > 0 {
-			a.Headline = am(l, "head_none_near", thousands(r.Evaluated), a.NearMisses[0].Sentence)
+			a.Headline = am(l, "head_none_near", thousands(r.Evaluated), nearShort(a.NearMisses[0], l))
 		}
 		return a
 	}
@@ -63,6 +63,20 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	}
 	a.Risks = risks(r, pick, svc, l)
 	return a
+}
+
+// nearShort names a near-miss and what it needs in a few words, for a
+// headline: "aws/g5.xlarge in us-east-1 with a deadline of 177.4 h".
+func nearShort(n NearMissJSON, l Lang) string {
+	switch {
+	case n.Constraint == advisor.RelaxDeadline && n.Needed != nil:
+		return am(l, "short_deadline", n.Offer, n.Region, am(l, "hours_v", hoursFmt(*n.Needed)))
+	case n.Constraint == advisor.RelaxBudget && n.Needed != nil:
+		return am(l, "short_budget", n.Offer, n.Region, usd(*n.Needed))
+	case n.Constraint == advisor.RelaxMaxGPUs && n.Needed != nil:
+		return am(l, "short_maxgpus", n.Offer, n.Region, int(*n.Needed))
+	}
+	return am(l, "short_pricing", n.Offer, n.Region, modeName(l, n.Pricing))
 }
 
 // runnerUp is the best candidate on another instance type than #1 (nil
