@@ -178,3 +178,14 @@ func TestSimulateExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulateSearchGolden pins the search table in both languages.
+func TestSimulateSearchGolden(t *testing.T) {
+	for _, tt := range []struct{ name, lang string }{{"simulate-search.txt", "en"}, {"simulate-search-zh.txt", "zh"}} {
+		out, errOut, code := run(t, "simulate", "-f", "testdata/service-trace.yaml", "--search", "--lang", tt.lang)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		golden(t, tt.name, out)
+	}
+}

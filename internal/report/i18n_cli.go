@@ -212,6 +212,7 @@ var cliMessages = map[string][2]string{
 	"search.in":           {" in %s", "（%s）"},
 	"search.best":         {"Cheapest that meets the SLO: %s with %s: $%.2f, p95 %.3f s, %.2f%% violations, utilisation %.0f%%", "满足 SLO 的最便宜方案：%s，%s：%.2f 美元，p95 %.3f 秒，违反率 %.2f%%，利用率 %.0f%%"},
 	"search.none":         {"No candidate policy meets the SLO; the closest are below.", "没有候选策略满足 SLO；最接近的如下。"},
+	"search.candidate":    {"CANDIDATE", "候选"},
 	"search.policy":       {"POLICY", "策略"},
 	"search.cost":         {"COST $", "成本（美元）"},
 	"search.p95":          {"P95 s", "P95（秒）"},

@@ -118,7 +118,7 @@ func WriteSearch(w io.Writer, s *autoscale.SearchResult, l Lang) error {
 	} else {
 		b.WriteString(tc(l, "search.none") + "\n\n")
 	}
-	t := &Table{Columns: []Column{{"#", "rank", true}, {tc(l, "col.offer"), "candidate", false}, {tc(l, "col.region"), "region", false}, {tc(l, "search.policy"), "policy", false}, {tc(l, "search.cost"), "cost_usd", true},
+	t := &Table{Columns: []Column{{"#", "rank", true}, {tc(l, "search.candidate"), "candidate", false}, {tc(l, "col.region"), "region", false}, {tc(l, "search.policy"), "policy", false}, {tc(l, "search.cost"), "cost_usd", true},
 		{tc(l, "search.p95"), "p95_latency_s", true}, {tc(l, "search.violations"), "slo_violation_pct", true}, {tc(l, "search.util"), "utilization_pct", true}, {"SLO", "meets_slo", false}}}
 	rows := append([]autoscale.SearchEntry(nil), s.RunnersUp...)
 	if s.Best != nil {
