@@ -27,7 +27,7 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 	fmt.Fprintln(&b, tc(l, "cost.perf", cliFixed(p.Throughput.Value, 0), perfUnit(l, p.Throughput.Unit), p.Utilization*100,
 		bottleneckText(l, p.Bottleneck), p.MFU*100, confidenceWord(l, p.Confidence)))
 	if c.DurationHours > 0 {
-		fmt.Fprintln(&b, tc(l, "cost.wall", c.DurationHours, c.Cost.TransferHours, c.Cost.SetupHours, c.Cost.ProductiveHours))
+		fmt.Fprintln(&b, tc(l, "cost.wall", spanText(l, c.DurationHours), spanText(l, c.Cost.TransferHours), spanText(l, c.Cost.SetupHours), spanText(l, c.Cost.ProductiveHours)))
 	}
 	if c.CostP10 > 0 {
 		what := tc(l, "cost.range_total")
@@ -36,7 +36,7 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 		}
 		line := tc(l, "cost.range", what, cliGrouped(c.CostP10, 2), cliGrouped(c.CostP90, 2))
 		if c.DurationHoursP10 > 0 {
-			line += tc(l, "cost.range_time", c.DurationHoursP10, c.DurationHoursP90)
+			line += tc(l, "cost.range_time", spanRange(l, c.DurationHoursP10, c.DurationHoursP90))
 		}
 		if p.Interval != nil {
 			line += tc(l, "paren", strings.TrimSuffix(Tr(l, p.Interval.Basis), "."))
@@ -142,4 +142,34 @@ func cliGrouped(v float64, prec int) string {
 		return sign + b.String() + "." + frac
 	}
 	return sign + b.String()
+}
+
+// spanText is a duration given in hours, in the unit that reads best: hours
+// from one hour, else minutes, else seconds ("2 s", not "0.00 h").
+func spanText(l Lang, hours float64) string {
+	switch {
+	case hours >= 1:
+		return tc(l, "span.h", hours)
+	case hours*60 >= 1:
+		return tc(l, "span.min", hours*60)
+	}
+	return tc(l, "span.s", hours*3600)
+}
+
+// spanRange is a range of hours in the unit spanText picks for its upper
+// end, with enough decimals to tell the ends apart.
+func spanRange(l Lang, lo, hi float64) string {
+	key, scale := "span.h_range", 1.0
+	switch {
+	case hi >= 1:
+	case hi*60 >= 1:
+		key, scale = "span.min_range", 60
+	default:
+		key, scale = "span.s_range", 3600
+	}
+	prec := 1
+	if hi*scale < 10 {
+		prec = 2
+	}
+	return tc(l, key, cliFixed(lo*scale, prec), cliFixed(hi*scale, prec))
 }
