@@ -166,7 +166,7 @@ var cliMessages = map[string][2]string{
 	"cost.incompatible":  {"incompatible with the workload's software stack (priced anyway because you named it)", "与工作负载的软件栈不兼容（因您指定了该实例，仍给出价格）"},
 
 	// simulate --chart
-	"chart.title":      {"%s: %s policy over %.1f h", "%s：%s 策略，%.1f 小时"},
+	"chart.title":      {"%s: %s policy over %.1f h", "%s：%s策略，%.1f 小时"},
 	"chart.traffic":    {"traffic", "流量"},
 	"chart.traffic_y":  {"requests/s", "请求/秒"},
 	"chart.replicas":   {"replicas (0 = scaled to zero)", "副本数（0 = 缩容到零）"},

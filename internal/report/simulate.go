@@ -282,10 +282,11 @@ func SimulationChart(w io.Writer, format string, r *autoscale.Result, slo autosc
 			p.Add(lim)
 			p.Legend.Add(pn.LimitLabel, lim)
 			p.Legend.Top = true
+			p.Legend.XOffs, p.Legend.YOffs = -vg.Millimeter*3, -vg.Millimeter*1 // inside the frame
 		}
 		plots[i] = []*plot.Plot{p}
 	}
-	title := tc(l, "chart.title", r.Name, r.Policy, r.DurationS/3600)
+	title := tc(l, "chart.title", r.Name, policyWord(l, r.Policy), r.DurationS/3600)
 	width, height := 8*vg.Inch, 7.5*vg.Inch
 	draw1 := func(c vg.CanvasSizer) { // the title, then the panels below it
 		dc := draw.New(c)
