@@ -10,8 +10,7 @@ func Tr(l Lang, s string) string {
 	if l != Chinese || s == "" {
 		return s
 	}
-	zh, _ := matcher().translate(s, 0)
-	return zh
+	return matcher().translateCached(s)
 }
 
 // Translated reports whether Tr(Chinese, s) changes s: tests and the API use

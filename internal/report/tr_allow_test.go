@@ -18,6 +18,7 @@ var trNotUserFacing = map[string]string{
 	"%s.rules[%d]":                  "field path in data/compat.yaml",
 	// Keys and ids built for code, never shown.
 	"%+v|%+v|%+v|%+v": "a cache key",
+	"%#v":             "a cache key",
 	"%s %d":           "a field name and its value in a parallelism block (data 8, tensor 2)",
 	// Validation of the embedded data/compat.yaml: a failure is a build
 	// error for the maintainers (go test fails), never a user's message.

@@ -17,14 +17,14 @@ var trCompat = map[string]string{
 	" and the version must be >= %s":                         "，且版本必须 >= %s",
 	"%s: run the code path that uses it":                     "%s：运行用到它的代码路径",
 	"run the code path that uses it":                         "运行用到它的代码路径",
-	"Prove the kernels and features the workload needs: %s.": "验证工作负载需要的 kernel 和功能：%s。", // composed
+	"Prove the kernels and features the workload needs: %s.": "验证工作负载需要的算子和功能：%s。", // composed
 	"Run 5 minutes of the real job (same model, sequence length, batch and precision) and compare the measured throughput and memory with `gpupick predict -f workload.yaml --gpu %s --gpus N -o json`; investigate before committing if it is more than 20%% below.": "用真实任务（相同的模型、序列长度、批大小和精度）运行 5 分钟，把实测吞吐和显存与 `gpupick predict -f workload.yaml --gpu %s --gpus N -o json` 对比；若低于预测 20%% 以上，签约前先查明原因。",
 
 	// compat.go
 	"the accelerator is not in the catalog, so its software support cannot be judged":                   "该加速卡不在目录中，无法判断其软件支持",
 	"verify the stack on a trial instance":                                                              "在试用实例上验证软件栈",
 	"gpupick knows no software stack for vendor %q of %s":                                               "gpupick 不了解 %[2]s 的厂商 %[1]s 的软件栈",
-	"framework other (custom code) is not judged; only the needs are checked":                           "框架 other（自定义代码）不做判断；只检查所需功能",
+	"framework other (custom code) is not judged; only the needs are checked":                           "框架 \"other\"（自定义代码）不做判断；只检查所需功能",
 	"gpupick's matrix has no entry for framework %s":                                                    "gpupick 的兼容矩阵中没有框架 %s",
 	"verify the framework on a trial instance":                                                          "在试用实例上验证该框架",
 	"cannot read the version constraint %q: %v":                                                         "无法解析版本约束 %q：%v",
@@ -40,7 +40,7 @@ var trCompat = map[string]string{
 	"CUDA %s cannot target compute capability %s (its floor is %s%s)":                                   "CUDA %s 无法面向计算能力 %s（其下限为 %s%s）",
 	"the release needs compute capability %s or newer":                                                  "该版本需要计算能力 %s 或更高",
 	"CUDA %s predates compute capability %s (it targets up to %s)":                                      "CUDA %s 早于计算能力 %s（最高只支持 %s）",
-	"its CUDA %s wheels are built for %s, which does not include sm_%s":                                 "其 CUDA %s wheel 针对 %s 构建，不包含 sm_%s",
+	"its CUDA %s wheels are built for %s, which does not include sm_%s":                                 "其 CUDA %s 预编译包针对 %s 构建，不包含 sm_%s",
 	"ROCm %q is not a version":                                                                          "ROCm %q 不是有效版本",
 	"ROCm %s predates %s (%s needs ROCm %s+)":                                                           "ROCm %s 早于 %s（%s 需要 ROCm %s+）",
 	"gpupick's matrix does not know which ROCm supports %s":                                             "gpupick 的兼容矩阵不知道哪个 ROCm 版本支持 %s",
@@ -51,7 +51,7 @@ var trCompat = map[string]string{
 	"+%s is a %s build of %s; %s needs a %s build":                                                      "+%s 是 %[3]s 的 %[2]s 构建；%[4]s 需要 %[5]s 构建",
 	"drop the +%s pin or use a %s build":                                                                "去掉 +%s 版本锁定，或使用 %s 构建",
 	"%s (on %s)":                                                                                        "%s（基于 %s）",
-	" (experimental wheels)":                                                                            "（实验性 wheel）",
+	" (experimental wheels)":                                                                            "（实验性预编译包）",
 	"%s runs %s %s with %s %s builds%s":                                                                 "%s 可运行 %s %s（%s %s 构建）%s",
 	"%s runs %s on %s %s with %s %s builds%s":                                                           "%[1]s 可运行基于 %[3]s %[4]s 的 %[2]s（%[5]s %[6]s 构建）%[7]s",
 	"gpupick's matrix lists no %s release matching %q":                                                  "gpupick 的兼容矩阵中没有符合 %[2]s 的 %[1]s 版本",
@@ -75,7 +75,6 @@ var trCompat = map[string]string{
 	"verify it on a trial instance":                                                                     "在试用实例上验证",
 	"%s; cost: %s":                                                                                      "%s；代价：%s",   // composed: an outcome's text and cost
 	"%s. Fix: %s":                                                                                       "%s。解决办法：%s", // composed by the renderers
-	"%s. Fix: %s.":                                                                                      "%s。解决办法：%s。",
 
 	// version.go: version constraints from stack.version
 	"empty version":                     "版本为空",

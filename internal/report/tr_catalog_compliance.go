@@ -16,6 +16,8 @@ var trCompliance = map[string]string{
 
 	// compliance.go
 	"preferred %s is %s: %s": "偏好要求 %s %s：%s",
+	"preferred %s is %s":     "偏好要求 %s %s", // composed: a heading over several offers
+	"certification:%s":       "认证 %s",      // a requirement's name
 	" The catalog gives no source for this fact, so it is not counted as a pass; add the source to the catalog row.": "目录没有给出这一事实的来源，因此不算满足；请在目录记录中补充来源。",
 
 	// confidential.go
@@ -25,7 +27,7 @@ var trCompliance = map[string]string{
 	"whether %s is sold as a confidential GPU VM": "%s 是否作为机密 GPU 虚拟机出售",
 	"whether %s has a GPU TEE":                    "%s 是否有 GPU TEE",
 	"%s or %s":                                    "%s 或 %s", // composed
-	"The catalog does not know %s; ask the provider for a confidential GPU VM with attestation before counting on it.":                                                                                                   "目录不知道%s；在依赖它之前，请向云厂商确认提供带远程证明的机密 GPU 虚拟机。",
+	"The catalog does not know %s; ask the provider for a confidential GPU VM with attestation before counting on it.":                                                                                                   "目录不知道 %s；在依赖它之前，请向云厂商确认提供带远程证明的机密 GPU 虚拟机。",
 	"%s is a confidential GPU VM and %s has a GPU TEE. %s":                                                                                                                                                               "%s 是机密 GPU 虚拟机，%s 具备 GPU TEE。%s",
 	"With %d GPUs in one VM, CC runs in protected-PCIe (multi-GPU) mode, which needs an 8-GPU HGX system with all GPUs given to one confidential VM; mixed modes are unsupported.":                                       "一台虚拟机有 %d 块 GPU 时，CC 以受保护 PCIe（多 GPU）模式运行，需要一台 8 卡 HGX 系统且所有 GPU 分配给同一台机密虚拟机；不支持混合模式。",
 	"Full CC mode is one GPU per confidential VM: the %d GPUs run in %d separate VMs, so traffic between them leaves the TEE and must be encrypted by your software (or use an 8-GPU HGX offer in protected-PCIe mode).": "完整 CC 模式下每台机密虚拟机一块 GPU：%d 块 GPU 运行在 %d 台独立虚拟机中，它们之间的流量会离开 TEE，必须由您的软件加密（或使用受保护 PCIe 模式的 8 卡 HGX 实例）。",

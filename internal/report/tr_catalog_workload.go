@@ -100,7 +100,7 @@ var trWorkload = map[string]string{
 	"required when data.location.region is set":                                                                                                 "设置 data.location.region 时必填",
 	"not set; the cheapest storage that keeps the GPUs fed is chosen":                                                                           "未设置；选择能喂饱 GPU 的最便宜存储",
 	"not set; 4 bytes per token (pre-tokenised int32, or about 4 bytes of UTF-8 text per token) × seq_len":                                      "未设置；每个 token 4 字节（预分词的 int32，或每个 token 约 4 字节 UTF-8 文本）× seq_len",
-	"not set; dataset_gb over the images per epoch (samples / epochs)":                                                                          "未设置；dataset_gb 除以每轮图片数（samples / epochs）",
+	"not set; dataset_gb over the images per epoch (samples / epochs)":                                                                          "未设置；dataset_gb 除以每轮图片数（training.samples / training.epochs）",
 	"not set; the mean size of an ImageNet JPEG (about 110 kB)":                                                                                 "未设置；ImageNet JPEG 的平均大小（约 110 kB）",
 	"%s is a serving engine; kind %s needs a training framework (pytorch, torchtitan, megatron, deepspeed, llm-foundry, jax)":                   "%s 是推理引擎；任务类型 %s 需要训练框架（pytorch、torchtitan、megatron、deepspeed、llm-foundry、jax）",
 	"%s is a training framework; kind llm-inference needs a serving engine (vllm, tensorrt-llm, sglang, tgi, lmdeploy, mindie, optimum-habana)": "%s 是训练框架；任务类型 llm-inference 需要推理引擎（vllm、tensorrt-llm、sglang、tgi、lmdeploy、mindie、optimum-habana）",

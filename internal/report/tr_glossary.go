@@ -46,8 +46,14 @@ var trGlossary = map[string]string{
 	"continuous": "连续",
 	"static":     "静态",
 	"burst":      "突发",
+	// builds, and the framework of custom code
+	"upstream":  "上游",
+	"vendor":    "厂商",
+	"your code": "您的代码",
+	"driver":    "驱动",
 	// units
 	"tokens/s":                       "token/秒",
+	"prompt tokens/s":                "提示 token/秒",
 	"images/s":                       "张图片/秒",
 	"items/s":                        "个条目/秒",
 	"requests/s":                     "请求/秒",

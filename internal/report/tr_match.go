@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
+	"sync/atomic"
 )
 
 // The translation matcher. Domain packages build their sentences with
@@ -61,6 +61,8 @@ type trMatcher struct {
 	fallback  []*trTemplate            // templates with no whole literal word
 	spaceless []*trTemplate            // templates whose literal text has no space
 	templates map[string]*trTemplate   // by English format
+	cache     sync.Map                 // text -> Chinese, for texts costly to search
+	cached    atomic.Int64             // entries in cache, about
 }
 
 var (
@@ -402,13 +404,22 @@ func (t *trTemplate) match(s string, i, pos int, caps []int) bool {
 	}
 	switch g.verb {
 	case 's', 'v':
+		// A capture does not run on past the end of a sentence ("... on
+		// H100. Fix: ..."), unless it starts a sentence itself, as the
+		// reasons after "...: " and "... TEE. " do.
+		limit := len(s)
+		if !sentenceStart(s, pos) {
+			if k := sentenceEnd(s, pos); k >= 0 {
+				limit = k
+			}
+		}
 		if i+1 == len(t.segs) {
-			return try(len(s))
+			return limit == len(s) && try(len(s))
 		}
 		if next := t.segs[i+1]; next.verb == 0 {
-			for off := pos; off <= len(s); {
+			for off := pos; off <= limit; {
 				j := strings.Index(s[off:], next.lit)
-				if j < 0 {
+				if j < 0 || off+j > limit {
 					return false
 				}
 				if try(off + j) {
@@ -418,7 +429,7 @@ func (t *trTemplate) match(s string, i, pos int, caps []int) bool {
 			}
 			return false
 		}
-		for end := pos; end <= len(s); end++ {
+		for end := pos; end <= limit; end++ {
 			if try(end) {
 				return true
 			}
@@ -441,6 +452,25 @@ func (t *trTemplate) match(s string, i, pos int, caps []int) bool {
 		return true
 	}
 	return whole > pos && try(whole)
+}
+
+// sentenceStart reports whether a sentence may start at s[pos]: at the
+// beginning, or after ". ", ": " or "; ".
+func sentenceStart(s string, pos int) bool {
+	if pos == 0 {
+		return true
+	}
+	return pos >= 2 && s[pos-1] == ' ' && strings.IndexByte(".:;", s[pos-2]) >= 0
+}
+
+// sentenceEnd returns the index just after the first full stop followed
+// by a space at or after pos, or -1. Sentences the domain joins may start
+// in lower case ("... those. jurisdiction fail: ...").
+func sentenceEnd(s string, pos int) int {
+	if j := strings.Index(s[pos:], ". "); j >= 0 {
+		return pos + j + 1
+	}
+	return -1
 }
 
 // numberEnds scans a number at s[pos:]: the end of its digits (and
@@ -506,45 +536,143 @@ func quotedEnd(s string, pos int) int {
 	return -1
 }
 
-// isProse reports whether s reads as words rather than an id, a number or
-// a field path: it has a space and a letter.
-func isProse(s string) bool { return strings.IndexByte(s, ' ') >= 0 && hasLetter(s) }
+// isProse reports whether s reads as English words rather than names,
+// ids, numbers or field paths: it has several words, one of them a plain
+// lower-case word ("Alibaba Cloud" and "Beijing, CN" are names; "C5
+// unknown" is prose).
+func isProse(s string) bool {
+	if strings.IndexByte(s, ' ') < 0 {
+		return false
+	}
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, ",;:()[].\"'")
+		if len(w) < 2 {
+			continue
+		}
+		lower := true
+		for i := 0; i < len(w); i++ {
+			if w[i] < 'a' || w[i] > 'z' {
+				lower = false
+				break
+			}
+		}
+		if lower {
+			return true
+		}
+	}
+	return false
+}
 
 // maxTrDepth bounds the recursion into captured sub-phrases.
-const maxTrDepth = 4
+const maxTrDepth = 8
 
 // translate returns s in Chinese and whether anything was translated.
 func (m *trMatcher) translate(s string, depth int) (string, bool) {
+	c := trCall{m: m, budget: trBudget}
+	out, ok, _ := c.translateLeft(s, depth)
+	return out, ok
+}
+
+// translateCached is translate for Tr: a text that took the search of its
+// parts (joined reasons, tens of microseconds to a few hundred) is
+// remembered, since a response repeats it on many rows. The cache holds
+// at most trCacheSize texts and starts afresh when full.
+func (m *trMatcher) translateCached(s string) string {
+	if v, ok := m.cache.Load(s); ok {
+		return v.(string)
+	}
+	c := trCall{m: m, budget: trBudget}
+	out, _, _ := c.translateLeft(s, 0)
+	if trBudget-c.budget > 4 {
+		if m.cached.Add(1) > trCacheSize {
+			m.cache.Clear()
+			m.cached.Store(0)
+		}
+		m.cache.Store(s, out)
+	}
+	return out
+}
+
+const trCacheSize = 4096
+
+// trBudget bounds the sub-phrases one sentence may try: joined texts can
+// be cut in many ways, and Tr must stay fast whatever it is given.
+const trBudget = 400
+
+// trCall is one translation: the sub-phrases already translated (a
+// joined text is cut in several ways that share pieces) and the work left.
+type trCall struct {
+	m      *trMatcher
+	memo   map[string]trResult
+	budget int
+}
+
+type trResult struct {
+	out  string
+	ok   bool
+	left int
+}
+
+// translateLeft is translate that also counts the pieces of prose left in
+// English inside the result (0: all of it is Chinese).
+func (c *trCall) translateLeft(s string, depth int) (string, bool, int) {
+	m := c.m
 	if zh, ok := m.exact[s]; ok {
-		return zh, true
+		return zh, true, 0
 	}
 	if t := strings.TrimSpace(s); t != s {
 		// A piece appended with its leading space: Chinese needs none.
-		return m.translate(t, depth)
+		return c.translateLeft(t, depth)
 	}
-	if depth > maxTrDepth || !hasLetter(s) {
-		return s, false
+	if depth > maxTrDepth || !hasLetter(s) || c.budget <= 0 {
+		return s, false, 0
 	}
+	if r, ok := c.memo[s]; ok {
+		return r.out, r.ok, r.left
+	}
+	c.budget--
+	out, ok, left := c.search(s, depth)
+	// Only phrases (with spaces) are worth remembering: they are what
+	// joined texts share; a map for every id would cost more than it saves.
+	if depth > 0 && strings.IndexByte(s, ' ') >= 0 {
+		if c.memo == nil {
+			c.memo = map[string]trResult{}
+		}
+		c.memo[s] = trResult{out, ok, left}
+	}
+	return out, ok, left
+}
+
+// search tries the templates filed under the words of s.
+func (c *trCall) search(s string, depth int) (string, bool, int) {
+	m := c.m
 	var best *trTemplate
 	var caps, bestCaps [2 * 16]int
-	var splitBuf [8]*trTemplate
-	splitters := splitBuf[:0]
+	var splitBuf, otherBuf [8]*trTemplate
+	splitters, others := splitBuf[:0], otherBuf[:0]
 	try := func(t *trTemplate) {
-		if !t.splitter && best != nil && t.litLen <= best.litLen || t.litLen > len(s) ||
-			!strings.HasPrefix(s, t.prefix) || !strings.HasSuffix(s, t.suffix) {
+		if t.litLen > len(s) || !strings.HasPrefix(s, t.prefix) || !strings.HasSuffix(s, t.suffix) {
 			return
 		}
 		if !t.literalsInOrder(s) {
 			return
 		}
 		if t.nargs <= len(caps)/2 && t.match(s, 0, 0, caps[:]) {
-			if t.splitter {
+			switch {
+			case t.splitter:
 				if len(splitters) < cap(splitters) {
 					splitters = append(splitters, t)
 				}
-				return
+			case best == nil || t.litLen > best.litLen:
+				if best != nil && len(others) < cap(others) {
+					others = append(others, best)
+				}
+				best, bestCaps = t, caps
+			default:
+				if len(others) < cap(others) {
+					others = append(others, t)
+				}
 			}
-			best, bestCaps = t, caps
 		}
 	}
 	if strings.IndexByte(s, ' ') < 0 {
@@ -554,10 +682,10 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 			try(t)
 		}
 		if best != nil {
-			out, _ := m.render(best, s, bestCaps[:2*best.nargs], depth)
-			return out, true
+			out, left, _ := c.renderCounting(best, s, bestCaps[:2*best.nargs], depth)
+			return out, true, left
 		}
-		return s, false
+		return s, false, 0
 	}
 	var seen [48]string
 	nseen := 0
@@ -597,58 +725,65 @@ func (m *trMatcher) translate(s string, depth int) (string, bool) {
 	for _, t := range m.fallback {
 		try(t)
 	}
+	// The most specific template usually says it all.
+	out, left, found := s, 0, false
 	if best != nil {
-		out, _ := m.render(best, s, bestCaps[:2*best.nargs], depth)
-		return out, true
+		out, left, _ = c.renderCounting(best, s, bestCaps[:2*best.nargs], depth)
+		found = true
+		if left == 0 {
+			return out, true, 0
+		}
 	}
-	// Splitters ("%s: %s", "%s %s: %s") can cut a text in several ways:
-	// the one that leaves the fewest English pieces wins, then the more
-	// specific.
-	// The more specific first; the first that leaves nothing in English
-	// ends the search.
+	// A text of several sentences is most likely sentences joined: cut it
+	// where each run of sentences translates whole.
+	if zh, ok := c.splitSentences(s, depth); ok {
+		return zh, true, 0
+	}
+	// Otherwise the cut that leaves the least English: another template
+	// ("serving engine %s" around "%s %s (%s build) on %s: ..."), or a
+	// splitter ("%s: %s", "%s %s: %s"), the more specific first.
 	for i := 1; i < len(splitters); i++ {
 		for j := i; j > 0 && splitters[j].litLen > splitters[j-1].litLen; j-- {
 			splitters[j], splitters[j-1] = splitters[j-1], splitters[j]
 		}
 	}
-	var out string
-	bestLeft, bestLit := -1, 0
-	for _, t := range splitters {
-		if bestLeft == 0 {
+	for _, t := range append(others, splitters...) {
+		if found && left == 0 {
 			break
 		}
 		t.match(s, 0, 0, caps[:])
-		zh, left, translated := m.renderCounting(t, s, caps[:2*t.nargs], depth)
-		if translated == 0 {
+		zh, l, translated := c.renderCounting(t, s, caps[:2*t.nargs], depth)
+		if t.splitter && translated == 0 {
 			continue
 		}
-		if bestLeft < 0 || left < bestLeft || left == bestLeft && t.litLen > bestLit {
-			out, bestLeft, bestLit = zh, left, t.litLen
+		if !found || l < left {
+			out, left, found = zh, l, true
 		}
 	}
-	if bestLeft >= 0 {
-		return out, true
+	if found {
+		return out, true, left
 	}
-	return m.splitSentences(s, depth)
+	return s, false, 0
 }
 
 // render fills the Chinese template with the captures, each translated in
 // turn when it is itself a catalog sentence or glossary term.
-func (m *trMatcher) render(t *trTemplate, s string, caps []int, depth int) (string, bool) {
-	out, _, translated := m.renderCounting(t, s, caps, depth)
+func (c *trCall) render(t *trTemplate, s string, caps []int, depth int) (string, bool) {
+	out, _, translated := c.renderCounting(t, s, caps, depth)
 	return out, translated > 0 || !t.splitter
 }
 
 // renderCounting is render that also counts the captures translated and
 // those left in English (words, not an id, with no entry).
-func (m *trMatcher) renderCounting(t *trTemplate, s string, caps []int, depth int) (out string, left, translated int) {
+func (c *trCall) renderCounting(t *trTemplate, s string, caps []int, depth int) (out string, left, translated int) {
 	n := t.nargs
 	args := make([]string, n)
 	for i := 0; i < n; i++ {
 		a := s[caps[2*i]:caps[2*i+1]]
-		if zh, ok := m.translate(a, depth+1); ok {
+		if zh, ok, l := c.translateLeft(a, depth+1); ok {
 			a = zh
 			translated++
+			left += l
 		} else if isProse(a) {
 			left++
 		}
@@ -666,43 +801,60 @@ func (m *trMatcher) renderCounting(t *trTemplate, s string, caps []int, depth in
 	return b.String(), left, translated
 }
 
-// splitSentences translates a text that no template matches whole: the
-// domain sometimes joins fixed sentences ("... or later. In CC mode ...").
-// Each sentence is translated on its own; the text counts as translated
-// only if every sentence is.
-func (m *trMatcher) splitSentences(s string, depth int) (string, bool) {
-	parts := splitAfterSentences(s)
-	if len(parts) < 2 {
+// splitSentences translates, leaving no English, a text that no template
+// matches whole: the
+// domain sometimes joins fixed sentences ("... or later. In CC mode ..."),
+// or joins reasons with a space ("... one of those. jurisdiction fail:
+// ..."), and renderers end a phrase with a full stop. The text is cut at
+// full stops into runs of sentences that each translate (a template may
+// hold several sentences); it counts as translated only if every run
+// does.
+func (c *trCall) splitSentences(s string, depth int) (string, bool) {
+	if depth > maxTrDepth {
 		return s, false
 	}
-	var b strings.Builder
-	for _, p := range parts {
-		zh, ok := m.translate(strings.TrimSpace(p), depth+1)
-		if !ok {
-			return s, false
-		}
-		b.WriteString(zh)
-	}
-	return b.String(), true
-}
-
-// splitAfterSentences cuts s after each ". " that ends a sentence (the next
-// word starts with a capital letter), keeping the full stop with its
-// sentence.
-func splitAfterSentences(s string) []string {
-	var parts []string
-	start := 0
-	for i := 0; i+2 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' {
-			r, _ := utf8.DecodeRuneInString(s[i+2:])
-			if r >= 'A' && r <= 'Z' {
-				parts = append(parts, s[start:i+1])
-				start = i + 2
+	cuts := sentenceCuts(s)
+	if len(cuts) > 0 && len(cuts) <= 16 {
+		// done[i]: the Chinese of s[:bounds[i]], or "" when it cannot be
+		// cut into runs that translate.
+		bounds := append(append([]int{0}, cuts...), len(s))
+		done := make([]string, len(bounds))
+		ok := make([]bool, len(bounds))
+		ok[0] = true
+		for i := 1; i < len(bounds); i++ {
+			// The shortest run first: joined sentences are the rule,
+			// templates of several sentences the exception.
+			for j := i - 1; j >= 0; j-- {
+				if !ok[j] || j == 0 && i == len(bounds)-1 {
+					continue // the whole text was tried already
+				}
+				if zh, t, left := c.translateLeft(strings.TrimSpace(s[bounds[j]:bounds[i]]), depth+1); t && left == 0 {
+					done[i], ok[i] = done[j]+zh, true
+					break
+				}
 			}
 		}
+		if ok[len(bounds)-1] {
+			return done[len(bounds)-1], true
+		}
 	}
-	if start == 0 {
-		return nil
+	// A phrase with a full stop added: "a GPU with more memory."
+	if t, ok := strings.CutSuffix(s, "."); ok && !strings.HasSuffix(t, ".") {
+		if zh, ok, left := c.translateLeft(t, depth+1); ok && left == 0 {
+			return strings.TrimRight(zh, "。") + "。", true
+		}
 	}
-	return append(parts, s[start:])
+	return s, false
+}
+
+// sentenceCuts lists the places after each ". " followed by a letter,
+// where a joined sentence may start.
+func sentenceCuts(s string) []int {
+	var cuts []int
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && isLetter(s[i+2]) {
+			cuts = append(cuts, i+1)
+		}
+	}
+	return cuts
 }
