@@ -52,7 +52,7 @@ func TestE2EPage(t *testing.T) {
 	t.Cleanup(ts.Close)
 	artifacts := os.Getenv("GPUPICK_ARTIFACTS")
 
-	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 8*time.Minute)
+	sessionCtx, cancelSession := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancelSession()
 	tabCtx, errs := browsertest.Start(t, sessionCtx)
 	if err := chromedp.Do(tabCtx); err != nil {
@@ -65,7 +65,7 @@ func TestE2EPage(t *testing.T) {
 	for _, lang := range []string{"en", "zh"} {
 		for _, width := range []int64{1400, 390} {
 			t.Run(fmt.Sprintf("%s-%d", lang, width), func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(tabCtx, 150*time.Second)
+				ctx, cancel := context.WithTimeout(tabCtx, 4*time.Minute)
 				defer cancel()
 				p := &pageCheck{t: t, ctx: ctx, tab: tabCtx, errs: errs, axe: axe, lang: lang, width: width,
 					shots: artifacts, name: fmt.Sprintf("%s-%d", lang, width)}
@@ -113,7 +113,7 @@ func (p *pageCheck) do(step string, actions ...chromedp.Action[chromedp.Void]) {
 }
 
 func (p *pageCheck) poll(expr string) chromedp.Action[chromedp.Void] {
-	return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
+	return e2eVoid(chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second)))
 }
 
 func (p *pageCheck) text(step, sel string) string {
@@ -183,9 +183,9 @@ func (p *pageCheck) rank(example string) {
 		chromedp.SetValue(chromedp.CSS(`#example`), example),
 		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#example').dispatchEvent(new Event('change'))`)),
 		p.poll(`document.querySelector('#workload').value.includes(`+jsonString("name: "+strings.TrimSuffix(example, ".yaml"))+`)`),
-		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#answer-headline').textContent = ""`)),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#recommend-result').dataset.workload = ""`)),
 		chromedp.Click(chromedp.CSS(`#recommend-run`)),
-		p.poll(`!document.querySelector('#recommend-result').hidden && document.querySelector('#answer-headline').textContent !== "" && !document.querySelector('#recommend-run').disabled`))
+		p.poll(`!document.querySelector('#recommend-result').hidden && document.querySelector('#recommend-result').dataset.workload === `+jsonString(strings.TrimSuffix(example, ".yaml"))+` && !document.querySelector('#recommend-run').disabled`))
 }
 
 func (p *pageCheck) recommendJob(base string) {
@@ -330,7 +330,16 @@ func (p *pageCheck) nothingQualifies() {
 	// A failing request marks the results on screen as old.
 	p.do("fail", chromedp.SetValue(chromedp.CSS(`#workload`), "kind: nope\n"),
 		chromedp.Click(chromedp.CSS(`#recommend-run`)),
-		p.poll(`!document.querySelector('#result-stale').hidden && document.querySelector('#recommend-result').classList.contains('stale')`))
+		p.poll(`!document.querySelector('#result-stale').hidden && document.querySelector('#recommend-result').classList.contains('stale')`),
+		p.poll(`document.querySelectorAll('#workload-errors li').length > 0`))
+	if e := p.text("errors", "#workload-errors"); p.lang == "zh" && !regexp.MustCompile(`\p{Han}`).MatchString(e) {
+		t.Errorf("the error of a bad workload is not in Chinese: %q", e)
+	}
+	// Validation as you type, in the page's language.
+	p.do("validate", p.poll(`document.querySelector('#workload-status').classList.contains('error') && document.querySelector('#workload-status').textContent !== ""`))
+	if e := p.text("validation", "#workload-errors"); p.lang == "zh" && !regexp.MustCompile(`\p{Han}`).MatchString(e) {
+		t.Errorf("validation in Chinese shows %q", e)
+	}
 }
 
 func (p *pageCheck) offers(base string) {

@@ -607,6 +607,7 @@
       if (seq !== rec.seq) return;
       if (!relabel) { rec.selected = null; rec.all = false; rec.compare = []; }
       rec.data = d; rec.body = body;
+      $("#recommend-result").dataset.workload = d.workload || ""; // which workload the results are of
       $("#result-stale").hidden = true;
       $("#recommend-result").classList.remove("stale");
       if (!relabel) {
@@ -1260,7 +1261,7 @@
   var sim = { id: null, timer: null, result: null, search: null, trace: null };
 
   function simBody() {
-    var svc = $("#service").value, b = { service: svc };
+    var svc = $("#service").value, b = { service: svc, lang: lang };
     var w = $("#sim-workload").value.trim();
     if (w && /^\s*kind:\s*model\b/m.test(svc)) b.workload = $("#sim-workload").value;
     if (sim.trace) b.trace = sim.trace.text;
@@ -1284,7 +1285,7 @@
   function poll() {
     sim.timer = setTimeout(function () {
       var id = sim.id;
-      api("GET", "/api/v1/simulations/" + encodeURIComponent(id)).then(function (d) {
+      api("GET", "/api/v1/simulations/" + encodeURIComponent(id) + "?lang=" + lang).then(function (d) {
         if (id !== sim.id) return;
         var s = d.status;
         if ((d.result || d.search) && (s == null || s === "done")) return simDone(d);
