@@ -247,8 +247,13 @@ func TestRecommendNothingQualifies(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("exit %d, want 1: %s", code, errOut)
 			}
-			if errOut != "gpupick: nothing qualifies (see the report above)\n" {
-				t.Errorf("stderr %q", errOut)
+			// The status line is in the language asked for, like the report.
+			want := "gpupick: nothing qualifies (see the report above)\n"
+			if tt.lang == "zh" {
+				want = "gpupick: 没有符合条件的候选（见上方报告）\n"
+			}
+			if errOut != want {
+				t.Errorf("stderr %q, want %q", errOut, want)
 			}
 			none := "Nothing qualifies"
 			if tt.lang == "zh" {

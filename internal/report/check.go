@@ -63,7 +63,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	var b strings.Builder
 	cut := false
 	source := func(s string) string {
-		short := ShortText(s, sourceWidth)
+		short := ShortSource(s, sourceWidth)
 		cut = cut || short != s
 		return tc(l, "check.source", short)
 	}

@@ -198,7 +198,7 @@ func CatalogStats(by []catalog.ProviderStats, total catalog.PriceStats, now time
 		v := ProviderStatsJSON{Provider: name, FreshnessJSON: freshnessView(s), Sources: nonNil(s.Sources)}
 		source := fmt.Sprintf("%d sources", len(s.Sources))
 		if len(s.Sources) == 1 {
-			source = orDash(s.Sources[0])
+			source = orDash(ShortSource(s.Sources[0], 80)) // whole in -o json
 		}
 		t.Add(name, thousands(s.Offers), thousands(s.Priced), dateOrDash(s.Oldest, s.Priced), dateOrDash(s.Median, s.Priced),
 			dateOrDash(s.Newest, s.Priced), thousands(s.Stale), source)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -209,6 +210,16 @@ func ShortText(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimRight(string(r[:n-1]), " ;,") + "…"
+}
+
+// commitHash is a full Git commit id in a source ("repo@<40 hex> path").
+var commitHash = regexp.MustCompile(`\b([0-9a-f]{7})[0-9a-f]{33}\b`)
+
+// ShortSource shortens a source for a table cell: Git commit ids to their
+// first 7 characters (as git log --oneline shows them), then the text to n
+// characters (-o json has it whole).
+func ShortSource(s string, n int) string {
+	return ShortText(commitHash.ReplaceAllString(s, "$1"), n)
 }
 
 func displayWidth(s string) int {

@@ -42,6 +42,10 @@ func TestShortTextAndGrouped(t *testing.T) {
 	if n := len([]rune(s)); n > 50 || !strings.HasSuffix(s, "…") {
 		t.Errorf("ShortText: %q (%d runes)", s, n)
 	}
+	src := "github.com/skypilot-org/skypilot-catalog@2c3d7ea7d76bf84cf80d382e946c1609571485fd catalogs/v9/aws/vms.csv"
+	if got := ShortSource(src, 100); got != "github.com/skypilot-org/skypilot-catalog@2c3d7ea catalogs/v9/aws/vms.csv" {
+		t.Errorf("ShortSource: %q", got)
+	}
 	if ShortText("short", 50) != "short" {
 		t.Error("a short text was cut")
 	}
