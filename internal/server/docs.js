@@ -47,4 +47,9 @@ fetch("/openapi.json").then(r => r.json()).then(doc => {
       root.appendChild(box);
     }
   }
+  // The files a request may carry as objects: their whole schemas.
+  root.appendChild(el("h2", {}, "files"));
+  for (const [name, label] of [["Workload", "workload file (gpupick schema workload)"], ["Service", "service file (gpupick schema service)"]]) {
+    if (doc.components.schemas[name]) show(doc, root, label, { $ref: "#/components/schemas/" + name });
+  }
 }).catch(err => { document.getElementById("intro").textContent = "Cannot load /openapi.json: " + err; });

@@ -494,6 +494,60 @@ func TestOpenAPI(t *testing.T) {
 	}
 }
 
+// TestOpenAPIFileSchemas: the OpenAPI document carries the full workload
+// and service schemas, and each request field that holds such a file is
+// the object or its text; /api/v1/openapi.json is the same document.
+func TestOpenAPIFileSchemas(t *testing.T) {
+	h := testServer(t, func(c *Config) { c.DB = "" }).Handler()
+	body := do(t, h, "GET", "/openapi.json", "", "").body
+	if other := do(t, h, "GET", "/api/v1/openapi.json", "", ""); other.status != 200 || other.body != body {
+		t.Errorf("/api/v1/openapi.json: %d, same document %v", other.status, other.body == body)
+	}
+	var doc struct {
+		Comp struct {
+			Schemas map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"ValidateRequest": {"workload": "Workload"}, "PredictRequest": {"workload": "Workload"},
+		"RecommendRequest": {"workload": "Workload"}, "ExplainRequest": {"workload": "Workload"},
+		"CheckRequest": {"workload": "Workload"}, "CostRequest": {"workload": "Workload"},
+		"ExportRequest":     {"workload": "Workload", "policy": "Service"},
+		"SimulationRequest": {"workload": "Workload", "service": "Service"},
+	}
+	for req, fields := range want {
+		for field, ref := range fields {
+			var p struct {
+				OneOf []struct {
+					Ref  string `json:"$ref"`
+					Type string `json:"type"`
+				} `json:"oneOf"`
+			}
+			if err := json.Unmarshal(doc.Comp.Schemas[req].Properties[field], &p); err != nil || len(p.OneOf) != 2 ||
+				p.OneOf[0].Ref != "#/components/schemas/"+ref || p.OneOf[1].Type != "string" {
+				t.Errorf("%s.%s: %s, want oneOf $ref %s or string", req, field, doc.Comp.Schemas[req].Properties[field], ref)
+			}
+		}
+	}
+	for name, keys := range map[string][]string{"Workload": {"kind", "model", "training", "inference", "constraints"}, "Service": {"traffic", "service", "policy", "slo"}} {
+		for _, k := range keys {
+			if doc.Comp.Schemas[name].Properties[k] == nil {
+				t.Errorf("components %s has no %s", name, k)
+			}
+		}
+	}
+	for _, lang := range []string{"PredictRequest", "RecommendRequest", "ExplainRequest", "CheckRequest", "CostRequest", "SimulationRequest"} {
+		if doc.Comp.Schemas[lang].Properties["lang"] == nil {
+			t.Errorf("%s has no lang", lang)
+		}
+	}
+}
+
 func TestCheckPublic(t *testing.T) {
 	ctx := context.Background()
 	if err := testServer(t, func(c *Config) { c.Addr = "127.0.0.1:0" }).CheckPublic(ctx); err != nil {
