@@ -302,3 +302,17 @@ func TestAnswerOtherPricingMode(t *testing.T) {
 
 // maxOtherModesShown is advisor's bound on other-mode candidates.
 const maxOtherModesShown = 3
+
+// TestRecommendationInLanguage: the API's document carries its sentences
+// in the language asked for, and its codes and numbers unchanged.
+func TestRecommendationInLanguage(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", func(s *workload.Spec) { s.Constraints.MaxGPUs = 4 })
+	en := RecommendationIn("x", "llm-finetune", r, 10, English)
+	zh := RecommendationIn("x", "llm-finetune", r, 10, Chinese)
+	if en.Summary != r.Summary() || !strings.Contains(zh.Summary, "共评估") || !strings.Contains(zh.Summary, reasonMaxGPUsZh) {
+		t.Errorf("summary: %q / %q", en.Summary, zh.Summary)
+	}
+	if !strings.Contains(zh.Answer.Headline, "选择") || en.Answer.Pick.Offer != zh.Answer.Pick.Offer || *en.Answer.Pick.TotalUSD != *zh.Answer.Pick.TotalUSD {
+		t.Errorf("answer: %q / %q", en.Answer.Headline, zh.Answer.Headline)
+	}
+}

@@ -258,11 +258,12 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 	return RecommendationIn(name, kind, r, top, English)
 }
 
-// RecommendationIn is Recommendation with the answer's sentences in l
-// (codes, numbers and the other fields do not change with the language).
+// RecommendationIn is Recommendation with its sentences (the answer and
+// the summary of exclusions) in l; codes, numbers and the other fields do
+// not change with the language.
 func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) RecommendJSON {
 	d := RecommendJSON{Workload: name, Kind: kind, Objective: string(r.Objective), Evaluated: r.Evaluated,
-		Summary: r.Summary(), Candidates: []CandidateJSON{}, Excluded: []ExcludedJSON{}, Notes: r.Notes}
+		Summary: summaryText(r, l), Candidates: []CandidateJSON{}, Excluded: []ExcludedJSON{}, Notes: r.Notes}
 	if d.Notes == nil {
 		d.Notes = []string{}
 	}
