@@ -11,6 +11,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // schemasDir holds the committed copies of the schemas, for editors.
@@ -138,6 +141,10 @@ func TestSchemaRefusesWhatTheParserRefuses(t *testing.T) {
 		{"workload", "negative", "kind: generic\ngeneric: {items: -1}\n"},
 		{"workload", "unknown pricing", "kind: generic\nconstraints: {pricing: [free]}\n"},
 		{"workload", "bad precision", "kind: llm-inference\ninference: {kv_precision: tf32}\n"},
+		{"workload", "llm-train without its blocks", "kind: llm-train\n"},
+		{"workload", "llm-inference without inference", "kind: llm-inference\nmodel: {preset: llama-3-8b}\n"},
+		{"workload", "generic with a model", "kind: generic\ngeneric: {items: 1, flops_per_item: 1}\nmodel: {preset: llama-3-8b}\n"},
+		{"workload", "inference with training", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {}\ntraining: {}\n"},
 		{"service", "unknown policy", "traffic: {kind: poisson}\nservice: {kind: distribution}\npolicy: {kind: psychic}\n"},
 		{"service", "above the range", "traffic: {kind: poisson, rate_per_s: 1e9}\nservice: {kind: distribution}\npolicy: {kind: fixed}\n"},
 		{"service", "unknown key", "traffic: {kind: poisson}\nservice: {kind: distribution, speed: 2}\npolicy: {kind: fixed}\n"},
@@ -146,6 +153,13 @@ func TestSchemaRefusesWhatTheParserRefuses(t *testing.T) {
 		t.Run(tc.kind+" "+tc.name, func(t *testing.T) {
 			if err := schemas[tc.kind].Validate(yamlAsJSON(t, []byte(tc.doc))); err == nil {
 				t.Errorf("valid against the %s schema:\n%s", tc.kind, tc.doc)
+			}
+			parse := map[string]func([]byte) error{
+				"workload": func(b []byte) error { _, err := workload.Parse(b, "w.yaml"); return err },
+				"service":  func(b []byte) error { _, err := autoscale.ParseSpec(b); return err },
+			}[tc.kind]
+			if err := parse([]byte(tc.doc)); err == nil {
+				t.Errorf("the schema refuses what the parser takes:\n%s", tc.doc)
 			}
 		})
 	}

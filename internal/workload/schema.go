@@ -21,10 +21,38 @@ func JSONSchema() schema.Node {
 	b := &schema.Builder{Docs: specDocs, Hint: workloadHint}
 	root := b.Object(reflect.TypeFor[Spec](), "")
 	root["required"] = []string{"kind"}
+	root["allOf"] = kindRules()
 	root["description"] = "A gpupick workload file: one job (training, fine-tuning, inference, an image model or a generic GPU job), " +
 		"its data, software stack, constraints, compliance needs and objective. Unknown keys are errors; every value left out " +
 		"is filled with a default that the prediction lists. Enumerated values are matched ignoring case."
 	return schema.Document(SchemaID, "gpupick workload", root)
+}
+
+// kindRules say, per kind, which blocks the file must have and which it
+// must not (Parse's blocks: a block not needed is not used).
+func kindRules() []any {
+	var rules []any
+	for _, k := range Kinds() {
+		need := map[string]bool{
+			"model":     k.IsLLM() || k == KindCNNTrain,
+			"training":  k.IsTraining(),
+			"inference": k == KindLLMInference,
+			"generic":   k == KindGeneric,
+		}
+		required, props := []string{}, schema.Node{}
+		for _, b := range []string{"model", "training", "inference", "generic"} {
+			if need[b] {
+				required = append(required, b)
+			} else {
+				props[b] = false
+			}
+		}
+		rules = append(rules, schema.Node{
+			"if":   schema.Node{"properties": schema.Node{"kind": schema.Node{"const": string(k)}}, "required": []string{"kind"}},
+			"then": schema.Node{"required": required, "properties": props},
+		})
+	}
+	return rules
 }
 
 // bothBool are the string fields that also take true or false.
