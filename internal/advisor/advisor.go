@@ -234,24 +234,42 @@ type Excluded struct {
 	Pricing    string
 	ReasonCode string
 	Reason     string
-	// Relax names the one constraint (a workload field path such as
-	// constraints.deadline_hours) that, relaxed to Needed, would admit
+	// Relax names the one constraint that, relaxed to Needed, would admit
 	// this candidate: it breaks no other constraint the advisor checks.
-	// Empty when it breaks more than one, or none that can be relaxed.
-	// Needed is in the constraint's unit (hours, USD, GPUs).
-	Relax  string
-	Needed float64
-	// DurationHours and TotalUSD are the excluded candidate's predicted
-	// time and cost, when it was priced before it was dropped (0 if not).
-	DurationHours, TotalUSD float64
+	// RelaxNone when it breaks more than one, or none that can be relaxed.
+	// Needed is in the constraint's unit (hours, USD, GPUs). DurationHours
+	// and TotalUSD are the excluded candidate's predicted time and cost,
+	// when it was priced before it was dropped (0 if not). Kept small: a
+	// result holds thousands of exclusions.
+	Relax                           Relax
+	Needed, DurationHours, TotalUSD float32
 }
 
-// Constraint field paths a near-miss can relax (Excluded.Relax).
+// Relax is a constraint a near-miss can relax.
+type Relax uint8
+
+// The constraints a near-miss can relax.
 const (
-	RelaxDeadline = "constraints.deadline_hours"
-	RelaxBudget   = "constraints.budget_usd"
-	RelaxMaxGPUs  = "constraints.max_gpus"
+	RelaxNone Relax = iota
+	RelaxDeadline
+	RelaxBudget
+	RelaxMaxGPUs
 )
+
+// Field is the workload field path of the constraint:
+// "constraints.deadline_hours", "constraints.budget_usd",
+// "constraints.max_gpus" ("" for RelaxNone).
+func (r Relax) Field() string {
+	switch r {
+	case RelaxDeadline:
+		return "constraints.deadline_hours"
+	case RelaxBudget:
+		return "constraints.budget_usd"
+	case RelaxMaxGPUs:
+		return "constraints.max_gpus"
+	}
+	return ""
+}
 
 // Result is a recommendation.
 type Result struct {
@@ -456,7 +474,7 @@ func Recommend(req Request) (*Result, error) {
 		if o.GPUCount > maxGPUs {
 			exclude(o, o.GPUCount, "", ReasonMaxGPUs, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
 			x := &res.Excluded[len(res.Excluded)-1]
-			x.Relax, x.Needed = RelaxMaxGPUs, float64(o.GPUCount)
+			x.Relax, x.Needed = RelaxMaxGPUs, float32(o.GPUCount)
 		}
 	}
 	res.Evaluated = len(res.Excluded) // offers removed before prediction count as evaluated once

@@ -554,18 +554,18 @@ func (ev *evaluator) violates(c *Candidate) (string, string) {
 // about half the time.
 func (ev *evaluator) keepNumbers(x *Excluded, c *Candidate, code string) {
 	k := &ev.spec.Constraints
-	x.DurationHours = c.DurationHours
+	x.DurationHours = float32(c.DurationHours)
 	if c.Cost.PriceKnown {
-		x.TotalUSD = c.Cost.Cost.Total
+		x.TotalUSD = float32(c.Cost.Cost.Total)
 	}
 	switch code {
 	case ReasonDeadline:
 		overBudget := k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD
 		if c.Cost.Spot == nil && !overBudget {
-			x.Relax, x.Needed = RelaxDeadline, c.DurationHours
+			x.Relax, x.Needed = RelaxDeadline, float32(c.DurationHours)
 		}
 	case ReasonBudget:
-		x.Relax, x.Needed = RelaxBudget, c.Cost.Cost.Total
+		x.Relax, x.Needed = RelaxBudget, float32(c.Cost.Cost.Total)
 	}
 }
 

@@ -69,11 +69,11 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 // headline: "aws/g5.xlarge in us-east-1 with a deadline of 177.4 h".
 func nearShort(n NearMissJSON, l Lang) string {
 	switch {
-	case n.Constraint == advisor.RelaxDeadline && n.Needed != nil:
+	case n.Constraint == advisor.RelaxDeadline.Field() && n.Needed != nil:
 		return am(l, "short_deadline", n.Offer, n.Region, am(l, "hours_v", hoursFmt(*n.Needed)))
-	case n.Constraint == advisor.RelaxBudget && n.Needed != nil:
+	case n.Constraint == advisor.RelaxBudget.Field() && n.Needed != nil:
 		return am(l, "short_budget", n.Offer, n.Region, usd(*n.Needed))
-	case n.Constraint == advisor.RelaxMaxGPUs && n.Needed != nil:
+	case n.Constraint == advisor.RelaxMaxGPUs.Field() && n.Needed != nil:
 		return am(l, "short_maxgpus", n.Offer, n.Region, int(*n.Needed))
 	}
 	return am(l, "short_pricing", n.Offer, n.Region, modeName(l, n.Pricing))
@@ -380,8 +380,8 @@ const maxNearMisses = 3
 // keeps the best few per constraint: a result has thousands of exclusions
 // and this is on the API's hot path.
 func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
-	relaxes := [...]string{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs}
-	var best [len(relaxes)][]*advisor.Excluded // each sorted, distinct offers, at most maxNearMisses
+	relaxes := [...]advisor.Relax{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs}
+	var best [len(relaxes) + 1][]*advisor.Excluded // by Relax: each sorted, distinct offers, at most maxNearMisses
 	less := func(a, b *advisor.Excluded) bool {
 		if a.Needed != b.Needed {
 			return a.Needed < b.Needed
@@ -393,11 +393,8 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 	}
 	for i := range r.Excluded {
 		x := &r.Excluded[i]
-		if x.Relax == "" || x.Needed <= 0 {
-			continue
-		}
-		k := slices.Index(relaxes[:], x.Relax)
-		if k < 0 {
+		k := int(x.Relax)
+		if x.Relax == advisor.RelaxNone || k >= len(best) || x.Needed <= 0 {
 			continue
 		}
 		list := best[k]
@@ -432,29 +429,30 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 		maxGPUs = advisor.DefaultMaxGPUs
 	}
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
-	for i, relax := range relaxes {
-		for _, x := range best[i] {
-			n := NearMissJSON{Constraint: relax, Offer: x.Offer, Region: x.Region, Pricing: x.Pricing}
+	for _, relax := range relaxes {
+		for _, x := range best[relax] {
+			n := NearMissJSON{Constraint: relax.Field(), Offer: x.Offer, Region: x.Region, Pricing: x.Pricing}
+			dur, total := float64(x.DurationHours), float64(x.TotalUSD)
 			mode := modeName(l, x.Pricing)
 			switch relax {
 			case advisor.RelaxDeadline:
-				needed := math.Ceil(x.Needed*10) / 10
+				needed := math.Ceil(float64(x.Needed)*10) / 10
 				n.Needed = fp(needed)
-				if x.TotalUSD > 0 {
-					n.Sentence = am(l, "near_deadline", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours), usd(x.TotalUSD))
+				if total > 0 {
+					n.Sentence = am(l, "near_deadline", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(dur), usd(total))
 				} else {
-					n.Sentence = am(l, "near_deadline_noprice", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(x.DurationHours))
+					n.Sentence = am(l, "near_deadline_noprice", x.Offer, x.Region, mode, hours(needed), hours(k.DeadlineHours), hours(dur))
 				}
 			case advisor.RelaxBudget:
-				needed := math.Ceil(x.Needed)
+				needed := math.Ceil(float64(x.Needed))
 				n.Needed = fp(needed)
 				if svc {
 					n.Sentence = am(l, "near_budget_svc", x.Offer, x.Region, mode, usd(needed), usd(k.BudgetUSD))
 				} else {
-					n.Sentence = am(l, "near_budget", x.Offer, x.Region, mode, usd(needed), usd(k.BudgetUSD), hours(x.DurationHours))
+					n.Sentence = am(l, "near_budget", x.Offer, x.Region, mode, usd(needed), usd(k.BudgetUSD), hours(dur))
 				}
 			case advisor.RelaxMaxGPUs:
-				n.Needed = fp(x.Needed)
+				n.Needed = fp(float64(x.Needed))
 				n.Sentence = am(l, "near_maxgpus", x.Offer, x.Region, int(x.Needed), maxGPUs, int(x.Needed))
 			}
 			out = append(out, n)

@@ -204,12 +204,12 @@ func TestAnswerNothingQualifies(t *testing.T) {
 	fastest := math.Inf(1)
 	for _, x := range r.Excluded {
 		if x.ReasonCode == advisor.ReasonDeadline && x.Pricing != "spot" {
-			fastest = math.Min(fastest, x.DurationHours)
+			fastest = math.Min(fastest, float64(x.DurationHours))
 		}
 	}
 	var got *NearMissJSON
 	for i, n := range a.NearMisses {
-		if n.Constraint == advisor.RelaxDeadline {
+		if n.Constraint == advisor.RelaxDeadline.Field() {
 			got = &a.NearMisses[i]
 			break
 		}
@@ -242,7 +242,7 @@ func TestMaxGPUsExclusionHasItsOwnCode(t *testing.T) {
 	a := BuildAnswer(r, English)
 	found := false
 	for _, m := range a.NearMisses {
-		if m.Constraint == advisor.RelaxMaxGPUs {
+		if m.Constraint == advisor.RelaxMaxGPUs.Field() {
 			found = true
 			if *m.Needed <= 4 || !strings.Contains(m.Sentence, "now 4") {
 				t.Errorf("%+v", m)
