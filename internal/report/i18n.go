@@ -103,6 +103,9 @@ var verdictZh = map[string]string{
 // English, a sentence per bottleneck in Chinese followed by the details.
 func VerdictText(l Lang, bottleneck, english string) string {
 	if l == Chinese {
+		if Translated(english) {
+			return Tr(l, english)
+		}
 		if z, ok := verdictZh[bottleneck]; ok {
 			return z + "（" + english + "）"
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 // The domain packages whose sentences reach users.
-var trDomainPackages = []string{"perf", "advisor", "compat", "compliance", "cost", "workload", "autoscale", "app"}
+var trDomainPackages = []string{"perf", "advisor", "compat", "compliance", "cost", "workload", "autoscale", "app", "strictyaml"}
 
 // domainString is one user-facing string found in domain source.
 type domainString struct {
@@ -37,6 +37,7 @@ var printfLike = map[string]int{
 var sentenceFields = map[string]bool{
 	"Fix": true, "Verdict": true, "Why": true, "Detail": true, "Hint": true,
 	"Reason": true, "Note": true, "Cost": true, "Summary": true, "Text": true,
+	"HazardSource": true,
 }
 
 // sentenceVars are local variables that hold a sentence ("why" of a
