@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gpupick/gpupick/internal/apperr"
 )
 
 // asObject is a YAML example as the JSON object a client would send.
@@ -124,4 +126,43 @@ func TestServiceAsObject(t *testing.T) {
 	if r := do(t, h, "POST", "/api/v1/export/keda", req, ""); r.status != 200 || !strings.Contains(r.body, "scaledobject.yaml") {
 		t.Errorf("export with a policy object: %d %s", r.status, r.body)
 	}
+}
+
+// FuzzDocument: whatever a request body holds, reading its workload never
+// panics, a failure is an input error, and an object's errors carry no
+// line.
+func FuzzDocument(f *testing.F) {
+	for _, s := range []string{
+		`{"workload": {"kind": "generic", "generic": {"items": 1, "flops_per_item": 1}}}`,
+		`{"workload": "kind: generic\ngeneric: {items: 1}\n"}`,
+		`{"workload": {"kind": "llm-train", "training": {"seq_len": "long", "tokens": -1}, "x": [1, {"y": null}]}}`,
+		`{"workload": 3}`, `{"workload": null}`, `{"workload": "\u0000"}`,
+		`{"workload": {"kind": "generic", "kind": "llm-train"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req ValidateRequest
+		if json.Unmarshal(body, &req) != nil {
+			return
+		}
+		_, err := parseWorkload(req.Workload)
+		if err == nil {
+			return
+		}
+		b := errorBody(err)
+		if b.Code != string(apperr.Invalid) && b.Code != string(apperr.NotFound) {
+			t.Fatalf("code %s: %v", b.Code, err)
+		}
+		if req.Workload.IsObject() {
+			if b.Line != 0 {
+				t.Errorf("an object's error has line %d: %v", b.Line, err)
+			}
+			for _, e := range b.Errors {
+				if e.Line != 0 {
+					t.Errorf("an object's error has line %d: %v", e.Line, err)
+				}
+			}
+		}
+	})
 }
