@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -46,7 +47,15 @@ func TestE2EPage(t *testing.T) {
 		}
 		t.Log("axe-core not installed: the accessibility checks are skipped (.ci/run installs it)")
 	}
-	srv := testServer(t, nil)
+	logs := &lockedBuffer{}
+	srv := testServer(t, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	})
+	t.Cleanup(func() {
+		if s := logs.String(); t.Failed() && s != "" {
+			t.Logf("the server's warnings and errors:\n%s", s)
+		}
+	})
 	token := addToken(t, srv)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
@@ -75,8 +84,12 @@ func TestE2EPage(t *testing.T) {
 				p.nothingQualifies()
 				p.offers(ts.URL)
 				p.simulate(ts.URL)
+				if width == 1400 {
+					p.downloads(ts.URL)
+				}
 				if lang == "en" && width == 1400 {
 					p.savedWorkloads(ts.URL, token)
+					p.calibrate(ts.URL)
 				}
 				p.notFound(ts.URL)
 				var blocked []string
@@ -90,6 +103,24 @@ func TestE2EPage(t *testing.T) {
 			})
 		}
 	}
+}
+
+// lockedBuffer is a log the server writes from many goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // pageCheck is one language at one width of TestE2EPage.
@@ -134,12 +165,10 @@ func (p *pageCheck) eval(step, expr string) string {
 // accessibility violation, and a screenshot.
 func (p *pageCheck) view(name string) {
 	p.t.Helper()
-	if p.width < 800 {
-		var over string
-		p.do(name+": overflow", e2eInto(browsertest.Overflow(), &over))
-		if over != "" {
-			p.t.Errorf("%s scrolls sideways: %s", name, over)
-		}
+	var over string
+	p.do(name+": overflow", e2eInto(browsertest.Overflow(), &over))
+	if over != "" {
+		p.t.Errorf("%s scrolls sideways: %s", name, over)
 	}
 	if p.axe != "" {
 		var bad []string
@@ -185,7 +214,11 @@ func (p *pageCheck) rank(example string) {
 		p.poll(`document.querySelector('#workload').value.includes(`+jsonString("name: "+strings.TrimSuffix(example, ".yaml"))+`)`),
 		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#recommend-result').dataset.workload = ""`)),
 		chromedp.Click(chromedp.CSS(`#recommend-run`)),
-		p.poll(`!document.querySelector('#recommend-result').hidden && document.querySelector('#recommend-result').dataset.workload === `+jsonString(strings.TrimSuffix(example, ".yaml"))+` && !document.querySelector('#recommend-run').disabled`))
+		p.poll(`!document.querySelector('#recommend-run').disabled && (document.querySelector('#recommend-result').dataset.workload === `+jsonString(strings.TrimSuffix(example, ".yaml"))+
+			` || document.querySelector('#workload-errors.errors li') !== null)`))
+	if e := p.eval("rank errors", `[...document.querySelectorAll('#workload-errors.errors li')].map(e => e.innerText).join("; ")`); e != "" {
+		p.t.Fatalf("ranking %s failed: %s", example, e)
+	}
 }
 
 func (p *pageCheck) recommendJob(base string) {
@@ -433,6 +466,50 @@ func (p *pageCheck) savedWorkloads(base, token string) {
 	if st := p.text("status", "#save-status"); st != "" {
 		t.Logf("save status after reload: %q", st)
 	}
+}
+
+// downloads: the HTML report and the SVG chart of the ranking on screen,
+// in the page's language, saved as files the page makes (blob: URLs).
+func (p *pageCheck) downloads(base string) {
+	t := p.t
+	p.load(base, "#recommend")
+	p.rank("llama3-8b-lora.yaml")
+	pick := p.eval("pick", `document.querySelector('#candidates-table tbody tr').dataset.offer`)
+	p.do("catch downloads", e2eVoid(chromedp.Evaluate[chromedp.Void](`window.__blobs = []; (() => { const make = URL.createObjectURL;
+		URL.createObjectURL = b => { window.__blobs.push(b); return make.call(URL, b); }; })()`)))
+	for _, c := range []struct{ button, want string }{{"#download-html", "<html"}, {"#download-svg", "<svg"}} {
+		var doc string
+		p.do("download "+c.button, e2eVoid(chromedp.Evaluate[chromedp.Void](`window.__blobs = []`)), chromedp.Click(chromedp.CSS(c.button)),
+			p.poll(`window.__blobs.length === 1`),
+			e2eInto(chromedp.Evaluate[string](`window.__blobs[0].text()`, chromedp.EvalAwaitPromise), &doc))
+		if !strings.Contains(doc, c.want) || c.want == "<html" && !strings.Contains(doc, pick) {
+			t.Errorf("%s gave %.200q: want %s naming %s", c.button, doc, c.want, pick)
+		}
+		if p.lang == "zh" && !regexp.MustCompile(`\p{Han}`).MatchString(doc) {
+			t.Errorf("%s in Chinese has no Chinese", c.button)
+		}
+	}
+	if st := p.text("file name", "#download-status"); st != "llama3-8b-lora.svg" {
+		t.Errorf("download status %q", st)
+	}
+}
+
+// calibrate: a probe report (gpupick probe -o json) uploaded on the page
+// goes with the ranking, which says it calibrated.
+func (p *pageCheck) calibrate(base string) {
+	t := p.t
+	probe, err := filepath.Abs("../cli/testdata/probe-h100-slow.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.load(base, "#recommend")
+	p.do("probe", chromedp.SetUploadFiles(chromedp.CSS(`#probe-file`), []string{probe}),
+		p.poll(`document.querySelector('#probe-status').textContent.includes('probe-h100-slow.json')`))
+	p.rank("llama3-8b-lora.yaml")
+	if notes := p.text("notes", "#recommend-notes"); !strings.Contains(strings.ToLower(notes), "calibrat") {
+		t.Errorf("ranked with a probe report, the notes say nothing of it: %q", notes)
+	}
+	p.do("remove the probe", chromedp.Click(chromedp.CSS(`#probe-clear`)), p.poll(`document.querySelector('#probe-clear').hidden`))
 }
 
 func (p *pageCheck) notFound(base string) {

@@ -247,12 +247,10 @@ func (p *page) rank() {
 // accessibility violation (when axe-core is installed).
 func (p *page) checkView(name string, width int64) {
 	p.t.Helper()
-	if width < 800 {
-		var over string
-		p.step("overflow", into(browsertest.Overflow(), &over))
-		if over != "" {
-			p.t.Errorf("%s: %s", name, over)
-		}
+	var over string
+	p.step("overflow", into(browsertest.Overflow(), &over))
+	if over != "" {
+		p.t.Errorf("%s: %s", name, over)
 	}
 	if p.axe != "" {
 		var bad []string
