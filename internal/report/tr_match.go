@@ -582,7 +582,10 @@ func (m *trMatcher) translateCached(s string) string {
 		return v.(string)
 	}
 	c := trCall{m: m, budget: trBudget}
-	out, _, _ := c.translateLeft(s, 0)
+	out, ok, _ := c.translateLeft(s, 0)
+	if ok {
+		out = tidySpaces(out)
+	}
 	if trBudget-c.budget > 4 {
 		if m.cached.Add(1) > trCacheSize {
 			m.cache.Clear()
@@ -594,6 +597,33 @@ func (m *trMatcher) translateCached(s string) string {
 }
 
 const trCacheSize = 4096
+
+// tidySpaces drops the spaces that English put next to what is now
+// full-width punctuation: "（NxD Inference） 在" reads "（NxD Inference）在".
+func tidySpaces(s string) string {
+	if !strings.Contains(s, " ") {
+		return s
+	}
+	const fullWidth = "，。；：（）、！？"
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == ' ' {
+			next := rune(0)
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			if strings.ContainsRune(fullWidth, prev) || strings.ContainsRune(fullWidth, next) {
+				continue
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
 
 // trBudget bounds the sub-phrases one sentence may try: joined texts can
 // be cut in many ways, and Tr must stay fast whatever it is given.

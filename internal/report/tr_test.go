@@ -40,6 +40,8 @@ func TestTr(t *testing.T) {
 		{"a splitter with a known part", "aws: do not fit in memory", "aws：显存放不下"},
 		{"the cut that leaves the least English", "parallel layout chosen from 12 evaluated: data 8 x tensor 1 x pipeline 1, micro-batch 8 x 1 accumulation steps, sharding fsdp, activation checkpointing full",
 			"从 12 种候选中选出的并行布局：数据并行 8 × 张量并行 1 × 流水线并行 1，微批 8 × 1 个累积步，分片 fsdp，激活检查点 完全"},
+		{"no space beside full-width punctuation", "vLLM runs on Inferentia2 through AWS Neuron (NxD Inference); cost: models must be compiled for Neuron with fixed batch and sequence sizes",
+			"vLLM 通过 AWS Neuron（NxD Inference）在 Inferentia2 上运行；代价：模型必须按固定的批大小和序列长度为 Neuron 编译"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
