@@ -407,7 +407,7 @@ type ReportOptions struct {
 // RecommendTable is the ranked table for people: the first top rows (0 =
 // all), each instance type, size and pricing mode in its best region.
 func RecommendTable(r *advisor.Result, top int, l Lang) *Table {
-	return recommendTable(r, shownRows(r, top, false), l)
+	return recommendTable(r, shownRows(r, top, false), l, false)
 }
 
 // moneyDecimals is 0 or 2 decimals for a column of dollars: whole dollars
@@ -420,7 +420,9 @@ func moneyDecimals(vals []float64) int {
 	return d
 }
 
-func recommendTable(r *advisor.Result, rows []shownRow, l Lang) *Table {
+// recommendTable lays out rows; wordy says "also in N regions" in the
+// region cell (a report with room) instead of "(+N)" and a note.
+func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Table {
 	svc := isService(r)
 	cols := []Column{{msg(l, "rank"), "rank", true}, {msg(l, "offer"), "offer", false}, {msg(l, "region"), "region", false},
 		{"CC", "country", false}}
@@ -478,7 +480,14 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang) *Table {
 		c := row.c
 		region := c.Offer.Region
 		if row.others > 0 {
-			region += fmt.Sprintf(" (+%d)", row.others)
+			switch {
+			case wordy && row.others == 1:
+				region += ", " + am(l, "also_in_1")
+			case wordy:
+				region += ", " + am(l, "also_in", row.others)
+			default:
+				region += fmt.Sprintf(" (+%d)", row.others)
+			}
 			folded = true
 		}
 		cells := []string{strconv.Itoa(c.Rank), c.Offer.ID(), region, c.Offer.Country}
@@ -522,6 +531,9 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang) *Table {
 	}
 	if folded {
 		t.Notes = append(t.Notes, am(l, "regions_note"))
+		if wordy {
+			t.Notes[len(t.Notes)-1] = am(l, "regions_note_wordy")
+		}
 	}
 	return t
 }
@@ -667,7 +679,7 @@ func WriteRecommendTextOpts(w io.Writer, name string, r *advisor.Result, o Repor
 	}
 	if len(r.Candidates) > 0 {
 		rows := shownRows(r, o.Top, o.AllRegions)
-		t := recommendTable(r, rows, l)
+		t := recommendTable(r, rows, l, false)
 		notes := tableNotes(r, t, l)
 		t.Notes = nil
 		b.WriteByte('\n')
@@ -722,7 +734,7 @@ func WriteRecommendMarkdownOpts(w io.Writer, name string, r *advisor.Result, o R
 	}
 	if len(r.Candidates) > 0 {
 		rows := shownRows(r, o.Top, o.AllRegions)
-		t := recommendTable(r, rows, l)
+		t := recommendTable(r, rows, l, true)
 		notes := tableNotes(r, t, l)
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", htmlText(am(l, "ranking_sum", len(rows), thousands(len(r.Candidates)))))
 		heads := make([]string, len(t.Columns))
@@ -787,7 +799,7 @@ ul{padding-left:1.3em;margin:.3em 0}li{margin:.15em 0}
 .risk-high .lvl{color:#cf222e}.risk-medium .lvl{color:#9a6700}.risk-low .lvl{color:#57606a}:lang(zh) .lvl{min-width:2em}
 .changes{border-left:4px solid #0969da;padding:.2em .8em;margin:1em 0}
 figure{margin:1em 0}figure svg{width:100%;max-width:780px;height:auto;display:block}figure .svgtitle{display:none}
-.facts{margin-top:.6em}td{white-space:nowrap}td.offer{white-space:normal;max-width:17em;overflow-wrap:anywhere}th{vertical-align:bottom}th{font-size:12px}small{color:#57606a}
+.facts{margin-top:.6em}td{white-space:nowrap}td.offer{white-space:normal;max-width:17em;overflow-wrap:anywhere}td.wrap{white-space:normal;min-width:8em}th{vertical-align:bottom}th{font-size:12px}small{color:#57606a}
 figcaption{color:#57606a;font-size:.9em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:14px;width:100%}
@@ -835,7 +847,7 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 	if len(r.Candidates) > 0 {
 		fmt.Fprintf(&b, "<figure>\n%s<figcaption>%s</figcaption>\n</figure>\n", ParetoSVG(r, l), e(chartCaption(r, l)))
 		rows := shownRows(r, o.Top, o.AllRegions)
-		t := recommendTable(r, rows, l)
+		t := recommendTable(r, rows, l, true)
 		notes := tableNotes(r, t, l)
 		fmt.Fprintf(&b, "<h2>%s</h2>\n<div class=\"scroll\"><table>\n<thead><tr>", e(am(l, "ranking_sum", len(rows), thousands(len(r.Candidates)))))
 		cls := make([]string, len(t.Columns))
@@ -847,8 +859,11 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 			if !keyColumns[c.Key] {
 				cs = append(cs, "opt")
 			}
-			if c.Key == "offer" {
+			switch c.Key {
+			case "offer":
 				cs = append(cs, "offer")
+			case "region":
+				cs = append(cs, "wrap")
 			}
 			if len(cs) > 0 {
 				cls[i] = fmt.Sprintf(" class=%q", strings.Join(cs, " "))
