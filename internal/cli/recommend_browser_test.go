@@ -66,6 +66,9 @@ func TestRecommendHTMLInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	tab, jsErrors := browsertest.Start(t, ctx)
+	if err := chromedp.Do(tab); err != nil { // start it here: a subtest's context ending must not close it
+		t.Fatalf("start the browser: %v", err)
+	}
 	shots := os.Getenv("GPUPICK_ARTIFACTS")
 	for _, width := range []int64{1400, 390} {
 		for _, r := range reports {
