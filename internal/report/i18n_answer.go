@@ -92,6 +92,8 @@ var answerMessages = map[string][2]string{
 	"level_medium":       {"medium", "中"},
 	"level_low":          {"low", "低"},
 	"also_in":            {"also in %d other regions", "另有 %d 个区域"},
+	"comma":              {", ", "，"},
+	"range_note_html":    {"The small figures under a value are its 80% range (p10-p90), from the model's errors on published results it was not fitted to.", "数值下方的小字为 80% 区间（p10-p90），来自模型在未参与拟合的公开结果上的误差。"},
 	"also_in_1":          {"also in 1 other region", "另有 1 个区域"},
 	"regions_note_wordy": {"One row per instance type, size and pricing mode, in its best-ranked region; --all-regions shows every region.", "每个机型、规模和计费方式一行，显示排名最高的区域；--all-regions 显示全部区域。"},
 	"regions_note":       {"(+N) = also offered in N other regions, ranked lower; one row per instance type, size and pricing mode; --all-regions shows every region.", "(+N) = 另有 N 个区域提供，排名较低；每个机型、规模和计费方式一行；--all-regions 显示全部区域。"},

@@ -482,9 +482,9 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 		if row.others > 0 {
 			switch {
 			case wordy && row.others == 1:
-				region += ", " + am(l, "also_in_1")
+				region += am(l, "comma") + am(l, "also_in_1")
 			case wordy:
-				region += ", " + am(l, "also_in", row.others)
+				region += am(l, "comma") + am(l, "also_in", row.others)
 			default:
 				region += fmt.Sprintf(" (+%d)", row.others)
 			}
@@ -899,6 +899,9 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 		}
 		b.WriteString("</tbody></table></div>\n<p class=\"notes\">")
 		for i, n := range notes {
+			if n == msg(l, "range_note") { // ranges sit under their values here
+				n = am(l, "range_note_html")
+			}
 			if i > 0 {
 				b.WriteString("<br>")
 			}
