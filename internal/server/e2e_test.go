@@ -280,7 +280,7 @@ func (p *pageCheck) recommendJob(base string) {
 	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, strconv.Itoa(points)) {
 		t.Errorf("chart caption %q does not count the %d candidates plotted", cap, points)
 	}
-	if lines := p.eval("limits", `[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(lines, map[bool]string{false: "deadline", true: "截止时间"}[zh]) {
+	if lines := p.eval("limits", `[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(lines, map[bool]string{false: "deadline 24 h", true: "截止 24 小时"}[zh]) {
 		t.Errorf("no deadline line on the chart (limit labels %q)", lines)
 	}
 	// Exclusions: grouped by reason, counts adding up to the total.

@@ -36,7 +36,7 @@
       answer_heading: "The answer", objective_used: "Objective: {0}.", nothing_qualifies: "Nothing qualifies.",
       why_heading: "Why #1 beats the runner-up", why_none: "No other instance type qualifies: there is no runner-up.",
       runner_up: "runner-up: #{0} {1}", factor: "factor", pick_col: "#1", next_col: "#{0}",
-      cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}",
+      cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}", r80_label: "80% range (h)",
       time_heading: "How long", service_heading: "The service", sure_heading: "How sure", risks_heading: "What could go wrong",
       near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies",
       no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
@@ -58,8 +58,8 @@
       caption_svc: "Cost per month against time to first token, every candidate ({0}); filled points are on the Pareto front.",
       excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.",
       no_candidates: "No offer can run this workload. See the excluded offers below.",
-      x_hours: "duration (h)", y_cost: "total cost ($)", x_ttft: "time to first token (ms)", y_month: "$ per month",
-      deadline: "deadline", budget: "budget", slo: "SLO",
+      x_hours: "time to finish (h)", y_cost: "total cost (USD)", x_ttft: "time to first token (ms)", y_month: "cost per month (USD)",
+      lim_deadline: "deadline {0} h", lim_budget: "budget ${0}", lim_slo_ms: "SLO {0} ms", lim_slo_s: "SLO {0} s", log: " (log)",
       no_chart: "No candidate has both a cost and a duration to plot.",
       detail_heading: "#{0} {1}", close: "Close", cost_breakdown: "Cost breakdown",
       compute: "compute", storage: "storage", egress: "egress", setup: "setup", spot_overhead: "spot overhead", total: "total",
@@ -126,7 +126,7 @@
       answer_heading: "结论", objective_used: "优化目标：{0}。", nothing_qualifies: "没有符合条件的候选。",
       why_heading: "第 1 名为何胜过次优选择", why_none: "没有其他实例类型符合条件，因此没有次优选择。",
       runner_up: "次优：第 {0} 名 {1}", factor: "因素", pick_col: "第 1 名", next_col: "第 {0} 名",
-      cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}",
+      cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}", r80_label: "80% 区间（小时）",
       time_heading: "耗时", service_heading: "服务规模", sure_heading: "把握有多大", risks_heading: "可能的风险",
       near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选",
       no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
@@ -148,8 +148,8 @@
       caption_svc: "每月成本与首 token 时间，全部 {0} 个候选；实心点位于帕累托前沿。",
       excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。",
       no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
-      x_hours: "时长（小时）", y_cost: "总成本（$）", x_ttft: "首 token 时间（毫秒）", y_month: "$ / 月",
-      deadline: "截止时间", budget: "预算", slo: "SLO",
+      x_hours: "完成时长（小时）", y_cost: "总成本（美元）", x_ttft: "首 token 延迟（毫秒）", y_month: "每月成本（美元）",
+      lim_deadline: "截止 {0} 小时", lim_budget: "预算 ${0}", lim_slo_ms: "SLO {0} 毫秒", lim_slo_s: "SLO {0} 秒", log: "（对数）",
       no_chart: "没有同时具有成本和时长的候选，无法绘图。",
       detail_heading: "#{0} {1}", close: "关闭", cost_breakdown: "成本构成",
       compute: "计算", storage: "存储", egress: "出网流量", setup: "准备", spot_overhead: "抢占开销", total: "合计",
@@ -196,7 +196,7 @@
     "USD per million tokens trained": "美元/百万训练 token", "USD per thousand images": "美元/千张图像",
     "USD per thousand items": "美元/千项", "USD per million output tokens": "美元/百万输出 token",
     "USD per million input tokens": "美元/百万输入 token", "hours": "小时", "h": "小时", "ms": "毫秒",
-    "requests/s": "请求/秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "USD/h": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
+    "requests/s": "请求/秒", "s": "秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "USD/h": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
   };
   function unitText(u) { return lang === "zh" && UNITS_ZH[u] ? UNITS_ZH[u] : (u || ""); }
   function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
@@ -790,7 +790,7 @@
           [t("ttft"), lat(s.ttft_ms, s.slo_ttft_ms)], [t("tpot"), lat(s.tpot_ms, s.slo_tpot_ms)]], "answer-service-kv"));
       } else if (a.duration_hours) {
         var tc = card("answer-time", t("time_heading")), dh = a.duration_hours;
-        tc.appendChild(kv([[t("hours"), num(dh.value, 1)], [" ", isNum(dh.p10) ? t("range80", num(dh.p10, 1), num(dh.p90, 1)) : null]], "answer-time-kv"));
+        tc.appendChild(kv([[t("hours"), num(dh.value, 1)], [t("r80_label"), isNum(dh.p10) ? num(dh.p10, 1) + "–" + num(dh.p90, 1) : null]], "answer-time-kv"));
       }
     }
 
@@ -1049,10 +1049,10 @@
     var near = function (v, hi) { return v != null && v < hi * 3; };
     var xd = domain(xs, false, [deadline, slo].filter(function (v) { return near(v, Math.max.apply(null, xs)); }));
     var yd = logY ? [ymin / 1.25, ymax * 1.25] : domain(ys, false, near(budget, ymax) ? [budget] : []);
-    var s = frame(svg, W, H, m, xd, yd, svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? " (log)" : ""), logY);
-    if (deadline != null) refLine(svg, W, H, m, s, "x", deadline, t("deadline") + " " + num(deadline, 0) + " h", xd, yd);
-    if (slo != null) refLine(svg, W, H, m, s, "x", slo, t("slo") + " " + num(slo, 0) + " ms", xd, yd);
-    if (budget != null) refLine(svg, W, H, m, s, "y", budget, t("budget") + " $" + num(budget, 0), xd, yd);
+    var s = frame(svg, W, H, m, xd, yd, svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? t("log") : ""), logY);
+    if (deadline != null) refLine(svg, W, H, m, s, "x", deadline, t("lim_deadline", num(deadline)), xd, yd);
+    if (slo != null) refLine(svg, W, H, m, s, "x", slo, t("lim_slo_ms", num(slo, 0)), xd, yd);
+    if (budget != null) refLine(svg, W, H, m, s, "y", budget, t("lim_budget", num(budget, 0)), xd, yd);
     var front = pts.filter(function (c) { return c.pareto; }).sort(function (p, q) { return X(p) - X(q); });
     if (front.length > 1) {
       svg.appendChild(sv("polyline", { "class": "front", points: front.map(function (c) { return s.x(X(c)).toFixed(1) + "," + s.y(Y(c)).toFixed(1); }).join(" ") }));
@@ -1343,7 +1343,7 @@
     lineChart(t("ch_traffic"), "traffic", xs, s.map(function (p) { return p.arrivals_per_s; }), unitText("requests/s"));
     lineChart(t("ch_replicas"), "replicas", xs, s.map(function (p) { return p.replicas; }), t("replicas"));
     var slo = sloOf();
-    lineChart(t("ch_latency"), "latency", xs, s.map(function (p) { return p.p95_latency_s; }), "s", slo, t("slo") + " " + num(slo, 1) + " s");
+    lineChart(t("ch_latency"), "latency", xs, s.map(function (p) { return p.p95_latency_s; }), unitText("s"), slo, t("lim_slo_s", num(slo, 1)));
   }
   function renderSearch(box, sr) {
     box.appendChild(el("h2", { text: t("search_heading") }));

@@ -208,6 +208,17 @@ func (p *page) shot(name string) {
 	}
 }
 
+// compare ticks rows 1 and 3 and compares them.
+func (p *page) compare() {
+	p.t.Helper()
+	p.step("compare", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(1) input.compare`)),
+		chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(3) input.compare`)),
+		chromedp.Click(chromedp.CSS(`#compare-run`)), chromedp.WaitVisible(chromedp.CSS(`#compare-table`)))
+	if n := p.eval(`String(document.querySelectorAll('#compare-table thead th').length)`); n != "3" {
+		p.t.Errorf("comparison columns = %s, want 3 (labels + 2 candidates)", n)
+	}
+}
+
 // part saves a screenshot of one element.
 func (p *page) part(name, sel string) {
 	if path, err := browsertest.ElementScreenshot(p.ctx, os.Getenv("GPUPICK_ARTIFACTS"), "page-"+name, sel); err == nil && path != "" {
@@ -342,7 +353,7 @@ func TestAnswerFirst(t *testing.T) {
 				// The deadline (24 h) is within the chart's reach and drawn; the
 				// budget ($1,000) is 10 times the dearest candidate and left out
 				// rather than squash every point to the bottom.
-				if l := p.eval(`[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); l != map[bool]string{false: "deadline 24 h", true: "截止时间 24 h"}[zh] {
+				if l := p.eval(`[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); l != map[bool]string{false: "deadline 24 h", true: "截止 24 小时"}[zh] {
 					t.Errorf("chart reference lines %q", l)
 				}
 				// Exclusions: one group per reason, counts adding up.
@@ -373,6 +384,11 @@ func TestAnswerFirst(t *testing.T) {
 				p.checkView("answer-"+lang+"-"+strconv.Itoa(int(width)), width)
 				p.part("answer-block-"+lang+"-"+strconv.Itoa(int(width)), "#answer")
 				p.part("ranking-"+lang+"-"+strconv.Itoa(int(width)), "#candidates-scroll")
+
+				// Two rows side by side (the ticks are a desktop column).
+				if width > 800 {
+					p.compare()
+				}
 
 				// Detail, scrolled into view, and its full reasoning in the page's language.
 				p.step("detail", chromedp.Click(chromedp.CSS(`#candidates-table tbody tr:nth-child(2) td.offer`)),
@@ -429,7 +445,7 @@ func TestService(t *testing.T) {
 					t.Errorf("service figures lack %q:\n%s", w, svc)
 				}
 			}
-			if l := p.eval(`[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(l, "SLO 500 ms") {
+			if l := p.eval(`[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(l, map[bool]string{false: "SLO 500 ms", true: "SLO 500 毫秒"}[zh]) {
 				t.Errorf("no TTFT SLO line on the service chart: %q", l)
 			}
 			if c := p.text("#pareto-caption"); !strings.Contains(c, map[bool]string{false: "per month against time to first token", true: "每月成本与首 token 时间"}[zh]) {
