@@ -285,16 +285,6 @@ func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) Rec
 	return d
 }
 
-// withRange writes a value and its 80% range: "2.2 (1.8-3.1)".
-func withRange(v, lo, hi float64, format func(float64) string) string {
-	if lo <= 0 || hi <= 0 {
-		return format(v)
-	}
-	return fmt.Sprintf("%s (%s-%s)", format(v), format(lo), format(hi))
-}
-
-func hoursText(v float64) string { return fmt.Sprintf("%.1f", v) }
-
 // confidenceText is the sentence on #1 against #2, in l.
 func confidenceText(l Lang, c *advisor.Confidence) string {
 	if c == nil {
