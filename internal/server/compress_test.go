@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -142,7 +144,7 @@ func TestCompressionWriter(t *testing.T) {
 		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := get(t, compress(tc.handler), "GET", "/", "", map[string]string{"Accept-Encoding": "gzip"})
+			w := get(t, (&Server{}).compress(tc.handler), "GET", "/", "", map[string]string{"Accept-Encoding": "gzip"})
 			if got := w.Header().Get("Content-Encoding") == "gzip"; got != tc.zipped {
 				t.Fatalf("compressed %v, want %v", got, tc.zipped)
 			}
@@ -187,5 +189,69 @@ func TestStaticCaching(t *testing.T) {
 	other := get(t, h, "GET", "/app.css", "", nil).Header().Get("ETag")
 	if other == get(t, h, "GET", "/app.js", "", nil).Header().Get("ETag") {
 		t.Error("two files, one ETag")
+	}
+}
+
+// BenchmarkCompress is the cost compress adds to one recommendation's
+// JSON (as recommend answers the LoRA example), gzipped, against the same
+// answer passed through.
+func BenchmarkCompress(b *testing.B) {
+	s := testServer(b, func(c *Config) { c.DB = "" })
+	w := httptest.NewRecorder()
+	req := httptest.NewRequest("POST", local+"/api/v1/recommend", strings.NewReader(jsonBody(b, RecommendRequest{Workload: Text(example(b, "llama3-8b-lora.yaml"))})))
+	req.Header.Set("Content-Type", "application/json")
+	s.Handler().ServeHTTP(w, req)
+	body := w.Body.Bytes()
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	})
+	for _, enc := range []string{"", "gzip"} {
+		b.Run("accept="+enc, func(b *testing.B) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.Header.Set("Accept-Encoding", enc)
+			var out int
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				(&Server{}).compress(h).ServeHTTP(rec, r)
+				out = rec.Body.Len()
+			}
+			b.ReportMetric(float64(len(body)), "bytes-in")
+			b.ReportMetric(float64(out), "bytes-out")
+		})
+	}
+}
+
+// TestCompressionNotLocal: a client on this machine gets the bytes as they
+// are (moving them costs nothing; compressing costs the CPU recommendations
+// need), unless a trusted proxy there names a remote client.
+func TestCompressionNotLocal(t *testing.T) {
+	s := testServer(t, func(c *Config) {
+		c.DB = ""
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	})
+	h := s.Handler()
+	for _, tc := range []struct {
+		name, peer, forwarded string
+		zipped                bool
+	}{
+		{"remote", "192.0.2.7:5000", "", true},
+		{"loopback", "127.0.0.1:5000", "", false},
+		{"loopback v6", "[::1]:5000", "", false},
+		{"local proxy for a remote client", "127.0.0.1:5000", "198.51.100.9", true},
+		{"local proxy for a local client", "127.0.0.1:5000", "127.0.0.1", false},
+	} {
+		req := httptest.NewRequest("GET", local+"/", nil)
+		req.RemoteAddr = tc.peer
+		req.Header.Set("Accept-Encoding", "gzip")
+		if tc.forwarded != "" {
+			req.Header.Set("X-Forwarded-For", tc.forwarded)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if got := w.Header().Get("Content-Encoding") == "gzip"; w.Code != 200 || got != tc.zipped {
+			t.Errorf("%s: %d, compressed %v, want %v", tc.name, w.Code, got, tc.zipped)
+		}
 	}
 }

@@ -327,8 +327,8 @@ func (s *Server) buildHandler() http.Handler {
 	mux.HandleFunc("GET /docs", docsFile("docs.html", "text/html; charset=utf-8"))
 	mux.HandleFunc("GET /docs.js", docsFile("docs.js", "text/javascript; charset=utf-8"))
 	mux.HandleFunc("GET /docs.css", docsFile("docs.css", "text/css; charset=utf-8"))
-	mux.Handle("/", s.webPage())       // also answers unknown paths and wrong methods, in JSON
-	var h http.Handler = compress(mux) // innermost: what a handler writes, not the guards' short refusals
+	mux.Handle("/", s.webPage())         // also answers unknown paths and wrong methods, in JSON
+	var h http.Handler = s.compress(mux) // innermost: what a handler writes, not the guards' short refusals
 	h = s.cors(h)
 	h = s.checkOrigin(h)
 	h = s.checkHost(h)
