@@ -445,6 +445,9 @@ func (p *pageCheck) simulate(base string) {
 	if n := p.eval("search rows", `String(document.querySelectorAll('#search-table tbody tr').length)`); n == "0" {
 		t.Errorf("search result: %s", p.text("status", "#sim-status"))
 	}
+	if o := p.eval("search fits", `(() => { const s = document.querySelector('#search-table').parentElement; return s.scrollWidth > s.clientWidth + 1 ? s.scrollWidth + " > " + s.clientWidth : ""; })()`); o != "" {
+		t.Errorf("the search result scrolls sideways: %s", o)
+	}
 	p.view("search")
 }
 
