@@ -168,22 +168,35 @@ func msg(l Lang, key string, args ...any) string {
 	return s
 }
 
-// WarningText renders a warning in l.
+// WarningText renders a warning in l; in Chinese its sentence arguments
+// (a check's reason, a fix) are translated too.
 func WarningText(l Lang, w advisor.Warning) string {
 	t, ok := warnTemplates[w.Code]
 	if !ok {
 		// A check's own code (an exclusion demoted to a warning, as cost
 		// does) comes with its sentence.
 		if len(w.Args) == 1 {
-			return fmt.Sprint(w.Args[0])
+			return Tr(l, fmt.Sprint(w.Args[0]))
 		}
 		return w.Code
 	}
-	s := t[0]
-	if l == Chinese {
-		s = t[1]
+	if l != Chinese {
+		return fmt.Sprintf(t[0], w.Args...)
 	}
-	return fmt.Sprintf(s, w.Args...)
+	if (w.Code == advisor.WarnPreferred || w.Code == advisor.WarnNote) && len(w.Args) == 1 {
+		if s, ok := w.Args[0].(string); ok && Translated(s) {
+			return Tr(l, s) // a whole sentence already
+		}
+	}
+	args := make([]any, len(w.Args))
+	for i, a := range w.Args {
+		if s, ok := a.(string); ok {
+			args[i] = Tr(l, s)
+		} else {
+			args[i] = a
+		}
+	}
+	return fmt.Sprintf(t[1], args...)
 }
 
 func bottleneckText(l Lang, b string) string {

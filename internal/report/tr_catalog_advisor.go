@@ -10,7 +10,7 @@ var trAdvisor = map[string]string{
 	// ReasonText: the subject is "N candidates", as in the summary.
 	"do not fit in memory": "显存放不下",
 	"miss the deadline":    "超过截止时间",
-	"risk missing the deadline on spot (under 90%% on time)": "在抢占式实例上有错过截止时间的风险（准时率低于 90%%）",
+	"risk missing the deadline on spot (under 90%% on time)": "在竞价实例上有错过截止时间的风险（准时率低于 90%%）",
 	"exceed the budget":                                               "超出预算",
 	"have no price in that pricing mode":                              "在该计费方式下没有价格",
 	"are from providers not allowed":                                  "来自不允许的云厂商",
@@ -38,7 +38,7 @@ var trAdvisor = map[string]string{
 	"%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)":    "在 SLO 内承载 %.4g 请求/秒需要超过 %d 台实例（%d 块 GPU，constraints.max_gpus 为 %d）",
 	"fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s": "%d 台实例组成的集群，每台 %d 个张量并行 %d 的副本，承载 %.3g 请求/秒",
 	"takes %.1f h (%s), the deadline is %.0f h":                                                        "需要 %.1f 小时（%s），截止时间为 %.0f 小时",
-	"on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)":              "使用抢占式实例时，有 %.0f%% 的概率错过 %.0f 小时的截止时间（预计 %.1f 次中断）",
+	"on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)":              "使用竞价实例时，有 %.0f%% 的概率错过 %.0f 小时的截止时间（预计 %.1f 次中断）",
 	"costs $%.0f, the budget is $%.0f":                                                                 "成本 %.0f 美元，预算为 %.0f 美元",
 	"no batch size meets the SLO on this GPU: %s":                                                      "在此 GPU 上没有批大小能满足 SLO：%s",        // composed
 	"%s publishes no %s price for %s in %s":                                                            "%s 未公布 %[4]s 区域 %[3]s 的%[2]s价格", // composed
@@ -67,9 +67,9 @@ var trCost = map[string]string{
 	"egress price unknown: assumed $%.2f/GB":                                                                                             "出网流量价格未知：假设为 %.2f 美元/GB",
 	"%s egress tiers, first $%.3f/GB":                                                                                                    "%s 出网流量阶梯价，首档 %.3f 美元/GB",
 	"$%.3f/GB for this offer":                                                                                                            "该实例 %.3f 美元/GB",
-	"spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average":     "抢占式实例：每实例小时 %.2g 次中断（%s）；每 %.2f 小时保存一次检查点（Young/Daly 公式），每次中断平均损失 %.2f 小时",
+	"spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average":     "竞价实例：每实例小时 %.2g 次中断（%s）；每 %.2f 小时保存一次检查点（Young/Daly 公式），每次中断平均损失 %.2f 小时",
 	"%s: a %.0f h term; at %.0f%% expected utilisation each used hour costs $%.2f per instance (break-even against on-demand at %.0f%%)": "%s：期限 %.0f 小时；按预期利用率 %.0f%% 计，每台实例每个实际使用小时成本 %.2f 美元（与按需相比的盈亏平衡点为 %.0f%%）",
 	" published rate":   " 公布费率",
 	"%s published rate": "%s 公布的费率", // composed: the spot hazard's source
-	"default: GPU spot in AWS's >20%%/month interruption bucket": "默认值：AWS 中断率 >20%%/月 档的 GPU 抢占式实例",
+	"default: GPU spot in AWS's >20%%/month interruption bucket": "默认值：AWS 中断率 >20%%/月 档的 GPU 竞价实例",
 }

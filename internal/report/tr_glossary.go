@@ -17,7 +17,7 @@ var trGlossary = map[string]string{
 	"memory-capacity":  "显存容量",
 	// pricing modes
 	"on-demand":   "按需",
-	"spot":        "抢占式",
+	"spot":        "竞价",
 	"monthly":     "包月",
 	"reserved-1y": "预留 1 年",
 	"reserved-3y": "预留 3 年",
