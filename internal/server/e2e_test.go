@@ -358,6 +358,9 @@ func (p *pageCheck) nothingQualifies() {
 		!strings.Contains(first, map[bool]string{false: "not compliant (", true: "不合规（"}[p.lang == "zh"]) && !strings.Contains(first, "(") {
 		t.Errorf("why nothing qualifies: %q\n%s", first, p.text("answer", "#answer"))
 	}
+	if v := p.eval("no empty ranking", `["#candidates-scroll", "#ranking-actions", "#chart-row"].filter(s => !document.querySelector(s).hidden).join(" ")`); v != "" {
+		t.Errorf("nothing qualifies, yet an empty ranking shows: %s", v)
+	}
 	p.noEnglish("#answer")
 	p.view("none")
 	// A failing request marks the results on screen as old.

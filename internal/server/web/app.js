@@ -686,6 +686,9 @@
     $("#recommend-summary").textContent = (d.summary || "") + (candidates().length ? "" : " " + t("no_candidates"));
     $("#recommend-freshness").textContent = (d.price_freshness && d.price_freshness.sentence && lang === "en") ? d.price_freshness.sentence : freshnessText(d.price_freshness);
     $("#recommend-freshness").hidden = !$("#recommend-freshness").textContent;
+    // With no candidate there is no ranking to show, only why.
+    var none = !candidates().length;
+    ["#candidates-scroll", "#ranking-actions", "#chart-row"].forEach(function (sel) { $(sel).hidden = none; });
     renderTable();
     drawPareto();
     renderExcluded(d.excluded || []);
