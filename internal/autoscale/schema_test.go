@@ -255,3 +255,13 @@ func walk(n schema.Node, path string, f func(path string, n schema.Node)) {
 		walk(v.(schema.Node), p, f)
 	}
 }
+
+// TestSchemaDescribesEveryKey: every key of a service file has a
+// description (a comment on its field in spec.go).
+func TestSchemaDescribesEveryKey(t *testing.T) {
+	walk(JSONSchema(), "", func(path string, n schema.Node) {
+		if d, _ := n["description"].(string); d == "" {
+			t.Errorf("%s: no description (comment the field in spec.go and run go generate)", path)
+		}
+	})
+}

@@ -14,7 +14,7 @@ import (
 // replicas serve it, the scaling policy, the SLO and the prices. ParseSpec
 // fills every default and records it in Defaults.
 type Spec struct {
-	Name    string  `yaml:"name" json:"name"`
+	Name    string  `yaml:"name" json:"name"` // labels the service in results
 	Traffic Traffic `yaml:"traffic" json:"traffic"`
 	Service Service `yaml:"service" json:"service"`
 	Policy  Policy  `yaml:"policy" json:"policy"`
@@ -37,7 +37,7 @@ const (
 // Traffic describes the arriving requests. Rates are requests per second,
 // durations seconds, token counts tokens.
 type Traffic struct {
-	Kind      string  `yaml:"kind" json:"kind"`
+	Kind      string  `yaml:"kind" json:"kind"`             // constant, poisson, diurnal, bursty, spikes or trace (a replay)
 	RatePerS  float64 `yaml:"rate_per_s" json:"rate_per_s"` // mean (diurnal), calm (bursty) or base (spikes) rate, >= 0
 	DurationS float64 `yaml:"duration_s" json:"duration_s"` // simulated horizon; for a trace 0 = the whole trace
 	Seed      uint64  `yaml:"seed" json:"seed"`             // seed of the generator (and of the simulation's own draws)
@@ -73,7 +73,7 @@ const (
 // Service describes how one replica serves requests, and how long a new
 // replica takes to become ready. Times are seconds.
 type Service struct {
-	Kind     string `yaml:"kind" json:"kind"`
+	Kind     string `yaml:"kind" json:"kind"`                   // model (the performance model of a workload on an offer) or distribution
 	Workload string `yaml:"workload" json:"workload,omitempty"` // model: path of the workload file
 	Offer    string `yaml:"offer" json:"offer,omitempty"`       // model: provider/instance-type
 	// distribution
@@ -83,13 +83,13 @@ type Service struct {
 	Concurrency  int     `yaml:"concurrency" json:"concurrency,omitempty"`   // requests one replica serves at once, each at full speed
 	// Cold start = provisioning + image pull + model_gb / storage_gbps, unless cold_start_s is given.
 	ColdStartS     float64 `yaml:"cold_start_s" json:"cold_start_s"`
-	ProvisioningS  float64 `yaml:"provisioning_s" json:"provisioning_s,omitempty"`
-	ImagePullS     float64 `yaml:"image_pull_s" json:"image_pull_s,omitempty"`
-	ModelGB        float64 `yaml:"model_gb" json:"model_gb,omitempty"`
-	StorageGBps    float64 `yaml:"storage_gbps" json:"storage_gbps,omitempty"`
-	GPUsPerReplica int     `yaml:"gpus_per_replica" json:"gpus_per_replica"`
-	MaxQueue       int     `yaml:"max_queue" json:"max_queue"` // waiting requests beyond this are dropped
-	TimeoutS       float64 `yaml:"timeout_s" json:"timeout_s"` // a request waiting longer gives up; 0 = never
+	ProvisioningS  float64 `yaml:"provisioning_s" json:"provisioning_s,omitempty"` // a new node or container starting
+	ImagePullS     float64 `yaml:"image_pull_s" json:"image_pull_s,omitempty"`     // pulling the serving image
+	ModelGB        float64 `yaml:"model_gb" json:"model_gb,omitempty"`             // weights to load, GB
+	StorageGBps    float64 `yaml:"storage_gbps" json:"storage_gbps,omitempty"`     // read rate of the weights, GB/s
+	GPUsPerReplica int     `yaml:"gpus_per_replica" json:"gpus_per_replica"`       // for GPU-hours
+	MaxQueue       int     `yaml:"max_queue" json:"max_queue"`                     // waiting requests beyond this are dropped
+	TimeoutS       float64 `yaml:"timeout_s" json:"timeout_s"`                     // a request waiting longer gives up; 0 = never
 }
 
 // Policy kinds.
@@ -104,7 +104,7 @@ const (
 // Policy is the scaling policy; which fields apply depends on Kind (ParseSpec
 // rejects the others). Times are seconds.
 type Policy struct {
-	Kind     string `yaml:"kind" json:"kind"`
+	Kind     string `yaml:"kind" json:"kind"`                   // fixed, target, knative, serverless or mixed
 	Replicas int    `yaml:"replicas" json:"replicas,omitempty"` // fixed
 	// target and mixed (HPA/KEDA)
 	Metric                  string  `yaml:"metric" json:"metric,omitempty"` // in_flight (queued + running) | queue (waiting)
@@ -168,18 +168,18 @@ type FallbackTier struct {
 // zero bound is not checked), or when it is dropped or times out. The SLO is
 // met when at most 1 - Target of the requests violate it.
 type SLO struct {
-	LatencyS float64 `yaml:"latency_s" json:"latency_s,omitempty"`
-	TTFTS    float64 `yaml:"ttft_s" json:"ttft_s,omitempty"`
-	Target   float64 `yaml:"target" json:"target"` // fraction of requests that must meet the bounds, (0, 1]
+	LatencyS float64 `yaml:"latency_s" json:"latency_s,omitempty"` // end-to-end bound, s; 0 = none
+	TTFTS    float64 `yaml:"ttft_s" json:"ttft_s,omitempty"`       // time-to-first-token bound, s; 0 = none
+	Target   float64 `yaml:"target" json:"target"`                 // fraction of requests that must meet the bounds, (0, 1]
 }
 
 // Pricing holds the price of one replica-hour in USD for each tier. For a
 // model service the on-demand price comes from the offer (BatchModel).
 type Pricing struct {
-	PerHourUSD          float64 `yaml:"per_hour_usd" json:"per_hour_usd"` // on-demand, fixed, or serverless worker
-	SpotPerHourUSD      float64 `yaml:"spot_per_hour_usd" json:"spot_per_hour_usd,omitempty"`
-	FallbackPerHourUSD  float64 `yaml:"fallback_per_hour_usd" json:"fallback_per_hour_usd,omitempty"`
-	BillingGranularityS float64 `yaml:"billing_granularity_s" json:"billing_granularity_s"` // each replica's lifetime is rounded up to this
+	PerHourUSD          float64 `yaml:"per_hour_usd" json:"per_hour_usd"`                             // on-demand, fixed, or serverless worker
+	SpotPerHourUSD      float64 `yaml:"spot_per_hour_usd" json:"spot_per_hour_usd,omitempty"`         // mixed: a spot replica
+	FallbackPerHourUSD  float64 `yaml:"fallback_per_hour_usd" json:"fallback_per_hour_usd,omitempty"` // mixed: a fallback replica
+	BillingGranularityS float64 `yaml:"billing_granularity_s" json:"billing_granularity_s"`           // each replica's lifetime is rounded up to this
 }
 
 // keysByPolicy lists the policy keys each kind accepts (besides kind).

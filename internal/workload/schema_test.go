@@ -180,3 +180,16 @@ func toAny(v any) []any {
 	}
 	return nil
 }
+
+// TestSchemaDescribesEveryKey: every key of a workload file has a
+// description (the doc comment of its field in spec.go).
+func TestSchemaDescribesEveryKey(t *testing.T) {
+	walk(JSONSchema(), "", func(path string, n schema.Node) {
+		if strings.HasSuffix(path, "[]") {
+			return // a list's items: the list says it
+		}
+		if d, _ := n["description"].(string); d == "" {
+			t.Errorf("%s: no description (comment the field in spec.go and run go generate)", path)
+		}
+	})
+}
