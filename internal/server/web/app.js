@@ -1398,7 +1398,7 @@
     var ready = Promise.all([loadExample(WORKLOAD_EXAMPLES[0]), loadSimExample(SERVICE_EXAMPLES[0]).then(function () { $("#sim-example").value = SERVICE_EXAMPLES[0]; })]);
     setLang(lang);
 
-    $("#lang").addEventListener("change", function () { setLang(this.value); });
+    $("#lang").addEventListener("change", function () { if (this.value !== lang) setLang(this.value); });
     $$(".tabs button").forEach(function (b) { b.addEventListener("click", function () { showTab(b.dataset.tab); }); });
     var h = location.hash.replace("#", "");
     showTab(TABS.indexOf(h) >= 0 ? h : (location.search && !ql ? "offers" : "recommend"));

@@ -585,3 +585,27 @@ func into[T any](a chromedp.Action[T], dst *T) chromedp.Action[chromedp.Void] {
 		return chromedp.Void{}, err
 	}
 }
+
+// TestLanguageSwitch: switching language with a result on screen asks the
+// API again in the new language, so that its sentences follow the labels.
+func TestLanguageSwitch(t *testing.T) {
+	p := openPage(t)
+	p.load("#recommend", 1400, "en")
+	p.rank()
+	if h := p.text("#answer-headline"); !strings.HasPrefix(h, "Run it on ") {
+		t.Fatalf("English headline %q", h)
+	}
+	p.step("to Chinese", chromedp.SetValue(chromedp.CSS(`#lang`), "zh"),
+		void(chromedp.Evaluate[chromedp.Void](`document.querySelector('#lang').dispatchEvent(new Event('change'))`)),
+		p.poll(`/\p{Script=Han}/u.test(document.querySelector('#answer-headline').textContent)`))
+	rq := p.api.posted("/api/v1/recommend")
+	if len(rq) != 2 || rq[1]["lang"] != "zh" || rq[1]["workload"] != rq[0]["workload"] {
+		t.Errorf("after the switch the page asked %d times, last with lang %v", len(rq), rq[len(rq)-1]["lang"])
+	}
+	if h := p.text("#tab-recommend h1"); h != "描述工作负载" {
+		t.Errorf("heading %q", h)
+	}
+	if q := p.eval(`document.documentElement.lang`); q != "zh-CN" {
+		t.Errorf("html lang %q", q)
+	}
+}
