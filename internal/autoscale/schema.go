@@ -165,5 +165,8 @@ func serviceHint(path string, n schema.Node) {
 	}
 	slices.Sort(kinds)
 	d, _ := n["description"].(string)
+	if d != "" && !strings.HasSuffix(d, ".") {
+		d += "."
+	}
 	n["description"] = strings.TrimSpace(fmt.Sprintf("%s Used by %s kind %s.", d, block, strings.Join(kinds, ", ")))
 }
