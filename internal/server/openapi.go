@@ -258,7 +258,10 @@ func buildOpenAPI(routes []*route) map[string]any {
 			"description": "Choose a GPU cloud server for a concrete job, and see why. Responses carry the same JSON as the CLI's -o json. " +
 				"Errors have one shape: {\"error\": {\"code\", \"message\", \"field\", \"line\"}}. Reads are open; writes need Authorization: Bearer TOKEN. " +
 				"Request bodies are JSON, sent with Content-Type: application/json (else 415). A browser request from another origin " +
-				"that writes or starts a job is refused (403), as is a Host the server does not answer to (421)."},
+				"that writes or starts a job is refused (403), as is a Host the server does not answer to (421). " +
+				"A workload, a service file and an export's policy are sent as JSON objects (schemas Workload and Service, as gpupick schema prints them) " +
+				"or as the file's YAML or JSON text; both are parsed alike, and an object's errors name the field without a line. " +
+				"Routes that answer with sentences take lang: en (default) or zh. Responses of 1400 bytes or more are gzipped for remote clients that accept it."},
 		"paths": paths,
 		"components": map[string]any{
 			"schemas":         ss.defs,
