@@ -345,7 +345,9 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 			add(w.Code, "low", sentenceCase(Tr(l, WarningText(English, w))))
 		}
 	}
-	if cf := r.ConfidenceVsNext; cf != nil && !cf.Distinguishable {
+	// A close call against the same instance type elsewhere (another
+	// region or pricing mode) is a tie on the same hardware, not a risk.
+	if cf := r.ConfidenceVsNext; cf != nil && !cf.Distinguishable && cf.Next != c.Offer.ID() {
 		add("close_call", "medium", am(l, "risk_close", 100*cf.Probability))
 	}
 	if svc && r.Spec != nil && r.Spec.Inference != nil {

@@ -316,3 +316,26 @@ func TestRecommendationInLanguage(t *testing.T) {
 		t.Errorf("answer: %q / %q", en.Answer.Headline, zh.Answer.Headline)
 	}
 }
+
+// TestCloseCallRisk: #1 and #2 within the model's error is a risk when #2
+// is other hardware, not when it is the same instance type elsewhere.
+func TestCloseCallRisk(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", nil)
+	pick := r.Candidates[0]
+	has := func() bool {
+		for _, k := range BuildAnswer(r, English).Risks {
+			if k.Code == "close_call" {
+				return true
+			}
+		}
+		return false
+	}
+	r.ConfidenceVsNext = &advisor.Confidence{Probability: 0.55, Basis: "cost", Next: "other/type", GPU: pick.Offer.GPU, NextGPU: "x"}
+	if !has() {
+		t.Error("a close call against another instance type is a risk")
+	}
+	r.ConfidenceVsNext.Next = pick.Offer.ID()
+	if has() {
+		t.Error("a tie with the same instance type elsewhere is no risk")
+	}
+}
