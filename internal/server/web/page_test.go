@@ -181,6 +181,9 @@ func openPage(t *testing.T) *page {
 	ctx, cancel := context.WithTimeout(tabCtx, 90*time.Second)
 	t.Cleanup(cancel)
 	p := &page{t: t, ctx: ctx, errs: errs, api: f, url: ts.URL, axe: browsertest.AxeScript()}
+	if p.axe == "" && os.Getenv("GPUPICK_REQUIRE_AXE") != "" {
+		t.Fatal("GPUPICK_REQUIRE_AXE is set but axe-core is not installed (see browsertest.AxeScript)")
+	}
 	p.step("watch the policy", browsertest.WatchCSP())
 	t.Cleanup(func() {
 		var blocked []string
