@@ -188,6 +188,9 @@ type evaluator struct {
 	spotRiskArgs []any
 	spotKey      [2]uint64
 	spotArgs     []any
+	// fleetNeed is the instances the model first estimated for the last
+	// fleet sizeFleet could not fit within max_gpus (0: within it).
+	fleetNeed int
 }
 
 func newEvaluator(req *Request, modes []catalog.Mode, shared *sync.Map) *evaluator {
@@ -348,6 +351,10 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		fleet, why := ev.sizeFleet(t.offer, p)
 		if why != "" {
 			excl("", ReasonUnsustained, why)
+			if ev.fleetNeed > 0 { // a near-miss on max_gpus, by the model's first estimate
+				x := &ev.excl[len(ev.excl)-1]
+				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.fleetNeed*o.GPUCount)
+			}
 			return r
 		}
 		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
@@ -426,7 +433,14 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, str
 		return &q, ok
 	}
 	perInstance := max(1, p.Parallelism.Replicas)
-	guess := min(maxInst, max(1, (max(1, p.Serving.ReplicasNeeded)+perInstance-1)/perInstance))
+	need := max(1, (max(1, p.Serving.ReplicasNeeded)+perInstance-1)/perInstance)
+	guess := min(maxInst, need)
+	// When no fleet within the limit keeps up, the first estimate past it
+	// is what the answer offers as the max_gpus that might.
+	ev.fleetNeed = 0
+	if need > maxInst {
+		ev.fleetNeed = need
+	}
 	// lo fails (or is 0), hi keeps up: grow hi until it does, then bisect.
 	lo, hi := 0, guess
 	best, ok := at(hi)

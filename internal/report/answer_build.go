@@ -385,6 +385,11 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 	relaxes := [...]advisor.Relax{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs}
 	var best [len(relaxes) + 1][]*advisor.Excluded // by Relax: each sorted, distinct offers, at most maxNearMisses
 	less := func(a, b *advisor.Excluded) bool {
+		// A candidate the model evaluated beats an instance too big to be
+		// evaluated: the first is known to run.
+		if ua, ub := a.ReasonCode == advisor.ReasonMaxGPUs, b.ReasonCode == advisor.ReasonMaxGPUs; ua != ub {
+			return ub
+		}
 		if a.Needed != b.Needed {
 			return a.Needed < b.Needed
 		}
@@ -455,7 +460,11 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 				}
 			case advisor.RelaxMaxGPUs:
 				n.Needed = fp(float64(x.Needed))
-				n.Sentence = am(l, "near_maxgpus", x.Offer, x.Region, int(x.Needed), maxGPUs, int(x.Needed))
+				if x.ReasonCode == advisor.ReasonUnsustained {
+					n.Sentence = am(l, "near_maxgpus_svc", x.Offer, x.Region, int(x.Needed), maxGPUs)
+				} else {
+					n.Sentence = am(l, "near_maxgpus", x.Offer, x.Region, int(x.Needed), maxGPUs, int(x.Needed))
+				}
 			}
 			out = append(out, n)
 		}

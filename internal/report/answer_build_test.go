@@ -339,3 +339,32 @@ func TestCloseCallRisk(t *testing.T) {
 		t.Error("a tie with the same instance type elsewhere is no risk")
 	}
 }
+
+// TestServiceMaxGPUsNearMiss: a service no fleet within max_gpus can
+// serve names the max_gpus the model estimates, and with it the offer
+// does qualify.
+func TestServiceMaxGPUsNearMiss(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-70b-chat.yaml", "", func(s *workload.Spec) { s.Constraints.MaxGPUs = 4 })
+	var near *NearMissJSON
+	a := BuildAnswer(r, English)
+	for i, n := range a.NearMisses {
+		if n.Constraint == advisor.RelaxMaxGPUs.Field() && strings.Contains(n.Sentence, "might serve the load") {
+			near = &a.NearMisses[i]
+			break
+		}
+	}
+	if near == nil {
+		t.Fatal("no max_gpus near-miss for a service that needs more GPUs")
+	}
+	needed := int(*near.Needed)
+	r2 := recommendFile(t, "../../examples/llama3-70b-chat.yaml", "", func(s *workload.Spec) { s.Constraints.MaxGPUs = needed })
+	for _, c := range r2.Candidates {
+		if c.Offer.ID() == near.Offer && c.Offer.Region == near.Region {
+			if c.GPUs > needed {
+				t.Errorf("%s qualifies with %d GPUs, more than the %d named", near.Offer, c.GPUs, needed)
+			}
+			return
+		}
+	}
+	t.Errorf("%s in %s does not qualify with max_gpus %d: %s", near.Offer, near.Region, needed, near.Sentence)
+}

@@ -55,6 +55,7 @@ var answerMessages = map[string][2]string{
 	"near_maxgpus":          {"%s in %s would be evaluated with constraints.max_gpus %d (now %d): one instance has %d GPUs.", "%s（%s）在 constraints.max_gpus 放宽到 %d（现为 %d）时才会参与评估：单台实例有 %d 块 GPU。"},
 	"near_pricing":          {"%s in %s would qualify on %s, a pricing mode not in constraints.pricing: it takes %s and costs %s.", "%s（%s）在 %s 计费下即可入选（该计费方式不在 constraints.pricing 中）：需 %s，成本 %s。"},
 	"near_pricing_svc":      {"%s in %s would qualify on %s, a pricing mode not in constraints.pricing, at %s per month.", "%s（%s）在 %s 计费下即可入选（该计费方式不在 constraints.pricing 中），每月 %s。"},
+	"near_maxgpus_svc":      {"%s in %s might serve the load with constraints.max_gpus of about %d (now %d), by the model's first estimate.", "%s（%s）在 constraints.max_gpus 放宽到约 %d（现为 %d）时或可承载负载（按模型的初步估计）。"},
 	"risk_deadline":         {"The deadline of %s lies inside the 80%% range of the time (%s–%s): the job may miss it.", "截止时间 %s 落在时长的 80%% 区间（%s–%s）之内：任务可能错过截止时间。"},
 	"risk_spot_risk":        {"On spot there is a %v%% chance of missing the deadline of %s; keep an on-demand fallback.", "竞价实例有 %v%% 的概率错过 %s 的截止时间；请准备按需实例作后备。"},
 	"risk_spot":             {"Spot instances: about %v interruptions expected; checkpoint every %v h (the lost work is in the cost).", "竞价实例：预计约 %v 次中断；每 %v 小时保存一次检查点（损失的工作已计入成本）。"},
