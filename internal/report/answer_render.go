@@ -79,6 +79,10 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 	}
 	if c := a.Confidence; c != nil {
 		p.sure = label(l, am(l, "conf_head"), c.Sentence)
+		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable {
+			// #2 is #1's hardware elsewhere: a tie that no probe settles.
+			p.sure = label(l, am(l, "conf_head"), am(l, "sure_same", 100*c.Probability))
+		}
 	}
 	p.risks = a.Risks
 	for _, n := range a.NearMisses {

@@ -85,6 +85,7 @@ var answerMessages = map[string][2]string{
 	"svc_line":           {"%s; %s per hour, %s per month, %s per million tokens", "%s；每小时 %s，每月 %s，每百万 token %s"},
 	"latency_line":       {"time to first token %s, per output token %s", "首 token 延迟 %s，每 token 延迟 %s"},
 	"slo_vs":             {"%s (SLO %s)", "%s（SLO %s）"},
+	"sure_same":          {"#2 is the same instance type in another region or pricing mode (#1 ahead with probability %.0f%%): a tie on the same hardware, which no measurement settles; the price decides.", "第 2 名是同一机型的其他区域或计费方式（第 1 名领先的概率为 %.0f%%）：同一硬件之间的平手，实测无法区分，由价格决定。"},
 	"conf_head":          {"How sure", "把握"},
 	"risks_head":         {"Risks", "风险"},
 	"no_risks":           {"No risk flagged for the pick.", "首选没有需要提示的风险。"},
