@@ -56,33 +56,7 @@ func TestChineseOutputsHaveNoEnglish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every example through the CLI")
 	}
-	allowed := map[string]bool{}
-	for _, w := range trZhAllowed {
-		allowed[w] = true
-	}
-	cat := catalogtest.Embedded(t)
-	for _, p := range cat.Providers {
-		for _, w := range strings.Fields(p.ID + " " + p.Name) {
-			allowed[w] = true
-		}
-	}
-	for _, a := range cat.Accelerators {
-		for _, w := range strings.Fields(a.ID + " " + a.Name + " " + a.Vendor + " " + a.Architecture) {
-			allowed[w] = true
-		}
-	}
-	// Place names are the catalog's, in English as the providers write
-	// them; instance types are ids even when they have spaces.
-	for _, r := range cat.Regions {
-		for _, w := range strings.Fields(r.ID + " " + r.City) {
-			allowed[w] = true
-		}
-	}
-	for _, o := range cat.Offers {
-		for _, w := range strings.FieldsFunc(o.InstanceType, func(r rune) bool { return !unicode.IsLetter(r) }) {
-			allowed[w] = true
-		}
-	}
+	allowed := trAllowedWords(t)
 
 	examples, err := filepath.Glob("../../examples/*.yaml")
 	if err != nil || len(examples) == 0 {
@@ -139,6 +113,49 @@ func TestChineseValidationMessages(t *testing.T) {
 
 // knownKeys is the list of keys a message offers, and the key a line names.
 var knownKeys = regexp.MustCompile(`已知的键：[^）]*|:\d+: [\w.\[\]]+:`)
+
+// trAllowedWords are the words a Chinese answer may keep: trZhAllowed,
+// and the names of the catalog (providers, GPUs, regions and cities,
+// instance types).
+func trAllowedWords(t *testing.T) map[string]bool {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, w := range trZhAllowed {
+		allowed[w] = true
+	}
+	cat := catalogtest.Embedded(t)
+	letters := func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }
+	for _, p := range cat.Providers {
+		for _, w := range strings.FieldsFunc(p.ID+" "+p.Name, letters) {
+			allowed[w] = true
+		}
+		// A certificate's scope is quoted as the provider states it.
+		for _, c := range p.Certifications {
+			for _, w := range strings.FieldsFunc(c.Scope, letters) {
+				allowed[w] = true
+			}
+		}
+	}
+	for _, a := range cat.Accelerators {
+		for _, w := range strings.FieldsFunc(a.ID+" "+a.Name+" "+a.Vendor+" "+a.Architecture, letters) {
+			allowed[w] = true
+		}
+	}
+	// Place names are the catalog's, in English as the providers write
+	// them; instance types are ids even when they have spaces.
+	for _, r := range cat.Regions {
+		for _, w := range strings.FieldsFunc(r.ID+" "+r.City, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+			allowed[w] = true
+		}
+	}
+	for _, o := range cat.Offers {
+		for _, w := range strings.FieldsFunc(o.InstanceType, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			allowed[w] = true
+		}
+	}
+
+	return allowed
+}
 
 var fixedNow = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 

@@ -467,10 +467,31 @@ func sentenceStart(s string, pos int) bool {
 // by a space at or after pos, or -1. Sentences the domain joins may start
 // in lower case ("... those. jurisdiction fail: ...").
 func sentenceEnd(s string, pos int) int {
-	if j := strings.Index(s[pos:], ". "); j >= 0 {
-		return pos + j + 1
+	for {
+		j := strings.Index(s[pos:], ". ")
+		if j < 0 {
+			return -1
+		}
+		if k := pos + j; !abbreviation(s, k) {
+			return k + 1
+		}
+		pos += j + 2
 	}
-	return -1
+}
+
+// abbreviations end in a full stop that ends no sentence.
+var abbreviations = map[string]bool{"incl": true, "e.g": true, "i.e": true, "etc": true, "vs": true,
+	"approx": true, "Inc": true, "Ltd": true, "Co": true, "St": true, "No": true, "Art": true, "Arts": true, "U.S": true}
+
+// abbreviation reports whether the full stop at s[k] ends an abbreviation
+// or an initial ("incl. Paperspace", "N. Virginia", "e.g. DE").
+func abbreviation(s string, k int) bool {
+	i := k
+	for i > 0 && (isLetter(s[i-1]) || s[i-1] == '.') {
+		i--
+	}
+	w := s[i:k]
+	return len(w) == 1 || abbreviations[w]
 }
 
 // numberEnds scans a number at s[pos:]: the end of its digits (and
@@ -546,8 +567,8 @@ func isProse(s string) bool {
 	}
 	for _, w := range strings.Fields(s) {
 		w = strings.Trim(w, ",;:()[].\"'")
-		if len(w) < 2 {
-			continue
+		if len(w) < 2 || abbreviations[w] {
+			continue // "DigitalOcean (incl. Paperspace)" is a name
 		}
 		lower := true
 		for i := 0; i < len(w); i++ {
@@ -765,9 +786,16 @@ func (c *trCall) search(s string, depth int) (string, bool, int) {
 		}
 	}
 	// A text of several sentences is most likely sentences joined: cut it
-	// where each run of sentences translates whole.
-	if zh, ok := c.splitSentences(s, depth); ok {
-		return zh, true, 0
+	// into runs of sentences that translate.
+	if zh, ok, l := c.splitSentences(s, depth); ok && (!found || l < left) {
+		// A long join keeps this cut: what English is left is in its
+		// arguments (a provider's scope, as the catalog has it), and
+		// trying every other cut of a long text costs milliseconds. A
+		// short one may still be one template's two sentences.
+		if l == 0 || len(sentenceCuts(s)) > 2 {
+			return zh, true, l
+		}
+		out, left, found = zh, l, true
 	}
 	// Otherwise the cut that leaves the least English: another template
 	// ("serving engine %s" around "%s %s (%s build) on %s: ..."), or a
@@ -831,50 +859,56 @@ func (c *trCall) renderCounting(t *trTemplate, s string, caps []int, depth int) 
 	return b.String(), left, translated
 }
 
-// splitSentences translates, leaving no English, a text that no template
-// matches whole: the
+// splitSentences translates a text that no template matches whole: the
 // domain sometimes joins fixed sentences ("... or later. In CC mode ..."),
 // or joins reasons with a space ("... one of those. jurisdiction fail:
 // ..."), and renderers end a phrase with a full stop. The text is cut at
-// full stops into runs of sentences that each translate (a template may
-// hold several sentences); it counts as translated only if every run
-// does.
-func (c *trCall) splitSentences(s string, depth int) (string, bool) {
+// full stops into runs of sentences (a template may hold several) so
+// that the least English is left; it counts as translated when one run
+// is, and says how much English is left.
+func (c *trCall) splitSentences(s string, depth int) (string, bool, int) {
 	if depth > maxTrDepth {
-		return s, false
+		return s, false, 0
 	}
-	cuts := sentenceCuts(s)
-	if len(cuts) > 0 && len(cuts) <= 16 {
-		// done[i]: the Chinese of s[:bounds[i]], or "" when it cannot be
-		// cut into runs that translate.
+	if cuts := sentenceCuts(s); len(cuts) > 0 && len(cuts) <= 32 {
+		// Runs of up to maxRun sentences (the longest template has three);
+		// cost[i] is the English left in the best Chinese of s[:bounds[i]].
+		const maxRun = 3
 		bounds := append(append([]int{0}, cuts...), len(s))
-		done := make([]string, len(bounds))
-		ok := make([]bool, len(bounds))
-		ok[0] = true
-		for i := 1; i < len(bounds); i++ {
-			// The shortest run first: joined sentences are the rule,
-			// templates of several sentences the exception.
-			for j := i - 1; j >= 0; j-- {
-				if !ok[j] || j == 0 && i == len(bounds)-1 {
+		n := len(bounds) - 1
+		done := make([]string, n+1)
+		cost := make([]int, n+1)
+		some := make([]bool, n+1)
+		for i := 1; i <= n; i++ {
+			cost[i] = -1
+			for j := i - 1; j >= 0 && j >= i-maxRun; j-- {
+				if j == 0 && i == n {
 					continue // the whole text was tried already
 				}
-				if zh, t, left := c.translateLeft(strings.TrimSpace(s[bounds[j]:bounds[i]]), depth+1); t && left == 0 {
-					done[i], ok[i] = done[j]+zh, true
-					break
+				run := strings.TrimSpace(s[bounds[j]:bounds[i]])
+				zh, ok, left := c.translateLeft(run, depth+1)
+				if !ok && isProse(run) {
+					left = 1
+				}
+				if cost[i] < 0 || cost[j]+left < cost[i] {
+					done[i], cost[i], some[i] = done[j]+zh, cost[j]+left, some[j] || ok
+				}
+				if left == 0 {
+					break // the shortest run that says it all
 				}
 			}
 		}
-		if ok[len(bounds)-1] {
-			return done[len(bounds)-1], true
+		if some[n] {
+			return done[n], true, cost[n]
 		}
 	}
 	// A phrase with a full stop added: "a GPU with more memory."
 	if t, ok := strings.CutSuffix(s, "."); ok && !strings.HasSuffix(t, ".") {
-		if zh, ok, left := c.translateLeft(t, depth+1); ok && left == 0 {
-			return strings.TrimRight(zh, "。") + "。", true
+		if zh, ok, left := c.translateLeft(t, depth+1); ok {
+			return strings.TrimRight(zh, "。") + "。", true, left
 		}
 	}
-	return s, false
+	return s, false, 0
 }
 
 // sentenceCuts lists the places after each ". " followed by a letter,
@@ -882,7 +916,7 @@ func (c *trCall) splitSentences(s string, depth int) (string, bool) {
 func sentenceCuts(s string) []int {
 	var cuts []int
 	for i := 0; i+2 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' && isLetter(s[i+2]) {
+		if s[i] == '.' && s[i+1] == ' ' && isLetter(s[i+2]) && !abbreviation(s, i) {
 			cuts = append(cuts, i+1)
 		}
 	}

@@ -42,6 +42,8 @@ func TestTr(t *testing.T) {
 			"从 12 种候选中选出的并行布局：数据并行 8 × 张量并行 1 × 流水线并行 1，微批 8 × 1 个累积步，分片 fsdp，激活检查点 完全"},
 		{"no space beside full-width punctuation", "vLLM runs on Inferentia2 through AWS Neuron (NxD Inference); cost: models must be compiled for Neuron with fixed batch and sequence sizes",
 			"vLLM 通过 AWS Neuron（NxD Inference）在 Inferentia2 上运行；代价：模型必须按固定的批大小和序列长度为 Neuron 编译"},
+		{"an abbreviation inside a capture", "Region ny2 is in New York, US, outside the allowed EU; choose a region of DigitalOcean (incl. Paperspace) in one of those.",
+			"区域 ny2 位于 New York, US，不在允许的 EU 之内；请选择 DigitalOcean (incl. Paperspace) 在这些地区的区域。"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
