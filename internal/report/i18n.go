@@ -100,7 +100,8 @@ var verdictZh = map[string]string{
 }
 
 // VerdictText is a prediction's verdict in l: the model's sentence in
-// English, a sentence per bottleneck in Chinese followed by the details.
+// English; in Chinese its translation, or a sentence per bottleneck
+// followed by the English details when the catalog lacks it.
 func VerdictText(l Lang, bottleneck, english string) string {
 	if l == Chinese {
 		if Translated(english) {

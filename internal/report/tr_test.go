@@ -173,3 +173,24 @@ func BenchmarkTrJoinedUncached(b *testing.B) {
 		m.translate(trJoined, 0)
 	}
 }
+
+// FuzzTr: Tr takes whatever a domain package or a user's file puts in a
+// sentence; it must not panic, must leave English alone, and must keep a
+// text without letters as it is.
+func FuzzTr(f *testing.F) {
+	for _, s := range trBenchSentences {
+		f.Add(s)
+	}
+	f.Add(trJoined)
+	f.Add("%s: %s. . .: ;; (( ))")
+	f.Add(`stack.version "\"" allows no release the tables know; assumed 2.4`)
+	f.Fuzz(func(t *testing.T, s string) {
+		zh := Tr(Chinese, s)
+		if Tr(English, s) != s {
+			t.Fatalf("Tr(en, %q) changed it", s)
+		}
+		if !hasLetter(s) && strings.TrimSpace(s) == s && zh != s {
+			t.Fatalf("Tr(zh, %q) = %q: a text without letters changed", s, zh)
+		}
+	})
+}
