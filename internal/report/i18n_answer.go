@@ -111,6 +111,7 @@ var answerMessages = map[string][2]string{
 	"chart_job":          {"Total cost (USD) against time to finish (h), log scales; the Pareto front in red", "总成本（美元）与完成时长（小时），对数坐标；红色为帕累托前沿"},
 	"chart_svc":          {"Cost per month (USD) against time to first token (ms), log scales; the Pareto front in red", "每月成本（美元）与首 token 延迟（毫秒），对数坐标；红色为帕累托前沿"},
 	"chart_x_job":        {"time to finish (h)", "完成时长（小时）"},
+	"chart_log_axis":     {"%s (log)", "%s（对数）"},
 	"chart_x_svc":        {"time to first token (ms)", "首 token 延迟（毫秒）"},
 	"chart_y_job":        {"total cost (USD)", "总成本（美元）"},
 	"chart_y_svc":        {"cost per month (USD)", "每月成本（美元）"},

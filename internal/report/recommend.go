@@ -1063,8 +1063,8 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#eaeef2"/><text x="%.0f" y="%.1f" font-size="13" text-anchor="end">$%s</text>`+"\n",
 			L, sy(v), W-R, sy(v), L-6, sy(v)+4, tickText(v))
 	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14" text-anchor="middle">%s</text>`+"\n", (L+W-R)/2, H-14, e(xl+" (log)"))
-	fmt.Fprintf(&b, `<text x="16" y="%.0f" font-size="14" text-anchor="middle" transform="rotate(-90 16 %.0f)">%s</text>`+"\n", (T+H-B)/2, (T+H-B)/2, e(yl+" (log)"))
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14" text-anchor="middle">%s</text>`+"\n", (L+W-R)/2, H-14, e(am(l, "chart_log_axis", xl)))
+	fmt.Fprintf(&b, `<text x="16" y="%.0f" font-size="14" text-anchor="middle" transform="rotate(-90 16 %.0f)">%s</text>`+"\n", (T+H-B)/2, (T+H-B)/2, e(am(l, "chart_log_axis", yl)))
 	if xLimit > 0 {
 		// The label sits at the foot of the line, clear of the budget's.
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#cf222e" stroke-dasharray="6 4"/><text x="%.1f" y="%.0f" font-size="13" fill="#cf222e" text-anchor="end">%s</text>`+"\n",

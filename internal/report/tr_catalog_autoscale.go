@@ -30,7 +30,7 @@ var trAutoscale = map[string]string{
 	"no service spec": "没有服务配置",
 	"kind model needs the batching model of %s on %s (built from the performance model)": "类型 model 需要 %s 在 %s 上的批处理模型（由性能模型构建）",
 	"unknown %q":                                                             "未知的 %q",
-	"%s = %v (%s)":                                                           "%s = %v（%s）",
+	"%s = %v (%s)":                                                           "%#s = %#v（%s）",
 	"unknown value %q (want one of %s)":                                      "未知的值 %q（应为以下之一：%s）",
 	"must be between %v and %v, got %v":                                      "必须在 %v 和 %v 之间，实际为 %v",
 	"must be %s 0 and at most %v%s, got %v":                                  "必须 %s 0 且不超过 %v%s，实际为 %v",

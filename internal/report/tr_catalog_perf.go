@@ -131,7 +131,7 @@ var trPerf = map[string]string{
 	"storage reading %.1f GB/s per node (local NVMe RAID, a parallel file system, or caching the dataset in RAM) would keep the GPUs busy": "每节点读取 %.1f GB/s 的存储（本地 NVMe RAID、并行文件系统，或把数据集缓存在内存中）可让 GPU 保持忙碌",
 
 	// predict.go
-	"%s = %s: %s": "%s = %s：%s",
+	"%s = %s: %s": "%#s = %#s：%s", // a default: the field and its value as written
 	"the catalog has no compute rates for %s, so no prediction can be made":                      "目录中没有 %s 的算力数据，无法预测",
 	"add its dense TFLOPS to accelerators.csv (--catalog DIR), or measure it with gpupick probe": "把它的稠密 TFLOPS 加入 accelerators.csv（--catalog DIR），或用 gpupick probe 实测",
 	"perf: kind %q has no model": "perf：类型 %q 没有性能模型",

@@ -35,6 +35,9 @@ type trTemplate struct {
 	middle  []string  // literal text between verbs, in order, non-empty
 	litLen  int       // bytes of literal text: more means more specific
 	zh      []trPiece // the Chinese template
+	// verbatim: arguments the Chinese template writes with %#s, as they
+	// are (a field\'s value: "inference.batching = continuous").
+	verbatim []bool
 	// splitter: the literal text has no word but connectives ("%s: %s",
 	// "%s or %s"); it counts as a translation only if one of its captures
 	// translates.
@@ -100,6 +103,7 @@ type fmtVerb struct {
 	start, end int  // byte span in the format
 	index      int  // explicit %[n] index, 1-based; 0 when implicit
 	verb       byte // the verb letter
+	sharp      bool // the # flag: in a Chinese template, the argument as it is
 }
 
 // parseFormat splits a format string into verbs; %% is not a verb.
@@ -116,6 +120,7 @@ func parseFormat(f string) ([]fmtVerb, error) {
 		}
 		v := fmtVerb{start: start}
 		for i < len(f) && strings.IndexByte("+-# 0", f[i]) >= 0 {
+			v.sharp = v.sharp || f[i] == '#'
 			i++
 		}
 		if i < len(f) && f[i] == '[' {
@@ -273,6 +278,12 @@ func compileTemplate(en string, verbs []fmtVerb, zh string) (*trTemplate, error)
 			return nil, fmt.Errorf("%q: Chinese %q refers to argument %d of %d", en, zh, n+1, len(verbs))
 		}
 		used[n] = true
+		if v.sharp {
+			if t.verbatim == nil {
+				t.verbatim = make([]bool, len(verbs))
+			}
+			t.verbatim[n] = true
+		}
 		t.zh = append(t.zh, trPiece{arg: n})
 		next = n + 1
 		last = v.end
@@ -838,6 +849,10 @@ func (c *trCall) renderCounting(t *trTemplate, s string, caps []int, depth int) 
 	args := make([]string, n)
 	for i := 0; i < n; i++ {
 		a := s[caps[2*i]:caps[2*i+1]]
+		if t.verbatim != nil && t.verbatim[i] {
+			args[i] = a
+			continue
+		}
 		if zh, ok, l := c.translateLeft(a, depth+1); ok {
 			a = zh
 			translated++

@@ -44,6 +44,8 @@ func TestTr(t *testing.T) {
 			"vLLM 通过 AWS Neuron（NxD Inference）在 Inferentia2 上运行；代价：模型必须按固定的批大小和序列长度为 Neuron 编译"},
 		{"an abbreviation inside a capture", "Region ny2 is in New York, US, outside the allowed EU; choose a region of DigitalOcean (incl. Paperspace) in one of those.",
 			"区域 ny2 位于 New York, US，不在允许的 EU 之内；请选择 DigitalOcean (incl. Paperspace) 在这些地区的区域。"},
+		{"a default keeps the field's value as written", "inference.batching = continuous: not set; continuous (in-flight) batching, as every current serving engine does",
+			"inference.batching = continuous：未设置；连续（in-flight）批处理，当前所有推理引擎都如此"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
