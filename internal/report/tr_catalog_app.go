@@ -30,6 +30,7 @@ var trApp = map[string]string{
 // (the CLI is not a domain package): kept for the messages a user meets
 // after a recommendation or check.
 var trCLIMessages = map[string]string{
+	"%d problems; first: %s":                                                            "共 %d 个问题；第一个：%s", // the API's summary of a list (server/errors.go)
 	"nothing qualifies (see the report above)":                                          "没有符合条件的候选（见上方报告）",
 	"check did not pass: stack %s (compliance not checked: give --offer)":               "检查未通过：软件栈 %s（未检查合规：请给出 --offer）",
 	"check did not pass: stack %s, compliance %s":                                       "检查未通过：软件栈 %s，合规 %s",

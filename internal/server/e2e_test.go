@@ -509,6 +509,11 @@ func (p *pageCheck) calibrate(base string) {
 		t.Fatal(err)
 	}
 	p.load(base, "#recommend")
+	// The file picker's button is named in the page's language, not the
+	// browser's (a native file input says "Choose File").
+	if b := p.text("file button", `label.file .file-btn`); b != map[bool]string{false: "Choose a file…", true: "选择文件…"}[p.lang == "zh"] {
+		t.Errorf("file button reads %q", b)
+	}
 	p.do("probe", chromedp.SetUploadFiles(chromedp.CSS(`#probe-file`), []string{probe}),
 		p.poll(`document.querySelector('#probe-status').textContent.includes('probe-h100-slow.json')`))
 	p.rank("llama3-8b-lora.yaml")

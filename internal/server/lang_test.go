@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,5 +138,25 @@ func TestRecommendInChinese(t *testing.T) {
 		if c.Offer != e.Offer || c.Cost.Total != e.Cost.Total || c.Bottleneck != e.Bottleneck || c.Plan.Replicas != e.Plan.Replicas {
 			t.Errorf("#%d: zh changed a code or a number", c.Rank)
 		}
+	}
+}
+
+// TestErrorListInLang: a file with several problems is summed up in the
+// language asked for, each problem too.
+func TestErrorListInLang(t *testing.T) {
+	s := testServer(t, func(c *Config) { c.DB = "" })
+	h := s.Handler()
+	bad := Text("kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining:\n  seq_lenn: 4096\n  tokenz: 5\n")
+	req := PredictRequest{Workload: bad, GPU: "h100-sxm", Lang: "zh"}
+	r := do(t, h, "POST", "/api/v1/predict", jsonBody(t, req), "")
+	if r.status != 400 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	e := r.errorOf(t)
+	if len(e.Errors) < 2 {
+		t.Fatalf("want several problems, got %+v", e)
+	}
+	if !strings.HasPrefix(e.Message, fmt.Sprintf("共 %d 个问题；第一个：", len(e.Errors))) || strings.Contains(e.Message, "problems") {
+		t.Errorf("zh summary %q", e.Message)
 	}
 }
