@@ -20,12 +20,15 @@ type Catalog struct {
 	Regions      []*Region
 	FX           []FX
 	Offers       []*Offer
+	// MIGProfiles are every accelerator's MIG profiles, by accelerator id.
+	MIGProfiles []*MIGProfile
 
 	byName   map[string]*Accelerator // lowercase id or alias
 	provider map[string]*Provider
 	region   map[string]*Region // provider/region
 	fx       map[string]FX
 	sliced   map[sliceKey]*Accelerator
+	mig      map[string][]*MIGProfile // accelerator id -> profiles
 }
 
 // sliceKey names the accelerator of a sliced offer: id and fraction.
@@ -53,7 +56,18 @@ func Build(layers ...*Files) (*Catalog, error) {
 	accel := map[string]*Accelerator{}
 	offers := map[string]*Offer{}
 	currency := map[string]string{}
+	migRows := map[string]int{} // gpu/profile -> index in migs
+	var migs []*MIGProfile
 	for _, f := range layers {
+		for _, p := range f.MIGProfiles {
+			k := p.GPU + "/" + p.Profile
+			if i, ok := migRows[k]; ok {
+				migs[i] = p
+				continue
+			}
+			migRows[k] = len(migs)
+			migs = append(migs, p)
+		}
 		for _, a := range f.Accelerators {
 			accel[a.ID] = a
 		}
@@ -83,6 +97,7 @@ func Build(layers ...*Files) (*Catalog, error) {
 			c.index(a, al, &errs)
 		}
 	}
+	c.resolveMIG(migs, &errs)
 	for _, p := range c.provider {
 		if cur, ok := currency[p.ID]; ok {
 			rate, ok := c.fx[cur]

@@ -53,6 +53,9 @@ type Files struct {
 	Regions          []*Region
 	FX               []FX
 	Offers           []*Offer
+	// MIGProfiles are the rows of mig-profiles.csv (optional: a catalog
+	// without it has no MIG profiles).
+	MIGProfiles []*MIGProfile
 }
 
 // Parse reads a catalog directory. With requireAll, every file must be
@@ -83,6 +86,11 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 	}
 	if b := read(FXFile); b != nil {
 		f.FX = parseFX(FXFile, b, &errs)
+	}
+	if b, err := fs.ReadFile(fsys, MIGProfilesFile); err == nil {
+		f.MIGProfiles = parseMIGProfiles(MIGProfilesFile, b, &errs)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: MIGProfilesFile, Msg: "cannot read", Err: err})
 	}
 	names, err := fs.Glob(fsys, OffersDir+"/*.csv")
 	if err != nil {
