@@ -163,6 +163,9 @@ type Plan struct {
 	// Pricing is the mode the fleet is paid in; PerHourUSD what it costs.
 	Pricing    catalog.Mode
 	PerHourUSD float64
+	// Slice is set when each replica runs on part of a GPU: a MIG profile
+	// (Replicas sit Slice.PerGPU to a GPU) or a fractional offer.
+	Slice *Slice
 }
 
 // planOf is the plan of a priced candidate.
@@ -380,6 +383,10 @@ type task struct {
 	offer    *catalog.Offer
 	shape    shape
 	warnings []Warning // from the request's checks, made once per offer
+	// mig, when set, serves the load with replicas on this MIG profile of
+	// the offer's GPUs: an alternative to whole GPUs, kept only when
+	// cheaper (see keepSlices).
+	mig *catalog.MIGProfile
 }
 
 // Recommend evaluates every offer in the catalog for the request.
@@ -433,6 +440,7 @@ func Recommend(req Request) (*Result, error) {
 	type vendorKey struct{ id, vendor string }
 	vendorReason := map[vendorKey]string{}
 	var sh []shape
+	slicing := sliceService(spec)
 	for _, o := range req.Catalog.Offers {
 		switch {
 		case len(providers) > 0 && !providers[o.Provider]:
@@ -471,6 +479,11 @@ func Recommend(req Request) (*Result, error) {
 		for _, s := range sh {
 			tasks = append(tasks, task{offer: o, shape: s, warnings: ws})
 		}
+		if slicing && o.GPUCount <= maxGPUs {
+			for _, mp := range migProfiles(req.Catalog, o) {
+				tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, mig: mp})
+			}
+		}
 		if o.GPUCount > maxGPUs {
 			exclude(o, o.GPUCount, "", ReasonMaxGPUs, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
 			x := &res.Excluded[len(res.Excluded)-1]
@@ -486,11 +499,19 @@ func Recommend(req Request) (*Result, error) {
 	}
 	res.Excluded = slices.Grow(res.Excluded, nx-len(res.Excluded))
 	res.Candidates = make([]*Candidate, 0, nc)
-	for _, r := range results {
+	var sliced []*Candidate
+	for i, r := range results {
+		if tasks[i].mig != nil {
+			// An alternative way to serve on an offer evaluated whole:
+			// its failures are not the offer's.
+			sliced = append(sliced, r.candidates...)
+			continue
+		}
 		res.Evaluated += r.evaluated
 		res.Excluded = append(res.Excluded, r.excluded...)
 		res.Candidates = append(res.Candidates, r.candidates...)
 	}
+	res.Candidates = keepSlices(res.Candidates, sliced)
 	// A service keeps only the smallest fleet per offer and mode that
 	// serves the load; a batch job keeps every shape (they trade cost for
 	// time on the Pareto front).

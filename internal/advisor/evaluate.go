@@ -47,11 +47,12 @@ type hardware struct {
 	ram, nvme, nvmeRead, block, net, icGBps float64
 	fabricGbps, fraction                    float64
 	ic, fabric                              string
+	mig                                     *catalog.MIGProfile
 }
 
 func hardwareOf(o *catalog.Offer) hardware {
 	return hardware{o.VCPUs, o.RAMGiB, o.NVMeTB, o.NVMeReadGBps, o.BlockGBps, o.NetworkGbps, o.InterconnectGBps,
-		o.FabricGbps, o.GPUFraction, o.InterconnectKind, o.FabricKind}
+		o.FabricGbps, o.GPUFraction, o.InterconnectKind, o.FabricKind, nil}
 }
 
 // groupKey is one instance type of one provider: the tasks one worker
@@ -234,6 +235,7 @@ func (ev *evaluator) startGroup(o *catalog.Offer) {
 // once per group, or once across requests with a shared cache.
 func (ev *evaluator) predicted(t *task) *predicted {
 	hw := hardwareOf(t.offer)
+	hw.mig = t.mig
 	for _, g := range ev.preds {
 		if g.instances == t.shape.instances && g.hw == hw {
 			return g.pr
@@ -253,14 +255,18 @@ func (ev *evaluator) predicted(t *task) *predicted {
 	pr.once.Do(func() {
 		o, req := t.offer, ev.req
 		a, _ := req.Catalog.OfferAccelerator(o)
-		cl, err := perf.NewCluster(a, t.shape.gpus, t.shape.instances, o)
+		gpus := t.shape.gpus
+		if t.mig != nil { // one replica on one slice: the fleet is sized after
+			a, gpus = catalog.MIGAccelerator(a, t.mig), 1
+		}
+		cl, err := perf.NewCluster(a, gpus, t.shape.instances, o)
 		if err != nil {
 			pr.err = err
 			return
 		}
 		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
-		cl.Brief = true // exclusions say why an offer does not fit, not what would
-		if req.Tune != nil {
+		cl.Brief = true                      // exclusions say why an offer does not fit, not what would
+		if req.Tune != nil && t.mig == nil { // a probe measures whole GPUs
 			req.Tune(o, &cl)
 		}
 		pr.p, pr.err = perf.Predict(ev.spec, cl)
@@ -343,12 +349,21 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	instances := t.shape.instances
 	replicas := 0
 	service := ev.service
+	if t.mig != nil && (!service || p.Serving == nil) {
+		return r
+	}
 	if service && p.Serving != nil {
 		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
 			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
 			return r
 		}
-		fleet, why := ev.sizeFleet(t.offer, p)
+		var fleet fleet
+		var why string
+		if t.mig != nil {
+			fleet, why = ev.sizeMIGFleet(t.offer, t.mig, p)
+		} else {
+			fleet, why = ev.sizeFleet(t.offer, p)
+		}
 		if why != "" {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 { // a near-miss on max_gpus, by the model's first estimate
@@ -537,6 +552,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 		c.DurationHours = e.WallHours
 	}
 	c.Plan = planOf(spec, o, instances, replicas, p, m, e.PerHourUSD)
+	c.Plan.Slice = sliceOf(o, t.mig, m)
 	setIntervals(c, service)
 }
 
