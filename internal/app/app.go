@@ -430,6 +430,9 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 	p := chosen.Pred
 	if spec.Kind == workload.KindLLMInference {
 		in.GPUsPerReplica = chosen.Plan.GPUsPerReplica
+		if sl := chosen.Plan.Slice; sl != nil && sl.Kind == advisor.SliceMIG {
+			in.MIGProfile, in.MIGPerGPU, in.GPUsPerReplica = sl.Profile, sl.PerGPU, 1
+		}
 		// A service scales between one replica and half again the planned
 		// fleet, tracking requests in flight per replica.
 		need := max(1, chosen.Plan.Replicas)

@@ -56,6 +56,12 @@ type Input struct {
 	// documents state it so that what is deployed can be checked against
 	// what was priced.
 	Plan string
+	// MIGProfile, when set (e.g. "1g.10gb"), puts each replica on one MIG
+	// instance of that profile: the pod requests nvidia.com/mig-<profile>
+	// (the device plugin's mixed strategy) instead of whole GPUs, and
+	// MIGPerGPU of them share one GPU's part of the node's CPU and memory.
+	MIGProfile string
+	MIGPerGPU  int
 }
 
 // Policy is an autoscaling policy as the simulator describes it.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -301,13 +302,18 @@ func trainCommand(f workload.Framework, launcherArgs ...string) []string {
 // for extended resources) and the pod's share of the node's CPU and memory.
 func (r *resolved) podResources() resources {
 	gpus := strconv.Itoa(r.GPUsPerReplica)
-	req := map[string]string{r.resource: gpus}
+	resource := r.resource
 	share := float64(r.GPUsPerReplica) / float64(r.chosen.GPUCount)
+	if r.MIGProfile != "" && r.GPU.Vendor == "nvidia" {
+		resource, gpus = "nvidia.com/mig-"+strings.TrimPrefix(strings.ToLower(r.MIGProfile), "mig-"), "1"
+		share = 1 / float64(r.chosen.GPUCount*max(1, r.MIGPerGPU))
+	}
+	req := map[string]string{resource: gpus}
 	if r.chosen.VCPUs > 0 {
 		req["cpu"] = strconv.Itoa(max(int(math.Floor(nodeShare*share*float64(r.chosen.VCPUs))), 1))
 	}
 	if r.chosen.RAMGiB > 0 {
 		req["memory"] = strconv.Itoa(max(int(math.Floor(nodeShare*share*r.chosen.RAMGiB)), 1)) + "Gi"
 	}
-	return resources{Requests: req, Limits: map[string]string{r.resource: gpus}}
+	return resources{Requests: req, Limits: map[string]string{resource: gpus}}
 }
