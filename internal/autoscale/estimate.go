@@ -165,6 +165,10 @@ func newRunEstimate(spec *Spec, trace *TraceStats, model *BatchModel) runEstimat
 		switch t.Kind {
 		case TrafficDiurnal:
 			peak = t.RatePerS * (1 + t.Amplitude)
+			if t.BurstMultiplier > 1 {
+				peak *= t.BurstMultiplier
+				mean *= (t.CalmMeanS + t.BurstMultiplier*t.BurstMeanS) / (t.CalmMeanS + t.BurstMeanS)
+			}
 		case TrafficBursty:
 			peak = t.RatePerS * t.BurstMultiplier
 			mean = (t.RatePerS*t.CalmMeanS + peak*t.BurstMeanS) / (t.CalmMeanS + t.BurstMeanS)

@@ -238,6 +238,8 @@ type mixedCtl struct {
 	target   *targetCtl
 	arrivals []rec // cumulative arrivals at each tick (n holds the count)
 	low      bool
+	// drain mode: when the fallback tier last had work to take
+	needS float64
 }
 
 func newMixedCtl(p *Policy, s *sim) *mixedCtl {
@@ -258,6 +260,23 @@ func (c *mixedCtl) tick(s *sim) {
 	floor := p.OnDemand.Replicas
 	cur := s.tiers[0].active + s.tiers[1].active
 	before := [3]int{s.tiers[0].active, s.tiers[1].active, 0}
+	if f := p.Fallback; f != nil && f.Mode == FallbackDrain {
+		before[2] = s.tiers[2].active
+		d := c.target.desired(s, cur)
+		s.scaleTier(0, floor)
+		s.scaleTier(1, min(max(d-floor, 0), p.Spot.MaxReplicas))
+		// The fallback tier drains the queue while the burst tier has no
+		// ready replica (scaled in, or still in its cold start), and
+		// stays window_s after the last time it had work to take.
+		if s.queue.size > 0 && s.tiers[1].ready == 0 {
+			c.needS = s.now
+			s.scaleTier(2, f.Replicas)
+		} else if s.tiers[2].active > 0 && (s.tiers[1].ready > 0 || s.now-c.needS >= f.WindowS) {
+			s.scaleTier(2, 0)
+		}
+		c.count(s, before)
+		return
+	}
 	if f := p.Fallback; f != nil {
 		before[2] = s.tiers[2].active
 		c.arrivals = append(c.arrivals, rec{s.now, int(s.res.Requests)})

@@ -28,7 +28,8 @@ type replica struct {
 	tier   int
 	state  int8
 	inFree bool
-	hidx   int // index in the completion heap, -1 when absent
+	slow   bool // of a tier slower than the main one: given work only when no main replica has room
+	hidx   int  // index in the completion heap, -1 when absent
 	cap    int
 	startS float64
 	readyS float64
@@ -141,6 +142,7 @@ type sim struct {
 	fleet     []*replica
 	heap      []*replica // replicas with work, by nextDone
 	free      []*replica // cap-1 mode: idle ready replicas (lazily cleaned)
+	freeSlow  []*replica // cap-1 mode: idle ready replicas of a slower tier
 	tiers     []tierState
 	nextTick  float64
 	nextFleet float64
@@ -228,6 +230,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 			return nil, invalidf("service", "the spec was not completed by ParseSpec")
 		}
 		s.dist, s.meanS, s.cap = sv.Distribution, sv.MeanS, sv.Concurrency
+		s.perInstance = sv.ReplicasPerInstance
 		if s.dist == "lognormal" {
 			s.lnSigma = math.Sqrt(math.Log(1 + sv.CV*sv.CV))
 			s.lnMu = math.Log(sv.MeanS) - s.lnSigma*s.lnSigma/2
@@ -498,15 +501,43 @@ func (s *sim) pickReplica() *replica {
 				return r
 			}
 		}
+		for len(s.freeSlow) > 0 {
+			r := s.freeSlow[len(s.freeSlow)-1]
+			s.freeSlow = s.freeSlow[:len(s.freeSlow)-1]
+			r.inFree = false
+			if r.state == ready && len(r.seqs) == 0 {
+				return r
+			}
+		}
 		return nil
 	}
-	var best *replica
+	var best, slow *replica
 	for _, r := range s.fleet {
-		if r.state == ready && len(r.seqs) < r.cap && (best == nil || len(r.seqs) < len(best.seqs)) {
+		if r.state != ready || len(r.seqs) >= r.cap {
+			continue
+		}
+		if r.slow {
+			if slow == nil || len(r.seqs) < len(slow.seqs) {
+				slow = r
+			}
+		} else if best == nil || len(r.seqs) < len(best.seqs) {
 			best = r
 		}
 	}
+	if best == nil {
+		return slow
+	}
 	return best
+}
+
+// pushFree records r, idle and ready, as free (cap-1 mode).
+func (s *sim) pushFree(r *replica) {
+	r.inFree = true
+	if r.slow {
+		s.freeSlow = append(s.freeSlow, r)
+	} else {
+		s.free = append(s.free, r)
+	}
 }
 
 // admit starts req on r at s.now. The caller then calls afterAdmit once.
@@ -608,8 +639,7 @@ func (s *sim) complete(r *replica) {
 			return
 		}
 		if s.cap1 && !r.inFree && r.state == ready {
-			r.inFree = true
-			s.free = append(s.free, r)
+			s.pushFree(r)
 		}
 		return
 	}
@@ -665,8 +695,7 @@ func (s *sim) fill(r *replica) {
 		s.afterAdmit(r)
 	}
 	if len(r.seqs) == 0 && s.cap1 && !r.inFree && r.state == ready {
-		r.inFree = true
-		s.free = append(s.free, r)
+		s.pushFree(r)
 	}
 }
 
@@ -676,7 +705,7 @@ func (s *sim) fill(r *replica) {
 // cold starts (the fleet at t = 0).
 func (s *sim) launch(tier int, warm bool) {
 	ts := &s.tiers[tier]
-	r := &replica{tier: tier, state: starting, hidx: -1, cap: s.cap, startS: s.now, readyS: s.now + ts.coldS,
+	r := &replica{tier: tier, state: starting, hidx: -1, cap: s.cap, slow: ts.speed < 1, startS: s.now, readyS: s.now + ts.coldS,
 		noticeS: inf, killS: inf, seqs: make([]seq, 0, min(s.cap, 64))}
 	if ts.hazard > 0 {
 		r.noticeS = s.now + s.spotR.ExpFloat64()/ts.hazard

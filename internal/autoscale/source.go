@@ -88,6 +88,27 @@ func NewSource(t *Traffic, seed uint64) (Source, error) {
 			return rate * (1 + amp*math.Cos(2*math.Pi*(h-peak)/24))
 		}
 		g.maxR = rate * (1 + amp)
+		if t.BurstMultiplier > 1 {
+			// Bursts modulate the daily curve: a two-state Markov chain
+			// (calm, burst) advanced as the thinning's candidates pass.
+			day := g.rateFn
+			g.switchAt = g.rng.ExpFloat64() * t.CalmMeanS
+			g.rateFn = func(s float64) float64 {
+				for s >= g.switchAt {
+					g.burst = !g.burst
+					m := t.CalmMeanS
+					if g.burst {
+						m = t.BurstMeanS
+					}
+					g.switchAt += g.rng.ExpFloat64() * m
+				}
+				if g.burst {
+					return day(s) * t.BurstMultiplier
+				}
+				return day(s)
+			}
+			g.maxR *= t.BurstMultiplier
+		}
 	case TrafficSpikes:
 		every, dur, spike := t.SpikeEveryS, t.SpikeDurationS, t.SpikeRatePerS
 		g.rateFn = func(s float64) float64 {

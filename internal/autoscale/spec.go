@@ -20,6 +20,10 @@ type Spec struct {
 	Policy  Policy  `yaml:"policy" json:"policy"`
 	SLO     SLO     `yaml:"slo" json:"slo"`
 	Pricing Pricing `yaml:"pricing" json:"pricing"`
+	// Compare lists variants of this service to simulate side by side
+	// (simulate --compare): each replaces the policy and overrides keys of
+	// the service and the pricing; see Variants.
+	Compare []Variant `yaml:"compare" json:"-"` // variants simulated side by side by simulate --compare
 	// Defaults lists each value ParseSpec filled in, as "field = value (why)".
 	Defaults []string `yaml:"-" json:"defaults,omitempty"`
 }
@@ -28,7 +32,7 @@ type Spec struct {
 const (
 	TrafficConstant = "constant" // evenly spaced arrivals at rate_per_s
 	TrafficPoisson  = "poisson"  // Poisson arrivals at rate_per_s
-	TrafficDiurnal  = "diurnal"  // Poisson with a sinusoidal daily rate peaking at peak_hour
+	TrafficDiurnal  = "diurnal"  // Poisson with a sinusoidal daily rate peaking at peak_hour (and optional bursts, as bursty)
 	TrafficBursty   = "bursty"   // two-state Markov-modulated Poisson (calm and burst)
 	TrafficSpikes   = "spikes"   // Poisson at rate_per_s with periodic spikes at spike_rate_per_s
 	TrafficTrace    = "trace"    // replay of a trace file (format)
@@ -89,7 +93,14 @@ type Service struct {
 	StorageGBps    float64 `yaml:"storage_gbps" json:"storage_gbps,omitempty"`     // read rate of the weights, GB/s
 	GPUsPerReplica int     `yaml:"gpus_per_replica" json:"gpus_per_replica"`       // for GPU-hours
 	MaxQueue       int     `yaml:"max_queue" json:"max_queue"`                     // waiting requests beyond this are dropped
-	TimeoutS       float64 `yaml:"timeout_s" json:"timeout_s"`                     // a request waiting longer gives up; 0 = never
+	// ReplicasPerInstance (distribution services) packs several replicas on one billed instance
+	// (MIG slices of one GPU, or time-sliced replicas): the fleet pays for
+	// ceil(replicas / this) instances at this × pricing.per_hour_usd each,
+	// so per_hour_usd is the price of one replica (the instance's divided by
+	// this) and mean_s the service time on one slice. 1 = a replica per
+	// instance.
+	ReplicasPerInstance int     `yaml:"replicas_per_instance" json:"replicas_per_instance,omitempty"` // replicas per billed instance (MIG slices of one GPU); per_hour_usd is per replica
+	TimeoutS            float64 `yaml:"timeout_s" json:"timeout_s"`                                   // a request waiting longer gives up; 0 = never
 }
 
 // Policy kinds.
@@ -99,6 +110,12 @@ const (
 	PolicyKnative    = "knative"    // Knative KPA: stable and panic windows
 	PolicyServerless = "serverless" // a serverless platform: a worker per need, idle timeout, max workers
 	PolicyMixed      = "mixed"      // on-demand floor + spot burst (target tracking) + fallback tier
+)
+
+// Fallback tier modes.
+const (
+	FallbackReplace = "replace" // serves instead of the GPU tiers while the arrival rate is low
+	FallbackDrain   = "drain"   // serves beside them, taking waiting requests while the burst tier is scaled in
 )
 
 // Policy is the scaling policy; which fields apply depends on Kind (ParseSpec
@@ -153,14 +170,26 @@ type SpotTier struct {
 	ColdStartS           float64 `yaml:"cold_start_s" json:"cold_start_s"`
 }
 
-// FallbackTier is a cheaper, slower tier (a smaller GPU or a CPU) that
-// replaces the floor while traffic is low.
+// FallbackTier is a cheaper or more available, slower tier (a smaller GPU
+// or a CPU instance). In mode replace it replaces the floor while traffic is
+// low; in mode drain it runs beside the GPU tiers and takes waiting requests
+// while the burst tier has no ready replica (scaled in, or still starting).
 type FallbackTier struct {
-	Replicas   int     `yaml:"replicas" json:"replicas"`
-	Speed      float64 `yaml:"speed" json:"speed"`         // service speed relative to the main tier, (0, 1]
-	BelowRPS   float64 `yaml:"below_rps" json:"below_rps"` // used while the arrival rate is below this
-	WindowS    float64 `yaml:"window_s" json:"window_s"`   // over which the arrival rate is measured
+	Mode     string  `yaml:"mode" json:"mode"` // replace (serves instead of the GPUs at low traffic) or drain (drains the queue while the burst tier is scaled in)
+	Replicas int     `yaml:"replicas" json:"replicas"`
+	Speed    float64 `yaml:"speed" json:"speed"`                   // service speed relative to the main tier, (0, 1]
+	MeanS    float64 `yaml:"mean_s" json:"mean_s,omitempty"`       // instead of speed: mean service time of one request on this tier, s (speed = service.mean_s / this)
+	Instance string  `yaml:"instance" json:"instance,omitempty"`   // a CPU instance of the built-in table (provider/instance-type, e.g. aws/c7i.8xlarge) whose on-demand price is the tier's price
+	BelowRPS float64 `yaml:"below_rps" json:"below_rps,omitempty"` // replace: used while the arrival rate is below this
+	WindowS  float64 `yaml:"window_s" json:"window_s"`             // replace: over which the arrival rate is measured; drain: how long the tier stays after the queue empties
+	// ColdStartS is the time from launch to ready of a fallback replica, s.
 	ColdStartS float64 `yaml:"cold_start_s" json:"cold_start_s"`
+	// PriceSource says where the tier's price came from when Instance
+	// named a CPU instance (filled by ApplyCPUInstances; not read from
+	// the file).
+	PriceSource string `yaml:"-" json:"price_source,omitempty"`
+	// instanceLine is the line of instance in the file, for errors.
+	instanceLine int
 }
 
 // SLO is the service-level objective: a request violates it when its time to
@@ -195,7 +224,7 @@ var keysByPolicy = map[string][]string{
 var keysByTraffic = map[string][]string{
 	TrafficConstant: {},
 	TrafficPoisson:  {},
-	TrafficDiurnal:  {"peak_hour", "amplitude", "start_hour"},
+	TrafficDiurnal:  {"peak_hour", "amplitude", "start_hour", "burst_multiplier", "burst_mean_s", "calm_mean_s"},
 	TrafficBursty:   {"burst_multiplier", "burst_mean_s", "calm_mean_s"},
 	TrafficSpikes:   {"spike_every_s", "spike_duration_s", "spike_rate_per_s"},
 	TrafficTrace:    {"format", "file", "time_scale"},
@@ -356,6 +385,16 @@ func (c *checker) traffic() bool {
 		c.between("traffic.peak_hour", t.PeakHour, 0, 24)
 		c.between("traffic.start_hour", t.StartHour, 0, 24)
 		c.between("traffic.amplitude", t.Amplitude, 0, 1)
+		// Optional bursts on top of the daily curve: the rate is
+		// multiplied by burst_multiplier during bursts.
+		if c.lines.Has("traffic.burst_multiplier") || c.lines.Has("traffic.burst_mean_s") || c.lines.Has("traffic.calm_mean_s") {
+			def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
+			def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
+			def(c, "traffic.calm_mean_s", &t.CalmMeanS, 600, "not set")
+			c.between("traffic.burst_multiplier", t.BurstMultiplier, 1, 1000)
+			c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, MaxHorizonS)
+			c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, MaxHorizonS)
+		}
 	case TrafficBursty:
 		def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
 		def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
@@ -414,6 +453,9 @@ const (
 	MaxConcurrency = 100000
 	// MinTimeScale and MaxTimeScale bound a trace's time_scale.
 	MinTimeScale, MaxTimeScale = 0.001, 1e6
+	// MaxReplicasPerInstance bounds service.replicas_per_instance: seven
+	// MIG slices on each of eight GPUs.
+	MaxReplicasPerInstance = 56
 	// MaxBillingGranularityS bounds billing_granularity_s: 31 days.
 	MaxBillingGranularityS = 31 * 86400
 )
@@ -424,6 +466,12 @@ func (c *checker) service() {
 		return
 	}
 	common := []string{"cold_start_s", "provisioning_s", "image_pull_s", "model_gb", "storage_gbps", "gpus_per_replica", "max_queue", "timeout_s"}
+	if sv.Kind == ServiceDistribution {
+		common = append(common, "replicas_per_instance")
+		if c.lines.Has("service.replicas_per_instance") {
+			c.upToInt("service.replicas_per_instance", sv.ReplicasPerInstance, 1, MaxReplicasPerInstance)
+		}
+	}
 	if sv.Kind == ServiceModel {
 		c.only("service", sv.Kind, append(common, "workload", "offer"))
 		if sv.Workload == "" {
@@ -626,21 +674,47 @@ func (c *checker) mixed() {
 		c.errorf("policy.spot.max_replicas", "the fleet needs at least one replica (on_demand.replicas + spot.max_replicas)")
 	}
 	if f := p.Fallback; f != nil {
+		def(c, "policy.fallback.mode", &f.Mode, FallbackReplace, "not set; the fallback tier replaces the GPUs at low traffic")
+		c.oneOf("policy.fallback.mode", f.Mode, FallbackReplace, FallbackDrain)
 		def(c, "policy.fallback.replicas", &f.Replicas, 1, "not set")
 		def(c, "policy.fallback.window_s", &f.WindowS, 300, "not set")
 		def(c, "policy.fallback.cold_start_s", &f.ColdStartS, cold, "not set; the service's cold start")
 		if f.Replicas < 1 || f.Replicas > maxFleet {
 			c.errorf("policy.fallback.replicas", "must be between 1 and %d, got %d", maxFleet, f.Replicas)
 		}
-		if !c.lines.Has("policy.fallback.speed") {
-			c.errorf("policy.fallback.speed", "required: service speed of the fallback tier relative to the main one")
-		} else if !(f.Speed > 0 && f.Speed <= 1) {
+		switch {
+		case c.lines.Has("policy.fallback.speed") && c.lines.Has("policy.fallback.mean_s"):
+			c.errorf("policy.fallback.mean_s", "give either speed or mean_s, not both")
+		case c.lines.Has("policy.fallback.mean_s"):
+			n := len(c.errs)
+			if c.upTo("policy.fallback.mean_s", f.MeanS, MaxDayS, true, "s (a day)"); len(c.errs) == n {
+				if c.s.Service.Kind != ServiceDistribution {
+					c.errorf("policy.fallback.mean_s", "needs a service of kind distribution (its mean_s); give speed instead")
+				} else if sv := c.s.Service.MeanS; sv > 0 {
+					if f.MeanS < sv {
+						c.errorf("policy.fallback.mean_s", "the fallback tier must not be faster than the main one (service.mean_s = %v s), got %v s", sv, f.MeanS)
+					} else {
+						f.Speed = sv / f.MeanS
+					}
+				}
+			}
+		case !c.lines.Has("policy.fallback.speed"):
+			c.errorf("policy.fallback.speed", "required: service speed of the fallback tier relative to the main one (or mean_s, its service time)")
+		case !(f.Speed > 0 && f.Speed <= 1):
 			c.errorf("policy.fallback.speed", "must be in (0, 1], got %v", f.Speed)
 		}
-		if !c.lines.Has("policy.fallback.below_rps") {
-			c.errorf("policy.fallback.below_rps", "required: the arrival rate below which the fallback tier serves")
-		} else {
-			c.upTo("policy.fallback.below_rps", f.BelowRPS, MaxRatePerS, true, "requests/s")
+		if f.Mode == FallbackReplace {
+			if !c.lines.Has("policy.fallback.below_rps") {
+				c.errorf("policy.fallback.below_rps", "required: the arrival rate below which the fallback tier serves")
+			} else {
+				c.upTo("policy.fallback.below_rps", f.BelowRPS, MaxRatePerS, true, "requests/s")
+			}
+		} else if c.lines.Has("policy.fallback.below_rps") {
+			c.errorf("policy.fallback.below_rps", "used only in mode replace; in mode drain the tier serves while requests wait and the burst tier is scaled in")
+		}
+		f.instanceLine = c.lines.Line("policy.fallback.instance")
+		if f.Instance != "" && !strings.Contains(f.Instance, "/") {
+			c.errorf("policy.fallback.instance", "want provider/instance-type, got %q", f.Instance)
 		}
 		c.upTo("policy.fallback.window_s", f.WindowS, MaxDayS, true, "s (a day)")
 		c.upTo("policy.fallback.cold_start_s", f.ColdStartS, MaxDayS, false, "s (a day)")
@@ -676,8 +750,10 @@ func (c *checker) pricing() {
 		c.errorf("pricing.spot_per_hour_usd", "used only by a mixed policy with spot replicas")
 	}
 	if p.Kind == PolicyMixed && p.Fallback != nil {
-		if !c.lines.Has("pricing.fallback_per_hour_usd") {
-			c.errorf("pricing.fallback_per_hour_usd", "required with a fallback tier")
+		if p.Fallback.Instance != "" && c.lines.Has("pricing.fallback_per_hour_usd") {
+			c.errorf("pricing.fallback_per_hour_usd", "give either this or policy.fallback.instance (whose price is used), not both")
+		} else if p.Fallback.Instance == "" && !c.lines.Has("pricing.fallback_per_hour_usd") {
+			c.errorf("pricing.fallback_per_hour_usd", "required with a fallback tier (or policy.fallback.instance, a CPU instance whose price is used)")
 		}
 		c.upTo("pricing.fallback_per_hour_usd", pr.FallbackPerHourUSD, MaxPricePerHourUSD, false, "USD")
 	} else if c.lines.Has("pricing.fallback_per_hour_usd") {

@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
@@ -20,7 +21,7 @@ import (
 
 func newSimulateCmd(e *Env) *cobra.Command {
 	var file, trace, out, chart, lang string
-	var search, force bool
+	var search, force, compare bool
 	var top int
 	cmd := &cobra.Command{
 		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search] [--force]",
@@ -32,7 +33,8 @@ cold starts, and for --search the runs) and refuses more than 10^10 events (some
 or a year of simulated traffic, saying the estimate and the limit; --force runs it anyway.`,
 		Example: `  gpupick simulate -f examples/service-target.yaml
   gpupick simulate -f examples/service-model.yaml --trace examples/traces/sample-azure-synthetic.csv --chart day.svg
-  gpupick simulate -f examples/service-model.yaml --search`,
+  gpupick simulate -f examples/service-model.yaml --search
+  gpupick simulate -f examples/service-image-api.yaml --compare --chart compare.svg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := report.ParseFormat(out, report.Text, report.JSONFmt)
@@ -50,6 +52,34 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 			spec, err := e.loadService(file)
 			if err != nil {
 				return err
+			}
+			cpus, err := autoscale.ParseCPUInstances(data.CPUInstances)
+			if err != nil {
+				return apperr.Wrap(apperr.Internal, "cpu-instances.csv", err)
+			}
+			if err := autoscale.ApplyCPUInstances(spec, cpus); err != nil {
+				return apperr.InFile(err, file)
+			}
+			var variants []*autoscale.Spec
+			if compare {
+				if search {
+					return apperr.Invalidf("--compare", "give --compare or --search, not both")
+				}
+				if len(spec.Compare) == 0 {
+					return apperr.InFile(apperr.Invalidf("compare", "a service file with a compare block is needed for --compare (see examples/service-image-api.yaml)"), file)
+				}
+				b, err := e.ReadFile(file)
+				if err != nil {
+					return &apperr.Error{Code: apperr.Invalid, Field: "-f", Msg: "cannot read", Err: err}
+				}
+				if variants, err = autoscale.Variants(b, spec); err != nil {
+					return apperr.InFile(err, file)
+				}
+				for _, v := range variants {
+					if err := autoscale.ApplyCPUInstances(v, cpus); err != nil {
+						return apperr.InFile(err, file)
+					}
+				}
 			}
 			dir := filepath.Dir(file)
 			source := func() (autoscale.Source, error) { return nil, nil }
@@ -121,6 +151,9 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				}
 			}
 			est := autoscale.EstimateRun(spec, stats, model)
+			if compare {
+				est = autoscale.EstimateRun(variants[0], stats, nil)
+			}
 			if search {
 				est = autoscale.EstimateSearch(spec, stats, candidates)
 			}
@@ -132,6 +165,39 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				return apperr.InFile(err, file)
 			}
 			ctx := cmd.Context()
+			if compare {
+				for _, v := range variants[1:] {
+					if err := autoscale.EstimateRun(v, stats, nil).Check(autoscale.DefaultLimits); err != nil && !force {
+						return apperr.InFile(err, file)
+					}
+				}
+				var next func() autoscale.Source
+				if src != nil {
+					first := true
+					next = func() autoscale.Source {
+						if first {
+							first = false
+							return src
+						}
+						s, _ := source() // read without error above
+						return s
+					}
+				}
+				res, err := autoscale.Compare(spec.Name, variants, next, autoscale.Options{Context: ctx})
+				if err != nil {
+					return err
+				}
+				if chart != "" {
+					if err := writeFileAtomic(chart, func(w io.Writer) error { return report.ComparisonChart(w, chartFormat, res, l) }); err != nil {
+						return err
+					}
+					fmt.Fprintln(e.Stderr, report.CLIText(l, "cmp.wrote", chart))
+				}
+				if format == report.JSONFmt {
+					return report.WriteJSON(e.Stdout, res)
+				}
+				return report.WriteComparison(e.Stdout, res, l)
+			}
 			if search {
 				res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
 					src, _ := source() // read without error above
@@ -174,6 +240,7 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 	cmd.Flags().StringVar(&trace, "trace", "", "replay a trace `FILE` (Azure LLM trace CSV, BurstGPT CSV or plain timestamps; format from traffic.format)")
 	cmd.Flags().StringVar(&chart, "chart", "", "also draw traffic, replicas and latency over time into `FILE` (.svg or .png)")
 	cmd.Flags().BoolVar(&search, "search", false, "search for the cheapest policy (and offer, for a model service) that meets the SLO")
+	cmd.Flags().BoolVar(&compare, "compare", false, "simulate the variants of the file's compare block over the same traffic, side by side (cost, p95/p99 latency, SLO)")
 	cmd.Flags().BoolVar(&force, "force", false, "run even when the estimated work is over the limit (10^10 events, a year of traffic)")
 	cmd.Flags().IntVar(&top, "offers", 4, "with --search on a model service, also try the `N` best other offers for the workload")
 	langFlag(cmd, &lang)

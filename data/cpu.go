@@ -1,0 +1,13 @@
+package data
+
+import _ "embed"
+
+// CPUInstances is a small hand-kept table of x86 CPU instances (a few AWS,
+// GCP and Azure families), each row with its on-demand price, source and
+// date: the CPU tier of a service (autoscale.ParseCPUInstances reads it).
+// The GPU offers come from sources/ through `gpupick catalog build`; these
+// rows are kept by hand because the public catalog snapshots the project
+// builds from hold GPU rows only.
+//
+//go:embed cpu-instances.csv
+var CPUInstances []byte
