@@ -72,6 +72,10 @@ func applyInterval(m *Params, spec *workload.Spec, p *Prediction) {
 		p.TTFTMsP10 = ptr(round(*p.TTFTMs/hi, 1))
 		p.TTFTMsP90 = ptr(round(*p.TTFTMs/lo, 1))
 	}
+	if p.LatencyS != nil {
+		p.LatencySP10 = ptr(round(*p.LatencyS/hi, 3))
+		p.LatencySP90 = ptr(round(*p.LatencyS/lo, 3))
+	}
 	if p.TPOTMs != nil {
 		p.TPOTMsP10 = ptr(round(*p.TPOTMs/hi, 2))
 		p.TPOTMsP90 = ptr(round(*p.TPOTMs/lo, 2))

@@ -79,6 +79,27 @@ type Params struct {
 	// beyond its expert GEMMs: router GEMM, top-k, permutation and
 	// unpermutation kernels, s.
 	MoELayerS float64
+	// DiffEager is the share of the architecture's matmul efficiency that
+	// an eager diffusion pipeline (diffusers on PyTorch) reaches: unfused
+	// norms, activations and casts between the GEMMs and convolutions.
+	DiffEager float64
+	// DiffCompiled is the same for a compiled engine (TensorRT,
+	// torch.compile, XLA, HPU graphs, ONNX Runtime).
+	DiffCompiled float64
+	// DiffAttn multiplies the architecture's attention factor (fitted on
+	// training, forward and backward) for a diffusion model's forward-only
+	// attention over thousands of tokens.
+	DiffAttn float64
+	// UNetConv is the efficiency of a UNet's convolutions and projections
+	// relative to large GEMMs (3×3 convolutions with 320-1280 channels,
+	// group norms between them).
+	UNetConv float64
+	// DiffCallS is the host cost of one denoiser call in an eager
+	// pipeline (about a thousand kernel launches and the scheduler), s.
+	DiffCallS float64
+	// VAEEff is the share of the matmul rate the VAE decoder's
+	// full-resolution convolutions (128-512 channels) reach.
+	VAEEff float64
 }
 
 // archFactors says how close well-tuned kernels come to one
@@ -231,6 +252,12 @@ var factors = func() []Factor {
 		scalar("cnn.bytes_per_act", 40, 0.3, 10, 120, true, "a conv output is written, read and written by batch norm and ReLU forward (10 bytes in fp16), about twice that backward, plus the next layer's reads", func(p *Params) *float64 { return &p.CNNBytesPerAct }),
 		scalar("cnn.conv", 0.6, 0.3, 0.3, 1.0, true, "cuDNN convolutions with few channels (64-256) or 1x1 kernels reach about half to two thirds of GEMM efficiency", func(p *Params) *float64 { return &p.CNNConv }),
 		scalar("cnn.fused", 0.8, 0.2, 0.4, 1.0, true, "XLA and fused batch-norm/ReLU kernels remove some, not most, of a CNN's passes (the convolutions still write and read every activation)", func(p *Params) *float64 { return &p.CNNFused }),
+		scalar("diffusion.eager", 0.7, 0.3, 0.3, 1.0, true, "eager PyTorch runs group norms, SiLU, casts and residual adds as separate kernels between the GEMMs", func(p *Params) *float64 { return &p.DiffEager }),
+		scalar("diffusion.compiled", 0.9, 0.3, 0.4, 1.0, true, "TensorRT and torch.compile fuse the elementwise kernels into the GEMMs and convolutions", func(p *Params) *float64 { return &p.DiffCompiled }),
+		scalar("diffusion.attention", 1.2, 0.3, 0.5, 1.8, true, "forward-only FlashAttention/SDPA over thousands of tokens runs faster than the training-step average of the architecture's attention factor", func(p *Params) *float64 { return &p.DiffAttn }),
+		scalar("unet.conv", 0.7, 0.3, 0.3, 1.0, true, "cuDNN 3x3 convolutions with 320-1280 channels reach most, not all, of GEMM efficiency; half a UNet's work is convolution", func(p *Params) *float64 { return &p.UNetConv }),
+		scalar("diffusion.call_s", 0.01, 0.7, 0.001, 0.06, true, "an eager UNet or DiT call launches about a thousand kernels at ~10 us each", func(p *Params) *float64 { return &p.DiffCallS }),
+		scalar("vae.eff", 0.5, 0.4, 0.15, 1.0, true, "the VAE decoder's convolutions at full resolution have 128-512 channels and large activations", func(p *Params) *float64 { return &p.VAEEff }),
 		scalar("moe.layer_s", 30e-6, 1.0, 5e-6, 200e-6, true, "router GEMM, top-k, permutation and unpermutation: five to eight small kernels per MoE layer and decode step", func(p *Params) *float64 { return &p.MoELayerS }),
 	)
 	return fs

@@ -122,6 +122,15 @@ type Prediction struct {
 	TPOTMs           *float64 `json:"tpot_ms"`
 	TPOTMsP10        *float64 `json:"tpot_ms_p10,omitempty"`
 	TPOTMsP90        *float64 `json:"tpot_ms_p90,omitempty"`
+	// LatencyS is, for image generation, the wall time of one pipeline
+	// call at image.batch (text encoding and VAE decode included), s;
+	// absent for the other kinds. P10 and P90 bound it as for ttft_ms.
+	LatencyS    *float64 `json:"latency_s,omitempty"`
+	LatencySP10 *float64 `json:"latency_s_p10,omitempty"`
+	LatencySP90 *float64 `json:"latency_s_p90,omitempty"`
+	// SecondsPerImage is, for image generation, the cluster's seconds per
+	// image (or clip) at full speed: 1 / throughput.
+	SecondsPerImage *float64 `json:"seconds_per_image,omitempty"`
 	// Interval says where the p10/p90 fields come from.
 	Interval  *Interval `json:"interval,omitempty"`
 	Serving   *Serving  `json:"serving,omitempty"`
@@ -175,6 +184,8 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 		err = predictCNN(m, spec, c, &p)
 	case workload.KindGeneric:
 		err = predictGeneric(m, spec, c, &p)
+	case workload.KindImageGeneration:
+		err = predictImage(m, spec, c, &p)
 	default:
 		return p, fmt.Errorf("perf: kind %q has no model", spec.Kind)
 	}
@@ -193,7 +204,7 @@ func ptr(v float64) *float64 { return &v }
 // performanceField reports whether a defaulted workload field can change a
 // prediction (compliance and pricing defaults cannot).
 func performanceField(field string) bool {
-	for _, p := range []string{"model.", "training.", "inference.", "generic.", "data.", "stack.", "parallelism."} {
+	for _, p := range []string{"model.", "training.", "inference.", "generic.", "image.", "data.", "stack.", "parallelism."} {
 		if strings.HasPrefix(field, p) {
 			return true
 		}
@@ -233,6 +244,8 @@ func RegimeOf(spec *workload.Spec) string {
 		return "infer-offline"
 	case workload.KindCNNTrain:
 		return "cnn-train"
+	case workload.KindImageGeneration:
+		return "imagegen"
 	}
 	return "generic"
 }
@@ -240,5 +253,5 @@ func RegimeOf(spec *workload.Spec) string {
 // Regimes lists every regime RegimeOf returns.
 func Regimes() []string {
 	return []string{"train-dense", "train-moe", "finetune-adapter", "cnn-train", "infer-offline", "infer-moe",
-		"infer-static", "infer-burst", "infer-latency", "infer-service", "generic"}
+		"infer-static", "infer-burst", "infer-latency", "infer-service", "generic", "imagegen"}
 }

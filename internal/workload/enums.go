@@ -18,11 +18,15 @@ const (
 	KindLLMInference Kind = "llm-inference" // serving or batch inference of a language model
 	KindCNNTrain     Kind = "cnn-train"     // training an image model (CNN or ViT) on images
 	KindGeneric      Kind = "generic"       // any other GPU job, described by FLOP and bytes per item
+	// KindImageGeneration is diffusion inference: text-to-image or
+	// text-to-video with a UNet or DiT denoiser (Stable Diffusion, FLUX,
+	// video DiTs), as an offline job or a service.
+	KindImageGeneration Kind = "image-generation"
 )
 
 // Kinds lists every Kind in the order the documentation gives them.
 func Kinds() []Kind {
-	return []Kind{KindLLMTrain, KindLLMFinetune, KindLLMInference, KindCNNTrain, KindGeneric}
+	return []Kind{KindLLMTrain, KindLLMFinetune, KindLLMInference, KindCNNTrain, KindGeneric, KindImageGeneration}
 }
 
 // Valid reports whether k is one of Kinds.
@@ -327,13 +331,59 @@ const (
 	// on Intel Gaudi (static batches replayed as HPU graphs).
 	FrameworkOptimumHabana Framework = "optimum-habana"
 	FrameworkOther         Framework = "other" // anything else: custom CUDA/ROCm code, renderers; compat cannot judge it
+
+	// The diffusion engines (kind image-generation); jax and
+	// optimum-habana above also run diffusion pipelines.
+	FrameworkDiffusers        Framework = "diffusers"         // Hugging Face diffusers on eager PyTorch (SDPA attention)
+	FrameworkDiffusersCompile Framework = "diffusers-compile" // diffusers with torch.compile (inductor, CUDA graphs)
+	FrameworkTensorRT         Framework = "tensorrt"          // NVIDIA TensorRT engines (TensorRT demo/diffusion, TensorRT-LLM's DiT path, Triton)
+	FrameworkONNXRuntime      Framework = "onnxruntime"       // ONNX Runtime (CUDA, ROCm or CPU execution providers)
+	FrameworkOpenVINO         Framework = "openvino"          // Intel OpenVINO (x86 CPUs and Intel GPUs)
+	FrameworkIREE             Framework = "iree"              // IREE / SHARK compiled pipelines
+	FrameworkMIGraphX         Framework = "migraphx"          // AMD MIGraphX on ROCm
 )
 
 // Frameworks lists every Framework.
 func Frameworks() []Framework {
 	return []Framework{FrameworkPyTorch, FrameworkTorchTitan, FrameworkMegatron, FrameworkDeepSpeed,
 		FrameworkLLMFoundry, FrameworkJAX, FrameworkTensorFlow, FrameworkVLLM, FrameworkTensorRTLLM,
-		FrameworkSGLang, FrameworkTGI, FrameworkLMDeploy, FrameworkMindIE, FrameworkOptimumHabana, FrameworkOther}
+		FrameworkSGLang, FrameworkTGI, FrameworkLMDeploy, FrameworkMindIE, FrameworkOptimumHabana, FrameworkOther,
+		FrameworkDiffusers, FrameworkDiffusersCompile, FrameworkTensorRT, FrameworkONNXRuntime, FrameworkOpenVINO,
+		FrameworkIREE, FrameworkMIGraphX}
+}
+
+// DiffusionEngines lists the frameworks kind image-generation accepts.
+func DiffusionEngines() []Framework {
+	return []Framework{FrameworkDiffusers, FrameworkDiffusersCompile, FrameworkTensorRT, FrameworkONNXRuntime,
+		FrameworkOpenVINO, FrameworkIREE, FrameworkMIGraphX, FrameworkOptimumHabana, FrameworkJAX}
+}
+
+// DiffusionOnly reports whether f runs diffusion pipelines and nothing else
+// gpupick models.
+func (f Framework) DiffusionOnly() bool {
+	switch f {
+	case FrameworkDiffusers, FrameworkDiffusersCompile, FrameworkTensorRT, FrameworkONNXRuntime, FrameworkOpenVINO,
+		FrameworkIREE, FrameworkMIGraphX:
+		return true
+	}
+	return false
+}
+
+// DiffusionPrecisions lists the denoiser precisions engine f can run
+// (image.precision); fp4 also needs a GPU with FP4 tensor cores (Blackwell),
+// which the prediction checks.
+func (f Framework) DiffusionPrecisions() []Precision {
+	switch f {
+	case FrameworkTensorRT:
+		return []Precision{FP32, BF16, FP16, FP8, INT8, FP4} // ModelOpt PTQ: INT8, FP8, NVFP4
+	case FrameworkDiffusers, FrameworkDiffusersCompile:
+		return []Precision{FP32, BF16, FP16, FP8, INT8} // torchao float8 and int8 quantisation
+	case FrameworkOptimumHabana:
+		return []Precision{FP32, BF16, FP8} // Intel Neural Compressor FP8 on Gaudi 2/3
+	case FrameworkONNXRuntime, FrameworkOpenVINO, FrameworkMIGraphX:
+		return []Precision{FP32, BF16, FP16, INT8} // INT8 via QDQ / NNCF / MIGraphX quantisation; no FP8 path
+	}
+	return []Precision{FP32, BF16, FP16} // jax, iree
 }
 
 // Valid reports whether f is one of Frameworks.
@@ -362,6 +412,8 @@ var frameworkAliases = map[string]Framework{
 	"cuda": FrameworkOther, "turbomind": FrameworkLMDeploy, "mindie-llm": FrameworkMindIE, "mindie-service": FrameworkMindIE,
 	"habana": FrameworkOptimumHabana, "optimum-habana-tgi": FrameworkOptimumHabana, "tgi-gaudi": FrameworkOptimumHabana,
 	"vllm-gaudi": FrameworkVLLM, "vllm-ascend": FrameworkVLLM, "vllm-rocm": FrameworkVLLM, "fastertransformer": FrameworkTensorRTLLM,
+	"torch-compile": FrameworkDiffusersCompile, "diffusers-compiled": FrameworkDiffusersCompile, "trt": FrameworkTensorRT,
+	"ort": FrameworkONNXRuntime, "onnx": FrameworkONNXRuntime, "shark": FrameworkIREE,
 }
 
 // ParseFramework returns the Framework named s (case-insensitive; aliases
@@ -409,16 +461,21 @@ const (
 	ArchEncoder Arch = "encoder" // encoder-only transformer (BERT); no generation
 	ArchCNN     Arch = "cnn"     // convolutional image model (ResNet, EfficientNet)
 	ArchViT     Arch = "vit"     // vision transformer over image patches
+	ArchUNet    Arch = "unet"    // diffusion denoiser: a convolutional UNet with attention blocks (Stable Diffusion 1/2/XL)
+	ArchDiT     Arch = "dit"     // diffusion denoiser: a transformer over latent patches (SD3, FLUX, PixArt, video DiTs)
 )
 
 // Archs lists every Arch.
-func Archs() []Arch { return []Arch{ArchDecoder, ArchEncoder, ArchCNN, ArchViT} }
+func Archs() []Arch { return []Arch{ArchDecoder, ArchEncoder, ArchCNN, ArchViT, ArchUNet, ArchDiT} }
 
 // Valid reports whether a is one of Archs.
 func (a Arch) Valid() bool { return contains(Archs(), a) }
 
 // IsVision reports whether a takes images (cnn or vit).
 func (a Arch) IsVision() bool { return a == ArchCNN || a == ArchViT }
+
+// IsDiffusion reports whether a is a diffusion denoiser (unet or dit).
+func (a Arch) IsDiffusion() bool { return a == ArchUNet || a == ArchDiT }
 
 // ParseArch returns the Arch named s (case-insensitive).
 func ParseArch(s string) (Arch, error) {

@@ -41,6 +41,8 @@ type checker struct {
 	s     *Spec
 	lines strictyaml.Lines
 	errs  apperr.List
+	// preset is the model preset the file names, once model() found it.
+	preset *Preset
 }
 
 func (p *checker) errorf(field, format string, args ...any) {
@@ -80,11 +82,16 @@ func (p *checker) complete(filename string) {
 			p.inference()
 		case s.Kind == KindGeneric && s.Generic != nil:
 			p.generic()
+		case s.Kind == KindImageGeneration && s.Image != nil:
+			p.image()
 		}
 	}
 	p.parallelism(kindOK)
 	p.data(kindOK)
 	p.stack(kindOK)
+	if kindOK {
+		p.imageEngine()
+	}
 	p.constraints()
 	p.compliance()
 	if s.Objective == "" {
@@ -130,6 +137,9 @@ func (p *checker) blocks() {
 	if p.lines.Has("generic") && s.Generic == nil && k == KindGeneric {
 		s.Generic = &Generic{}
 	}
+	if p.lines.Has("image") && s.Image == nil && k == KindImageGeneration {
+		s.Image = &Image{}
+	}
 	need := func(field string, present bool, what string) {
 		if !present {
 			// The block is absent: point at the kind that needs it.
@@ -150,6 +160,13 @@ func (p *checker) blocks() {
 		need("model", s.Model != nil, "a preset such as resnet-50, or params_b and forward_gmacs_per_sample")
 	case k == KindGeneric:
 		unused("model", s.Model != nil, "; describe the work per item in the generic block")
+	case k == KindImageGeneration:
+		need("model", s.Model != nil, "a preset such as sdxl or flux.1-dev, or arch unet or dit with params_b and forward_gmacs_per_sample")
+	}
+	if k == KindImageGeneration {
+		need("image", s.Image != nil, "width, height, steps, batch, and images or requests_per_second")
+	} else {
+		unused("image", s.Image != nil, "")
 	}
 	if k.IsTraining() {
 		need("training", s.Training != nil, "tokens or samples to process, and how")
@@ -179,6 +196,7 @@ func (p *checker) model() {
 		}
 		preset = &pr
 		m.Preset = pr.Name
+		p.preset = preset
 	}
 	if m.Arch != "" {
 		a, err := ParseArch(string(m.Arch))
@@ -190,6 +208,22 @@ func (p *checker) model() {
 	}
 	if preset != nil {
 		p.applyPreset(m, preset.Model)
+	}
+	if m.Arch == "" && s.Kind == KindImageGeneration {
+		p.errorf("model.arch", "required when model.preset is not given (unet or dit)")
+		return
+	}
+	if s.Kind == KindImageGeneration && !m.Arch.IsDiffusion() {
+		p.errorf(p.modelField(), "%s is not a diffusion model; kind image-generation needs one (e.g. sdxl, flux.1-dev, or arch unet or dit)", p.modelName())
+		return
+	}
+	if s.Kind != KindImageGeneration && m.Arch.IsDiffusion() {
+		p.errorf(p.modelField(), "%s is a diffusion model; use kind image-generation", p.modelName())
+		return
+	}
+	if m.Arch.IsDiffusion() {
+		p.diffusionModel(preset)
+		return
 	}
 	if m.Arch == "" {
 		a := ArchDecoder
@@ -249,6 +283,23 @@ func (p *checker) applyPreset(m *Model, pr Model) {
 	fill(&m.QLoRARank, pr.QLoRARank)
 	fill(&m.RopeHeadDim, pr.RopeHeadDim)
 	fill(&m.ImagePx, pr.ImagePx)
+	fill(&m.LatentChannels, pr.LatentChannels)
+	fill(&m.LatentFactor, pr.LatentFactor)
+	fill(&m.TemporalFactor, pr.TemporalFactor)
+	fill(&m.PatchSize, pr.PatchSize)
+	fill(&m.TextEncoderParamsB, pr.TextEncoderParamsB)
+	fill(&m.TextTokens, pr.TextTokens)
+	fill(&m.VAEParamsB, pr.VAEParamsB)
+	fill(&m.VAEDecoderGMACsPerMpx, pr.VAEDecoderGMACsPerMpx)
+	fill(&m.VAEPrecision, pr.VAEPrecision)
+	if pr.Arch.IsDiffusion() {
+		// The preset's work is given at its reference tokens; a file that
+		// changes the work gives its own reference.
+		if m.ForwardGMACsPerSample == 0 && m.AttentionGMACsPerSample == 0 && m.ReferenceTokens == 0 {
+			m.ForwardGMACsPerSample, m.AttentionGMACsPerSample, m.ReferenceTokens = pr.ForwardGMACsPerSample, pr.AttentionGMACsPerSample, pr.ReferenceTokens
+		}
+		return
+	}
 	if m.GatedMLP == nil && pr.GatedMLP != nil {
 		m.GatedMLP = ptr(*pr.GatedMLP)
 	}
@@ -682,6 +733,19 @@ func (p *checker) parallelism(kindOK bool) {
 			p.errorf("parallelism.micro_batch", "training.global_batch %d is not a multiple of data %d × micro_batch %d", t.GlobalBatch, par.Data, par.MicroBatch)
 		}
 	}
+	if kindOK && par.MicroBatch > 0 && s.Kind == KindImageGeneration {
+		p.errorf("parallelism.micro_batch", "for training; an image pipeline's batch is image.batch")
+	}
+	if kindOK && s.Kind == KindImageGeneration {
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"tensor", par.Tensor}, {"pipeline", par.Pipeline}, {"expert", par.Expert}} {
+			if f.v > 1 {
+				p.errorf("parallelism."+f.name, "not used by kind image-generation: each GPU runs whole pipelines (data), or parallelism.context GPUs split one image (patch or sequence parallel)")
+			}
+		}
+	}
 	if kindOK && par.MicroBatch > 0 && s.Kind == KindLLMInference {
 		p.errorf("parallelism.micro_batch", "for training; a serving batch is inference.max_batch")
 	}
@@ -765,6 +829,8 @@ func (p *checker) stack(kindOK bool) {
 				fw, why = FrameworkVLLM, "not set; vLLM, the mainstream open serving engine, is assumed"
 			case KindGeneric:
 				fw, why = FrameworkOther, "not set; custom code, so no framework compatibility is checked"
+			case KindImageGeneration:
+				fw, why = FrameworkDiffusers, "not set; Hugging Face diffusers on eager PyTorch, the mainstream open pipeline, is assumed"
 			}
 			st.Framework = fw
 			p.def("stack.framework", string(fw), why)
@@ -775,6 +841,12 @@ func (p *checker) stack(kindOK bool) {
 		st.Framework = fw
 		if kindOK && s.Kind.IsTraining() && fw.ServingOnly() {
 			p.errorf("stack.framework", "%s is a serving engine; kind %s needs a training framework (pytorch, torchtitan, megatron, deepspeed, llm-foundry, jax)", fw, s.Kind)
+		}
+		if kindOK && s.Kind == KindImageGeneration && !contains(DiffusionEngines(), fw) {
+			p.errorf("stack.framework", "%s does not run diffusion pipelines; kind image-generation needs one of %s", fw, joinEnum(DiffusionEngines()))
+		}
+		if kindOK && s.Kind != KindImageGeneration && fw.DiffusionOnly() {
+			p.errorf("stack.framework", "%s runs diffusion pipelines; use kind image-generation, or a framework for kind %s", fw, s.Kind)
 		}
 		if kindOK && s.Kind == KindLLMInference && fw.TrainingOnly() {
 			p.errorf("stack.framework", "%s is a training framework; kind llm-inference needs a serving engine (vllm, tensorrt-llm, sglang, tgi, lmdeploy, mindie, optimum-habana)", fw)

@@ -20,6 +20,10 @@ type Preset struct {
 	// Source cites the model card, configuration file or paper the numbers
 	// were taken from.
 	Source string `json:"source"`
+	// Image holds a diffusion model's native request (resolution, frames,
+	// recommended steps, whether it uses classifier-free guidance): the
+	// defaults of a file's image block. Nil for other models.
+	Image *Image `json:"image,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }

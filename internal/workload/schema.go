@@ -38,9 +38,13 @@ func kindRules() []any {
 			"training":  k.IsTraining(),
 			"inference": k == KindLLMInference,
 			"generic":   k == KindGeneric,
+			"image":     k == KindImageGeneration,
+		}
+		if k == KindImageGeneration {
+			need["model"] = true
 		}
 		required, props := []string{}, schema.Node{}
-		for _, b := range []string{"model", "training", "inference", "generic"} {
+		for _, b := range []string{"model", "training", "inference", "generic", "image"} {
 			if need[b] {
 				required = append(required, b)
 			} else {
@@ -95,7 +99,7 @@ func workloadHint(path string, n schema.Node) {
 			}
 		}
 		schema.Enum(n, kv...)
-	case "generic.precision":
+	case "generic.precision", "image.precision", "model.vae_precision":
 		schema.Enum(n, Precisions()...)
 	case "inference.batching":
 		schema.Enum(n, Batchings()...)
@@ -157,4 +161,5 @@ var extraRanges = map[string]FieldRange{
 // openBelow are the fields that, when given, must be above 0.
 var openBelow = map[string]bool{
 	"inference.slo.percentile": true,
+	"image.slo.percentile":     true,
 }

@@ -101,6 +101,7 @@ func TestSchemaEnumsParse(t *testing.T) {
 		"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 100, output_tokens: 100}\n",
 		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1e6}\n",
 		"kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
+		"kind: image-generation\nmodel: {preset: sdxl}\nimage: {images: 10}\n",
 	}
 	walk(JSONSchema(), "", func(path string, n schema.Node) {
 		vals, ok := n["enum"]

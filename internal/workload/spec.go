@@ -27,6 +27,9 @@ type Spec struct {
 	Inference *Inference `yaml:"inference,omitempty" json:"inference,omitempty"`
 	// Generic is required for the generic kind.
 	Generic *Generic `yaml:"generic,omitempty" json:"generic,omitempty"`
+	// Image is required for image-generation: what each request makes and
+	// how many.
+	Image *Image `yaml:"image,omitempty" json:"image,omitempty"`
 	// Parallelism fixes parallel degrees; zero fields are chosen by the model.
 	Parallelism Parallelism `yaml:"parallelism,omitempty" json:"parallelism"`
 	// Data is where the input lives and what the outputs weigh.
@@ -130,6 +133,48 @@ type Model struct {
 	ForwardActivationsM float64 `yaml:"forward_activations_m,omitempty" json:"forward_activations_m,omitempty"`
 	// ImagePx is the side of the square input image in pixels.
 	ImagePx int `yaml:"image_px,omitempty" json:"image_px,omitempty"`
+
+	// The fields below describe a diffusion model (arch unet or dit, kind
+	// image-generation). ParamsB is then the denoiser's parameters, and
+	// ForwardGMACsPerSample one denoiser forward pass for one image (or
+	// clip) at ReferenceTokens latent tokens, without guidance.
+
+	// LatentChannels is the number of channels of the VAE latent (4 for
+	// SD 1/2/XL, 16 for SD3, FLUX and the video VAEs).
+	LatentChannels int `yaml:"latent_channels,omitempty" json:"latent_channels,omitempty"`
+	// LatentFactor is the VAE's spatial downsampling: one latent pixel per
+	// LatentFactor × LatentFactor image pixels (8 for every published
+	// Stable Diffusion, FLUX and video VAE).
+	LatentFactor int `yaml:"latent_factor,omitempty" json:"latent_factor,omitempty"`
+	// TemporalFactor is a video VAE's compression of time: frames 1+k·T
+	// become 1+k latent frames; 0 for an image-only model.
+	TemporalFactor int `yaml:"temporal_factor,omitempty" json:"temporal_factor,omitempty"`
+	// PatchSize is the side of the latent patch a DiT turns into one token
+	// (2 for SD3, FLUX, PixArt and the video DiTs); 1 for a UNet.
+	PatchSize int `yaml:"patch_size,omitempty" json:"patch_size,omitempty"`
+	// ReferenceTokens is the denoiser token count (latent pixels after
+	// patching, times latent frames) that ForwardGMACsPerSample and
+	// AttentionGMACsPerSample are given for; derived from ImagePx when 0.
+	ReferenceTokens int `yaml:"reference_tokens,omitempty" json:"reference_tokens,omitempty"`
+	// AttentionGMACsPerSample is the part of ForwardGMACsPerSample that
+	// grows with the square of the token count (attention scores and their
+	// product with the values), in GMAC at ReferenceTokens. Derived for a
+	// DiT as 2·layers·tokens²·hidden when 0.
+	AttentionGMACsPerSample float64 `yaml:"attention_gmacs_per_sample,omitempty" json:"attention_gmacs_per_sample,omitempty"`
+	// TextEncoderParamsB is the parameters of all text encoders together,
+	// in billions (CLIP-L 0.123, OpenCLIP-bigG 0.694, T5-XXL encoder 4.76).
+	TextEncoderParamsB float64 `yaml:"text_encoder_params_b,omitempty" json:"text_encoder_params_b,omitempty"`
+	// TextTokens is the prompt length the text encoders run at, tokens
+	// (77 for CLIP, 256 or 512 for T5).
+	TextTokens int `yaml:"text_tokens,omitempty" json:"text_tokens,omitempty"`
+	// VAEParamsB is the VAE's parameters in billions (decoder and encoder).
+	VAEParamsB float64 `yaml:"vae_params_b,omitempty" json:"vae_params_b,omitempty"`
+	// VAEDecoderGMACsPerMpx is the VAE decoder's work per output megapixel
+	// (per frame of a video), GMAC.
+	VAEDecoderGMACsPerMpx float64 `yaml:"vae_decoder_gmacs_per_mpx,omitempty" json:"vae_decoder_gmacs_per_mpx,omitempty"`
+	// VAEPrecision is the precision the VAE decodes in: fp32 for the SDXL
+	// VAE, which overflows in fp16 (diffusers' force_upcast); else fp16.
+	VAEPrecision Precision `yaml:"vae_precision,omitempty" json:"vae_precision,omitempty"`
 }
 
 // Training describes a training or fine-tuning run.
@@ -205,6 +250,52 @@ type SLO struct {
 	TPOTMs float64 `yaml:"tpot_ms,omitempty" json:"tpot_ms,omitempty"`
 	// Percentile is the share of requests that must meet the targets, in
 	// percent (0 < p < 100 or exactly 100); defaults to 99 when a target is set.
+	Percentile float64 `yaml:"percentile,omitempty" json:"percentile,omitempty"`
+}
+
+// Image describes diffusion inference (kind image-generation): the size of
+// each image or clip, the sampler's steps, the batch one pipeline call
+// makes, and either the number of images of an offline job or the request
+// rate and latency target of a service.
+type Image struct {
+	// Width is the output width in pixels, a multiple of
+	// model.latent_factor × model.patch_size; default: the model's native
+	// resolution.
+	Width int `yaml:"width,omitempty" json:"width"`
+	// Height is the output height in pixels, with the same rule as Width.
+	Height int `yaml:"height,omitempty" json:"height"`
+	// Frames is the frames per clip of a video model (1 for images).
+	Frames int `yaml:"frames,omitempty" json:"frames"`
+	// Steps is the denoising steps per image; default: the model's
+	// recommended count.
+	Steps int `yaml:"steps,omitempty" json:"steps"`
+	// Guidance is classifier-free guidance: the denoiser runs on a
+	// conditional and an unconditional input every step, doubling its
+	// batch. Default: the model's (false for guidance-distilled models such
+	// as FLUX.1 dev/schnell and HunyuanVideo).
+	Guidance *bool `yaml:"guidance,omitempty" json:"guidance"`
+	// Batch is the images (or clips) one pipeline call makes on one GPU, or
+	// on one group of GPUs when parallelism.context splits an image.
+	Batch int `yaml:"batch,omitempty" json:"batch"`
+	// Precision is the denoiser's precision (fp32, bf16, fp16, fp8, int8,
+	// fp4); text encoders run in 16 bits, the VAE in model.vae_precision.
+	Precision Precision `yaml:"precision,omitempty" json:"precision"`
+	// Images is the number of images (or clips) of an offline job.
+	Images float64 `yaml:"images,omitempty" json:"images,omitempty"`
+	// RequestsPerSecond is the mean offered load of a service, requests
+	// per second, one image (or clip) each. Give Images or this, not both.
+	RequestsPerSecond *float64 `yaml:"requests_per_second,omitempty" json:"requests_per_second,omitempty"`
+	// SLO is the service's latency target per request.
+	SLO ImageSLO `yaml:"slo,omitempty" json:"slo"`
+}
+
+// ImageSLO is a latency target for an image-generation service.
+type ImageSLO struct {
+	// LatencyS is the most one request may take, seconds, from arrival to
+	// the decoded image.
+	LatencyS float64 `yaml:"latency_s,omitempty" json:"latency_s,omitempty"`
+	// Percentile is the share of requests that must meet it, percent;
+	// defaults to 99 when LatencyS is set.
 	Percentile float64 `yaml:"percentile,omitempty" json:"percentile,omitempty"`
 }
 

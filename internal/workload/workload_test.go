@@ -69,7 +69,7 @@ func TestParseExamples(t *testing.T) {
 
 func TestPresetDerivedParams(t *testing.T) {
 	for _, p := range Presets() {
-		if p.Model.Arch.IsVision() {
+		if p.Model.Arch.IsVision() || p.Model.Arch.IsDiffusion() {
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
@@ -203,7 +203,7 @@ func TestParseErrors(t *testing.T) {
 		{"wrong type", "kind: llm-finetune\nmodel:\n  preset: llama-3-8b\ntraining:\n  tokens: 1e9\n  seq_len: long\n",
 			"training.seq_len", 6, "want a whole number"},
 		{"bad kind", "name: x\nkind: llm-tran\n", "kind", 2,
-			`unknown kind "llm-tran" (want one of llm-train, llm-finetune, llm-inference, cnn-train, generic)`},
+			`unknown kind "llm-tran" (want one of llm-train, llm-finetune, llm-inference, cnn-train, generic, image-generation)`},
 		{"missing kind", "name: x\n", "kind", 0, "required"},
 		{"unknown preset", "kind: llm-inference\nmodel:\n  preset: llama-9\ninference: {}\n", "model.preset", 3,
 			`unknown preset "llama-9" (known: llama-2-7b`},
@@ -546,6 +546,8 @@ func FuzzParse(f *testing.F) {
 	seeds := []string{minimalFinetune, "kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
 		"kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {requests_per_second: 1}\n",
 		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1}\n",
+		"kind: image-generation\nmodel: {preset: cogvideox-5b}\nimage: {frames: 50, width: 1000, precision: fp4, images: 1, requests_per_second: 0}\nstack: {framework: openvino}\n",
+		"kind: image-generation\nmodel: {arch: dit, params_b: 1, layers: 2, hidden: 8, patch_size: 0, image_px: 64}\nimage: {requests_per_second: 1, slo: {latency_s: 1, percentile: 0}}\n",
 		"kind: llm-train\nmodel: {layers: 1, hidden: 3, heads: 2, ffn_hidden: 1, vocab: 1, experts: 2}\ntraining: {tokens: 1}\nparallelism: {tensor: 0, expert: 3}\n",
 		`{"kind": "llm-finetune", "model": {"preset": "x"}}`, "&a x: *a", "", "[1, 2]",
 		"kind: llm-inference\nmodel: {preset: bert-large}\ninference: {output_tokens: 3, slo: {tpot_ms: 1, percentile: 101}}\n" +

@@ -35,7 +35,7 @@ type Case struct {
 	Group  string  `yaml:"group"`  // publisher and document: the unit left out in validation
 	Source string  `yaml:"source"` // where the number was read
 	Date   string  `yaml:"date"`
-	Kind   string  `yaml:"kind"` // train, finetune_lora, finetune_qlora, cnn_train, infer_offline, infer_server, memory, cnn_infer
+	Kind   string  `yaml:"kind"` // train, finetune_lora, finetune_qlora, cnn_train, infer_offline, infer_server, memory, cnn_infer, image_gen
 	Value  float64 `yaml:"-"`
 	Unit   string  `yaml:"unit"`
 	Metric string  `yaml:"metric"`
@@ -82,6 +82,13 @@ var metrics = map[string]func(p perf.Prediction, peakTFLOPS float64) (float64, b
 		}
 		return *p.TPOTMs, true
 	},
+	"latency_s": func(p perf.Prediction, _ float64) (float64, bool) {
+		if p.LatencyS == nil {
+			return 0, false
+		}
+		return *p.LatencyS, true
+	},
+	"steps_per_s":           func(p perf.Prediction, _ float64) (float64, bool) { return 1 / p.StepTimeS, p.StepTimeS > 0 },
 	"memory_gib":            func(p perf.Prediction, _ float64) (float64, bool) { return p.MemoryPerGPUGB / 1.073741824, true },
 	"activation_memory_gib": func(p perf.Prediction, _ float64) (float64, bool) { return p.Memory.ActivationsGB / 1.073741824, true },
 	"duration_min": func(p perf.Prediction, _ float64) (float64, bool) {
@@ -96,7 +103,7 @@ var metrics = map[string]func(p perf.Prediction, peakTFLOPS float64) (float64, b
 // system (throughput) rather than a slower one (latency, time).
 func higherIsFaster(metric string) bool {
 	switch metric {
-	case "step_time_s", "ttft_ms", "tpot_ms", "duration_min", "memory_gib", "activation_memory_gib":
+	case "step_time_s", "ttft_ms", "tpot_ms", "duration_min", "memory_gib", "activation_memory_gib", "latency_s":
 		return false
 	}
 	return true

@@ -296,12 +296,27 @@ func LeaveOneSourceOut(ev *Evaluator, o Options) Validation {
 	return v
 }
 
-// ValidationSet keeps the rows of the project's validation set (not the
-// extra rows gathered beyond it).
+// ValidationSet keeps the rows of the project's language- and image-model
+// validation set (not the extra rows gathered beyond it, nor the
+// image-generation rows, which ImageRows reports on their own).
 func ValidationSet(rows []Row) []Row {
 	var out []Row
 	for _, r := range rows {
-		if !r.Case.Extra {
+		if !r.Case.Extra && r.Case.Kind != ImageKind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ImageKind is the case kind of the image-generation rows.
+const ImageKind = "image_gen"
+
+// ImageRows keeps the image-generation rows.
+func ImageRows(rows []Row) []Row {
+	var out []Row
+	for _, r := range rows {
+		if r.Case.Kind == ImageKind {
 			out = append(out, r)
 		}
 	}
