@@ -60,8 +60,9 @@ func applyInterval(m *Params, spec *workload.Spec, p *Prediction) {
 		iv.Basis += fmt.Sprintf(", widened %.1f times for %s confidence", w, p.Confidence)
 	}
 	p.Interval = iv
-	p.Throughput.P10 = ptr(round(p.Throughput.Value*lo, 1))
-	p.Throughput.P90 = ptr(round(p.Throughput.Value*hi, 1))
+	d := throughputDigits(spec)
+	p.Throughput.P10 = ptr(round(p.Throughput.Value*lo, d))
+	p.Throughput.P90 = ptr(round(p.Throughput.Value*hi, d))
 	// Times shrink as speed grows: the low end of a time is the high end
 	// of the speed.
 	if p.DurationHours != nil {

@@ -190,7 +190,7 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 		return p, fmt.Errorf("perf: kind %q has no model", spec.Kind)
 	}
 	if err == nil {
-		p.Throughput.Value = round(p.Throughput.Value, 1)
+		p.Throughput.Value = round(p.Throughput.Value, throughputDigits(spec))
 		applyInterval(m, spec, &p)
 	}
 	if p.Assumptions == nil {
@@ -200,6 +200,15 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// throughputDigits is how many decimals a throughput keeps: images and
+// clips per second are small numbers.
+func throughputDigits(spec *workload.Spec) int {
+	if spec.Kind == workload.KindImageGeneration {
+		return 4
+	}
+	return 1
+}
 
 // performanceField reports whether a defaulted workload field can change a
 // prediction (compliance and pricing defaults cannot).
