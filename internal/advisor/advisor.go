@@ -624,6 +624,10 @@ func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, s
 		return spec.Training.Tokens, "USD per million tokens trained", 1e6
 	case workload.KindCNNTrain:
 		return spec.Training.Samples, "USD per thousand images", 1e3
+	case workload.KindImageGeneration:
+		if spec.Image != nil && spec.Image.Images > 0 {
+			return spec.Image.Images, "USD per thousand images", 1e3
+		}
 	case workload.KindGeneric:
 		if spec.Generic != nil {
 			return spec.Generic.Items, "USD per thousand items", 1e3
