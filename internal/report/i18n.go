@@ -121,7 +121,7 @@ var objectiveZh = map[string]string{"cost": "成本", "time": "时间", "tokens-
 
 var unitZh = map[string]string{
 	"USD per million tokens trained": "美元/百万训练token", "USD per million output tokens": "美元/百万输出token", "USD per million input tokens": "美元/百万输入token",
-	"USD per thousand images": "美元/千张图片", "USD per thousand items": "美元/千个条目",
+	"USD per thousand images": "美元/千张图片", "USD per thousand videos": "美元/千段视频", "USD per thousand items": "美元/千个条目",
 }
 
 func objectiveText(l Lang, o string) string {

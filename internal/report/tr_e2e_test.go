@@ -23,7 +23,9 @@ import (
 // fields, flags), units and product names (trZhAllowed).
 
 // trZhAllowed are the words a Chinese output may keep: units, product and
-// framework names (and the examples' stack.needs ids, dali and optix),
+// framework names (and the examples' stack.needs ids, dali and optix; the
+// diffusion engines' names and ids, ONNX Runtime, Flax, Stable Diffusion
+// and the sdxl preset; imagegen, the regime id the intervals name),
 // proper nouns of the hardware and the law, and the command words of
 // gpupick itself. Catalog names (providers, GPUs) are
 // added from the catalog.
@@ -41,6 +43,7 @@ var trZhAllowed = strings.Fields(`
 	bitsandbytes Inference Graphs ms neuron cuda rocm cann gaudi tpu auto generic
 	deepspeed megatron torchtitan sglang tgi lmdeploy mindie jax tensorflow
 	dali optix
+	diffusers tensorrt onnxruntime openvino iree migraphx Runtime Flax Stable Diffusion sdxl imagegen
 	`)
 
 // Every surface is strict: a renderer that prints a domain sentence
