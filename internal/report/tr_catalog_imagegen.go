@@ -10,7 +10,7 @@ package report
 // Terms (docs/glossary-zh.md): 去噪器 (denoiser), 去噪步 (denoising step),
 // 无分类器引导（CFG）, 潜空间 (latent), 文本编码器, VAE 解码, 图像（张）,
 // 视频片段（段）, 管线 for a diffusion pipeline (流水线 stays pipeline
-// parallelism), 管线调用 for one pipeline call. Model, engine and product
+// parallelism), 生成调用 for one pipeline call. Model, engine and product
 // names (diffusers, TensorRT, ONNX Runtime, OpenVINO, MIGraphX, IREE,
 // Stable Diffusion, SDXL, FLUX.1, UNet, DiT, VAE, CLIP) stay in English.
 var trImageGen = map[string]string{
@@ -23,18 +23,19 @@ var trImageGen = map[string]string{
 	"%.0f latent tokens per image; one denoiser pass %.0f GMAC per image (%.0f linear, %.0f attention)%s; VAE decode %.0f GMAC; text encoders %.0f GMAC per prompt": "每张图像 %.0f 个潜空间 token；去噪器每次前向每张图像 %.0f GMAC（线性部分 %.0f，注意力 %.0f）%s；VAE 解码 %.0f GMAC；文本编码器每个提示词 %.0f GMAC",
 	", run twice per step for classifier-free guidance":                                                                                                             "，因无分类器引导（CFG）每步运行两次",
 	"%s: %s; denoiser in %s, VAE in %s":                                                                                                                             "%s：%s；去噪器精度 %s，VAE 精度 %s",
-	"each of %d GPU groups of %d runs its own pipeline calls of %d images: %.2f s per call (%.3f s text encoding, %d steps of %.3f s, %.3f s VAE decode)":           "%d 个 GPU 组（每组 %d 块）各自运行管线调用，每次生成 %d 张图像：每次调用 %.2f 秒（文本编码 %.3f 秒，%d 个去噪步、每步 %.3f 秒，VAE 解码 %.3f 秒）",
-	"%s take %.0f%% of each %.2f s pipeline call.":                                                                                                                  "%s占每次管线调用的 %.0f%%（每次调用 %.2f 秒）。",
+	"each of %d GPU groups of %d runs its own pipeline calls of %d images: %.2f s per call (%.3f s text encoding, %d steps of %.3f s, %.3f s VAE decode)":           "%d 个 GPU 组（每组 %d 块）各自运行生成调用，每次生成 %d 张图像：每次调用 %.2f 秒（文本编码 %.3f 秒，%d 个去噪步、每步 %.3f 秒，VAE 解码 %.3f 秒）",
+	"%s take %.0f%% of each %.2f s pipeline call.":                                                                                                                  "%s占每次生成调用的 %.0f%%（每次调用 %.2f 秒）。",
 	// the bottleneck terms of the verdict above
-	"denoiser, text encoder and VAE arithmetic":  "去噪器、文本编码器和 VAE 的计算",
-	"streaming the weights every step":           "每个去噪步重新读取一遍权重",
-	"all-to-alls of the sequence-parallel group": "序列并行组内的 all-to-all 通信",
-	"host-side kernel launches and scheduling":   "主机端的算子启动和调度",
+	"denoiser, text encoder and VAE arithmetic":                                                                                       "去噪器、文本编码器和 VAE 的计算",
+	"elementwise kernels and weight reads at the memory bandwidth":                                                                    "受显存带宽限制的逐元素算子和权重读取",
+	"all-to-alls of the sequence-parallel group":                                                                                      "序列并行组内的 all-to-all 通信",
+	"host-side kernel launches and scheduling not hidden behind the GPU":                                                              "未被 GPU 计算掩盖的主机端算子启动和调度",
 	"attention dominates at this resolution: fewer tokens (lower resolution or frames) or an engine with faster attention would help": "在此分辨率下注意力占主导：减少 token 数（降低分辨率或帧数），或换用注意力更快的引擎会有帮助",
 	"fp8 or int8 denoiser weights (TensorRT ModelOpt) or fewer steps would cut it":                                                    "去噪器改用 fp8 或 int8 权重（TensorRT ModelOpt），或减少去噪步数，可缩短这部分时间",
 	"fewer steps (a distilled sampler) or a faster GPU would cut it":                                                                  "减少去噪步数（使用蒸馏采样器）或换用更快的 GPU，可缩短这部分时间",
 	"a larger image.batch would reuse each weight read for more images":                                                               "增大 image.batch，每次读取的权重可供更多图像复用",
 	"fewer GPUs per image (parallelism.context) trades latency for throughput":                                                        "每张图像使用更少的 GPU（parallelism.context），以延迟换取吞吐",
+	"a compiled engine (tensorrt, diffusers-compile) fuses the elementwise kernels into the GEMMs":                                    "换用编译型引擎（tensorrt、diffusers-compile）可把逐元素算子融合进 GEMM",
 	"a compiled engine (tensorrt, diffusers-compile) or a larger batch would hide the launches":                                       "换用编译型引擎（tensorrt、diffusers-compile）或增大批大小，可掩盖算子启动开销",
 	"perf: image-generation needs a diffusion model with forward_gmacs_per_sample and reference_tokens (a preset such as sdxl)":       "perf：image-generation 需要带 forward_gmacs_per_sample 和 reference_tokens 的扩散模型（例如预设 sdxl）",
 	"%s has no %s path: the denoiser is predicted in %s (image.precision)":                                                            "%s 没有 %s 计算路径：去噪器按 %s 预测（image.precision）",
@@ -97,8 +98,8 @@ var trImageGen = map[string]string{
 	"not set; classifier-free guidance (two denoiser passes per step) is the usual sampler":      "未设置；通常采用无分类器引导（CFG，每步两次去噪器前向）",
 	"not set; the model is sampled with classifier-free guidance (two denoiser passes per step)": "未设置；该模型采用无分类器引导（CFG，每步两次去噪器前向）采样",
 	"not set; the model is guidance-distilled (one denoiser pass per step)":                      "未设置；该模型经过引导蒸馏（每步一次去噪器前向）",
-	"must be > 0 images per pipeline call":                                                       "必须 > 0（每次管线调用生成的图像数）",
-	"not set; one image per pipeline call":                                                       "未设置；每次管线调用生成一张图像",
+	"must be > 0 images per pipeline call":                                                       "必须 > 0（每次生成调用生成的图像数）",
+	"not set; one image per pipeline call":                                                       "未设置；每次生成调用生成一张图像",
 	"give images (an offline job) or requests_per_second (a service), not both":                  "images（离线任务）和 requests_per_second（在线服务）只能给出一个",
 	"must be > 0 (images or clips in total)":                                                     "必须 > 0（图像或视频片段的总数）",
 	"give images (an offline job, images or clips in total) or requests_per_second (a service)":  "请给出 images（离线任务，图像或视频片段的总数）或 requests_per_second（在线服务）",
@@ -111,4 +112,25 @@ var trImageGen = map[string]string{
 	// the hints appended to the sentence above
 	"; NVFP4 diffusion runs on TensorRT (ModelOpt) on Blackwell GPUs":         "；NVFP4 扩散模型可在 Blackwell GPU 上用 TensorRT（ModelOpt）运行",
 	"; FP8 diffusion runs on tensorrt, diffusers (torchao) or optimum-habana": "；FP8 扩散模型可用 tensorrt、diffusers（torchao）或 optimum-habana 运行",
+
+	// app: an image-generation model service and its CPU fallback tier
+	"must be an llm-inference or image-generation workload, got %s":                                                         "必须是 llm-inference 或 image-generation 类型的工作负载，实际为 %s",
+	"%s cannot serve %s at batch %d: %s":                                                                                    "%s 无法在批大小 %[3]s 时服务 %[2]s：%[4]s",
+	"AMX bf16 at %.2f of its 1024 FLOP/cycle peak (one published OpenVINO point)":                                           "AMX bf16，按其 1024 FLOP/周期峰值的 %.2f 计（一个已发布的 OpenVINO 数据点）",
+	"%s at %.1f GHz, %s (%.0f FLOP/cycle/core); %s":                                                                         "%s，%.1f GHz，%s（每核每周期 %.0f FLOP）；%s",
+	"%.3g s per request on the main tier (performance model) over mean_s %g s":                                              "主层每个请求 %.3g 秒（性能模型）除以 mean_s %g 秒",
+	"%.3g s per image on %d vCPUs of %s (perf.ImageGenCPUSecondsPerImage, efficiency %.2f) against %.3g s on the main tier": "%[3]s 的 %[2]s 个 vCPU 上每张图像 %[1]s 秒（perf.ImageGenCPUSecondsPerImage，效率 %[4]s），主层为 %[5]s 秒",
+	"policy.fallback.speed = %.4g (%s)":                                                                                     "policy.fallback.speed = %.4g（%s）",
+	"pricing.spot_per_hour_usd = %.4g (the spot price of %s in %s over %d replicas an instance)":                            "pricing.spot_per_hour_usd = %.4g（%s 在 %s 的竞价价格除以每台实例 %d 个副本）",
+	"the speed of a CPU tier is derived for image-generation workloads only; give policy.fallback.speed or mean_s":          "只有 image-generation 类型的工作负载才能推算 CPU 层的速度；请给出 policy.fallback.speed 或 mean_s",
+	"no clock is known for %s (%s); give policy.fallback.speed or mean_s":                                                   "不知道 %s（%s）的时钟频率；请给出 policy.fallback.speed 或 mean_s",
+	"the fallback tier would be faster than the main one (%.3g s against %.3g s a request): it is no fallback":              "备用层会比主层更快（每个请求 %.3g 秒，主层 %.3g 秒）：这不是备用层",
+	"MIG %s of %s: %d per instance (%d GPUs x %d)":                                                                          "%[2]s 的 MIG %[1]s：每台实例 %[3]s 个（%[4]s 块 GPU × %[5]s）",
+	"%s's GPU (%s) has no MIG profile %q; %s":                                                                               "%s 的 GPU（%s）没有 MIG 配置 %q；%s",
+
+	// autoscale: model services in compare, the fallback speed, MIG slices
+	"%d batching models for %d variants":                                                                                    "%d 个批处理模型对应 %d 个变体",
+	"variant %q is a model service: compare needs its batching model":                                                       "变体 %q 是模型服务：compare 需要它的批处理模型",
+	"must be in (0, 1], got %v (for a model service, derived from policy.fallback.instance or mean_s by app.ApplyFallback)": "必须在 (0, 1] 之间，实际为 %v（模型服务由 app.ApplyFallback 根据 policy.fallback.instance 或 mean_s 推算）",
+	"want a MIG profile such as 1g.10gb (compute slices g, memory GB), got %q":                                              "应为 MIG 配置，例如 1g.10gb（计算切片数 g，显存 GB），实际为 %q",
 }
