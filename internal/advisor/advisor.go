@@ -130,7 +130,8 @@ type Candidate struct {
 	// Plan is the fleet this candidate prices: the one description every
 	// command and page renders (a service's model copies are Plan.Replicas).
 	Plan Plan
-	// Service figures (llm-inference at a request rate).
+	// Service figures (llm-inference or image-generation at a request
+	// rate; see IsService).
 	PerHourUSD  float64
 	PerMonthUSD float64
 	Pareto      bool
@@ -182,8 +183,8 @@ func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *p
 		pl.GPUsPerReplica = pl.Tensor * pl.Pipeline
 		pl.Data = 1
 		pl.Batch = p.Serving.Batch
-		if spec.Inference != nil && spec.Inference.RequestsPerSecond != nil {
-			pl.RequestsPerSPerReplica = *spec.Inference.RequestsPerSecond / float64(replicas)
+		if rps, ok := serviceRate(spec); ok {
+			pl.RequestsPerSPerReplica = rps / float64(replicas)
 		}
 		return pl
 	}
@@ -598,7 +599,7 @@ func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []s
 		return out
 	}
 	out = append(out, shape{1, o.GPUCount})
-	if spec.Kind == workload.KindLLMInference || spec.Kind == workload.KindGeneric {
+	if spec.Kind == workload.KindLLMInference || spec.Kind == workload.KindGeneric || IsService(spec) {
 		return out // replicas are independent: sized after prediction
 	}
 	if o.FabricKind == "" {
@@ -626,7 +627,11 @@ func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, s
 		return spec.Training.Samples, "USD per thousand images", 1e3
 	case workload.KindImageGeneration:
 		if spec.Image != nil && spec.Image.Images > 0 {
-			return spec.Image.Images, "USD per thousand images", 1e3
+			return spec.Image.Images, imageUnitCost(spec), 1e3
+		}
+		if rps, ok := serviceRate(spec); ok && service {
+			// One month of the offered load.
+			return rps * catalog.HoursPerMonth * 3600, imageUnitCost(spec), 1e3
 		}
 	case workload.KindGeneric:
 		if spec.Generic != nil {
@@ -649,6 +654,43 @@ func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, s
 		}
 	}
 	return 0, "", 1
+}
+
+// imageUnitCost is the unit cost label of an image-generation workload:
+// per thousand images, or clips for a video model.
+func imageUnitCost(spec *workload.Spec) string {
+	if spec.Model != nil && spec.Model.TemporalFactor > 1 && spec.Image != nil && spec.Image.Frames > 1 {
+		return "USD per thousand videos"
+	}
+	return "USD per thousand images"
+}
+
+// IsService reports whether spec is a service sized to a request rate: an
+// llm-inference workload with inference.requests_per_second, or an
+// image-generation workload with image.requests_per_second. A service is
+// priced per month and its fleet is the fewest replicas that keep up within
+// the SLO.
+func IsService(spec *workload.Spec) bool {
+	_, ok := serviceRate(spec)
+	return ok
+}
+
+// serviceRate is a service's offered load, requests per second.
+func serviceRate(spec *workload.Spec) (float64, bool) {
+	if spec == nil {
+		return 0, false
+	}
+	switch spec.Kind {
+	case workload.KindLLMInference:
+		if spec.Inference != nil && spec.Inference.RequestsPerSecond != nil {
+			return *spec.Inference.RequestsPerSecond, true
+		}
+	case workload.KindImageGeneration:
+		if spec.Image != nil && spec.Image.RequestsPerSecond != nil {
+			return *spec.Image.RequestsPerSecond, true
+		}
+	}
+	return 0, false
 }
 
 // checkpointGB is what the job keeps in storage: training state (16-bit

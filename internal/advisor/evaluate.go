@@ -158,6 +158,7 @@ type evaluator struct {
 	modes   []catalog.Mode
 	shared  *sync.Map
 	service bool
+	image   bool // an image-generation service (sizeImageFleet)
 	maxGPUs int
 	ckptGB  float64
 	// where the dataset lives, when it names a provider
@@ -197,7 +198,8 @@ type evaluator struct {
 func newEvaluator(req *Request, modes []catalog.Mode, shared *sync.Map) *evaluator {
 	spec := req.Spec
 	ev := &evaluator{req: req, spec: spec, modes: modes, shared: shared}
-	ev.service = spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	ev.service = IsService(spec)
+	ev.image = ev.service && spec.Kind == workload.KindImageGeneration
 	ev.maxGPUs = spec.Constraints.MaxGPUs
 	if ev.maxGPUs == 0 {
 		ev.maxGPUs = DefaultMaxGPUs
@@ -352,7 +354,18 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	if t.mig != nil && (!service || p.Serving == nil) {
 		return r
 	}
-	if service && p.Serving != nil {
+	if service && p.Serving != nil && ev.image {
+		fleet, why := ev.sizeImageFleet(o, t.mig)
+		if why != "" {
+			excl("", ReasonUnsustained, why)
+			if ev.fleetNeed > 0 {
+				x := &ev.excl[len(ev.excl)-1]
+				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.fleetNeed*o.GPUCount)
+			}
+			return r
+		}
+		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
+	} else if service && p.Serving != nil {
 		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
 			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
 			return r
@@ -621,7 +634,9 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	}
 	// Warnings, in this order.
 	stale := o.Stale(ev.req.Now)
-	lowUtil := p.Utilization < LowUtilization
+	// An image service's replicas are kept below full load on purpose: the
+	// headroom is what the latency SLO costs, not waste to warn about.
+	lowUtil := p.Utilization < LowUtilization && !ev.image
 	sp := e.Spot
 	spotRisk := sp != nil && sp.ProbMissingDeadline > 0.01
 	spotInt := sp != nil && sp.ExpectedInterrupts >= 0.1

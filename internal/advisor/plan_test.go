@@ -70,6 +70,20 @@ func TestPlansObeyPhysics(t *testing.T) {
 					t.Errorf("%s: the planned fleet does not keep up with the load", where)
 				}
 			}
+			if im := s.Image; im != nil && im.RequestsPerSecond != nil {
+				// An image service: one call within the latency SLO, and
+				// replicas enough for the rate at the plan's batch.
+				if p.LatencyS == nil || p.Serving == nil || c.PerMonthUSD <= 0 && c.Cost.PriceKnown {
+					t.Errorf("%s: an image service without latency, serving figures or a monthly cost", where)
+					continue
+				}
+				if slo := im.SLO.LatencyS; slo > 0 && *p.LatencyS > slo*1.001 {
+					t.Errorf("%s: latency %.2f s over the SLO %.0f s", where, *p.LatencyS, slo)
+				}
+				if capacity := float64(pl.Replicas*pl.Batch) / *p.LatencyS; capacity < *im.RequestsPerSecond {
+					t.Errorf("%s: %d replicas at batch %d serve %.3g requests/s, under the %.3g offered", where, pl.Replicas, pl.Batch, capacity, *im.RequestsPerSecond)
+				}
+			}
 			if p.MFU > 1 || p.Utilization > 1 || p.MFU < 0 || p.Utilization < 0 {
 				t.Errorf("%s: MFU %.3f, utilisation %.3f", where, p.MFU, p.Utilization)
 			}

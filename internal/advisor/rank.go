@@ -23,6 +23,9 @@ func timeOf(c *Candidate) float64 {
 		}
 		return (*c.Pred.TTFTMs + *c.Pred.TPOTMs*out) / 3.6e6 // hours, comparable in ratio only
 	}
+	if c.Pred != nil && c.Pred.LatencyS != nil && c.Pred.Serving != nil {
+		return *c.Pred.LatencyS / 3600 // an image service: one pipeline call
+	}
 	return math.Inf(1)
 }
 

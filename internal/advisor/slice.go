@@ -114,9 +114,10 @@ func (r MIGReplica) RelativeSpeed(spec *workload.Spec, cat *catalog.Catalog, o *
 }
 
 // sliceService reports whether the advisor tries MIG replicas for spec:
-// an inference service at a request rate (whose replicas are independent).
+// a service at a request rate, LLM or image generation (whose replicas are
+// independent).
 func sliceService(spec *workload.Spec) bool {
-	return spec.Kind == workload.KindLLMInference && spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	return IsService(spec)
 }
 
 // migProfiles are the profiles worth trying on o: those of which one GPU

@@ -61,6 +61,9 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, p)
 			}
+			if spec.Kind == workload.KindImageGeneration {
+				return report.WriteImagePrediction(e.Stdout, p, spec, l)
+			}
 			return report.WritePrediction(e.Stdout, p, l)
 		},
 	}

@@ -18,6 +18,8 @@ func TestPredictGolden(t *testing.T) {
 		{"predict-lora-zh.txt", []string{"predict", "-f", "../../examples/llama3-8b-lora.yaml", "--gpu", "h100-sxm", "--gpus", "8", "--lang", "zh"}},
 		{"predict-chat-offer-zh.txt", []string{"predict", "-f", "../../examples/llama3-70b-chat.yaml", "--offer", "aws/p5.48xlarge", "--lang", "zh"}},
 		{"predict-pretrain-nofit-zh.txt", []string{"predict", "-f", "../../examples/llama3-70b-pretrain.yaml", "--gpu", "a10g", "--gpus", "1", "--lang", "zh"}},
+		{"predict-sdxl.txt", []string{"predict", "-f", "../../examples/sdxl-images.yaml", "--gpu", "h100-sxm"}},
+		{"predict-sdxl-zh.txt", []string{"predict", "-f", "../../examples/sdxl-images.yaml", "--gpu", "h100-sxm", "--lang", "zh"}},
 		{"predict-resnet.json", []string{"predict", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "-o", "json"}},
 	}
 	for _, tt := range tests {

@@ -28,6 +28,7 @@ func TestRecommendGolden(t *testing.T) {
 		{"recommend-time-spot.txt", []string{"recommend", "-f", lora, "--objective", "time", "--pricing", "spot,on-demand"}},
 		{"recommend-prices.txt", []string{"recommend", "-f", lora, "--prices", "testdata/prices.yaml"}},
 		{"recommend-chat.txt", []string{"recommend", "-f", "testdata/chat-8b.yaml", "--top", "0"}},
+		{"recommend-flux-service.txt", []string{"recommend", "-f", "../../examples/flux-image-api.yaml", "--top", "8"}},
 		{"recommend-chat.json", []string{"recommend", "-f", "testdata/chat-8b.yaml", "-o", "json"}},
 		{"recommend-explain.txt", []string{"recommend", "-f", lora, "--explain", "tencent/GN7.20XLARGE320"}},
 		{"recommend-all-regions.txt", []string{"recommend", "-f", lora, "--all-regions"}},

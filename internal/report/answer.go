@@ -103,6 +103,14 @@ type ServiceAnswerJSON struct {
 	TPOTMs              *float64 `json:"tpot_ms"`
 	SLOTTFTMs           *float64 `json:"slo_ttft_ms,omitempty"`
 	SLOTPOTMs           *float64 `json:"slo_tpot_ms,omitempty"`
+	// An image-generation service's figures: the wall time of one
+	// pipeline call of Batch images, s, its SLO and the SLO's percentile,
+	// and USD per thousand images at the offered load.
+	LatencyS             *float64 `json:"latency_s,omitempty"`
+	Batch                int      `json:"batch,omitempty"`
+	SLOLatencyS          *float64 `json:"slo_latency_s,omitempty"`
+	SLOPercentile        *float64 `json:"slo_percentile,omitempty"`
+	PerThousandImagesUSD *float64 `json:"per_thousand_images_usd,omitempty"`
 }
 
 // RiskJSON is one thing that could go wrong.

@@ -106,8 +106,7 @@ func answerIsService(r *advisor.Result) bool {
 		}
 		return false
 	}
-	s := r.Spec
-	return s != nil && s.Kind == workload.KindLLMInference && s.Inference != nil && s.Inference.RequestsPerSecond != nil
+	return advisor.IsService(r.Spec)
 }
 
 func answerPick(c *advisor.Candidate, l Lang) *AnswerPickJSON {
@@ -127,6 +126,10 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 		inst := am(l, "instances_n", c.Plan.Instances, c.Plan.GPUsPerInstance, o.GPU)
 		if !c.Cost.PriceKnown {
 			return am(l, "head_svc_noprice", o.ID(), o.Region, mode, reps, inst)
+		}
+		if c.Pred.LatencyS != nil && c.Pred.TTFTMs == nil {
+			return imm(l, "head_svc", o.ID(), o.Region, mode, reps, inst, usd(c.PerMonthUSD), usd(c.PerHourUSD),
+				sText(l, c.Pred.LatencyS), c.Plan.Batch)
 		}
 		return am(l, "head_svc", o.ID(), o.Region, mode, reps, inst, usd(c.PerMonthUSD), usd(c.PerHourUSD),
 			msText(l, c.Pred.TTFTMs), msText(l, c.Pred.TPOTMs))
@@ -206,6 +209,17 @@ func factorOrder(r *advisor.Result, pick *advisor.Candidate, svc bool, l Lang) [
 	}
 	ttft := factorDef{"ttft", "ms", true, ptr(func(c *advisor.Candidate) *float64 { return c.Pred.TTFTMs }), msF}
 	tpot := factorDef{"tpot", "ms", true, ptr(func(c *advisor.Candidate) *float64 { return c.Pred.TPOTMs }), msF}
+	if svc && imageResult(r) {
+		latency := factorDef{"latency", "s", true, ptr(func(c *advisor.Candidate) *float64 { return c.Pred.LatencyS }),
+			func(v float64) string { return imm(l, "s_v", sig(v)) }}
+		switch r.Objective {
+		case workload.ObjectiveTime:
+			return []factorDef{latency, perMonth, replicas}
+		case workload.ObjectiveTokensPerDollar:
+			return []factorDef{unitCost, perMonth, replicas, latency}
+		}
+		return []factorDef{perMonth, replicas, latency}
+	}
 	if svc {
 		switch r.Objective {
 		case workload.ObjectiveTime:
@@ -253,7 +267,11 @@ func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lan
 				delta = am(l, "higher", pct)
 			}
 		}
-		fj.Sentence = am(l, "factor", am(l, "f_"+f.code), f.format(a), runner.Offer.ID(), f.format(b), delta)
+		name := am(l, "f_"+f.code)
+		if f.code == "latency" {
+			name = imm(l, "f_latency")
+		}
+		fj.Sentence = am(l, "factor", name, f.format(a), runner.Offer.ID(), f.format(b), delta)
 		out = append(out, fj)
 	}
 	return out
@@ -263,9 +281,22 @@ func serviceFigures(r *advisor.Result, c *advisor.Candidate) *ServiceAnswerJSON 
 	s := &ServiceAnswerJSON{Replicas: c.Plan.Replicas}
 	if c.Cost.PriceKnown {
 		s.PerHourUSD, s.PerMonthUSD = fp(r2(c.PerHourUSD)), fp(r2(c.PerMonthUSD))
-		if c.UnitCost > 0 {
+		if c.UnitCost > 0 && strings.Contains(c.UnitCostUnit, "tokens") {
 			s.PerMillionTokensUSD = fp(roundSig(c.UnitCost))
 		}
+	}
+	if imageResult(r) {
+		if c.Pred.LatencyS != nil {
+			s.LatencyS = fp(roundSig(*c.Pred.LatencyS))
+		}
+		s.Batch = c.Plan.Batch
+		if v, pct := imageSLO(r.Spec); v > 0 {
+			s.SLOLatencyS, s.SLOPercentile = fp(v), fp(pct)
+		}
+		if c.Cost.PriceKnown && c.UnitCost > 0 {
+			s.PerThousandImagesUSD = fp(roundSig(c.UnitCost))
+		}
+		return s
 	}
 	if c.Pred.TTFTMs != nil {
 		s.TTFTMs = fp(roundSig(*c.Pred.TTFTMs))
@@ -359,6 +390,11 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 		}
 		near("ttft_name", c.Pred.TTFTMs, slo.TTFTMs)
 		near("tpot_name", c.Pred.TPOTMs, slo.TPOTMs)
+	}
+	if v, target := c.Pred.LatencyS, r.Spec; svc && imageResult(r) && v != nil {
+		if slo, _ := imageSLO(target); slo > 0 && *v > 0.9*slo && *v <= slo {
+			add("slo_headroom", "medium", imm(l, "risk_slo", imm(l, "latency_name"), imm(l, "s_v", sig(*v)), imm(l, "s_v", sig(slo))))
+		}
 	}
 	slices.SortStableFunc(out, func(a, b RiskJSON) int { return cmp.Compare(riskLevels[a.Level], riskLevels[b.Level]) })
 	for i := range out {

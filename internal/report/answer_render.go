@@ -67,6 +67,19 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 			tok = "$" + sig(*s.PerMillionTokensUSD)
 		}
 		p.service = label(l, am(l, "svc_head"), am(l, "svc_line", a.Pick.Plan, pm(s.PerHourUSD), pm(s.PerMonthUSD), tok))
+		if s.Batch > 0 { // an image service
+			per := msg(l, "unknown")
+			if s.PerThousandImagesUSD != nil {
+				per = "$" + sig(*s.PerThousandImagesUSD)
+			}
+			p.service = label(l, am(l, "svc_head"), imm(l, "svc_line", a.Pick.Plan, pm(s.PerHourUSD), pm(s.PerMonthUSD), per))
+			t := sText(l, s.LatencyS)
+			if s.SLOLatencyS != nil && s.SLOPercentile != nil {
+				t = imm(l, "slo_vs", t, imm(l, "s_v", sig(*s.SLOLatencyS)), strconv.FormatFloat(*s.SLOPercentile, 'g', -1, 64))
+			}
+			p.latency = sentenceCase(imm(l, "latency_line", s.Batch, t))
+			goto sure
+		}
 		lat := func(v, slo *float64) string {
 			t := msText(l, v)
 			if slo != nil {
@@ -77,6 +90,7 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 		p.latency = am(l, "latency_line", lat(s.TTFTMs, s.SLOTTFTMs), lat(s.TPOTMs, s.SLOTPOTMs))
 		p.latency = sentenceCase(p.latency)
 	}
+sure:
 	if c := a.Confidence; c != nil {
 		p.sure = label(l, am(l, "conf_head"), c.Sentence)
 		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable {

@@ -9,12 +9,20 @@ import (
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // WritePrediction renders a prediction for people, in l: the verdict first,
 // then the numbers with units, the step breakdown, memory, and every
 // assumption. The model's sentences go through Tr.
 func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
+	return writePrediction(w, p, "", l)
+}
+
+// writePrediction is WritePrediction with a line that says what an image
+// workload asked for (setup, "" for none), before the assumptions.
+func writePrediction(w io.Writer, p perf.Prediction, setup string, l Lang) error {
+	image := p.Kind == string(workload.KindImageGeneration)
 	var b strings.Builder
 	count := strconv.Itoa(p.GPUs)
 	if p.GPUFraction > 0 {
@@ -50,6 +58,9 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 	}
 	tp := sigDecimals(p.Throughput.Value, 3)
 	t.Add(tc(l, "q.throughput"), cliFixed(p.Throughput.Value, tp), span(p.Throughput.P10, p.Throughput.P90, tp), perfUnit(l, p.Throughput.Unit))
+	if image {
+		imageRows(t, p, span, l)
+	}
 	if d := p.DurationHours; d != nil {
 		// A burst of prompts takes seconds or minutes: never "0.00 hours".
 		scale, unit := 1.0, "u.hours"
@@ -84,6 +95,10 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 		return err
 	}
 	pl := p.Parallelism
+	if image {
+		b.WriteString("\n" + imageLayout(p, l))
+		goto efficiency
+	}
 	b.WriteString("\n" + tc(l, "pred.layout", pl.Data, pl.Tensor, pl.Pipeline))
 	if pl.VirtualPipeline > 1 {
 		b.WriteString(tc(l, "pred.vpp", pl.VirtualPipeline))
@@ -103,11 +118,12 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 	if s := p.Serving; s != nil {
 		b.WriteString(tc(l, "pred.replicas", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO))
 	}
+efficiency:
 	b.WriteString("\n" + tc(l, "pred.eff", p.Efficiency*100) + "\n")
 	if p.Interval != nil {
 		fmt.Fprintln(&b, tc(l, "pred.range", strings.TrimSuffix(Tr(l, p.Interval.Basis), ".")))
 	}
-	if s := p.Serving; s != nil {
+	if s := p.Serving; s != nil && !image {
 		b.WriteString(tc(l, "pred.serving", s.Engine, cliWord(l, s.Batching), cliFixed(s.OfflineTokensS, 0), cliFixed(s.RequestsPerS, 2), cliFixed(s.PrefillMs, 1)))
 		if s.MakespanS > 0 {
 			b.WriteString(tc(l, "pred.makespan", cliFixed(s.MakespanS, 1)))
@@ -138,6 +154,9 @@ func WritePrediction(w io.Writer, p perf.Prediction, l Lang) error {
 		return err
 	}
 	writeMemory(&b, p.Memory, l)
+	if setup != "" {
+		b.WriteString("\n" + label(l, imm(l, "pred_setup_head"), setup) + "\n")
+	}
 	writeAssumptions(&b, p, l)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -178,7 +197,7 @@ func kindText(l Lang, k string) string {
 
 var kindZh = map[string]string{
 	"llm-train": "大模型预训练", "llm-finetune": "大模型微调", "llm-inference": "大模型推理",
-	"cnn-train": "CNN 训练", "generic": "通用任务",
+	"cnn-train": "CNN 训练", "generic": "通用任务", "image-generation": "图像生成",
 }
 
 // perfUnit names a throughput unit in l.
@@ -191,7 +210,7 @@ func perfUnit(l Lang, u string) string {
 	return u
 }
 
-var perfUnitZh = map[string]string{"tokens/s": "token/秒", "prompt tokens/s": "提示词 token/秒", "images/s": "张图片/秒", "items/s": "个条目/秒"}
+var perfUnitZh = map[string]string{"tokens/s": "token/秒", "prompt tokens/s": "提示词 token/秒", "images/s": "张图片/秒", "videos/s": "段视频/秒", "items/s": "个条目/秒"}
 
 func confidenceWord(l Lang, c string) string {
 	if l == Chinese {

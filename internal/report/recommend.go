@@ -48,6 +48,7 @@ type CandidateJSON struct {
 	PerMonthUSD         *float64         `json:"per_month_usd,omitempty"`
 	TTFTMs              *float64         `json:"ttft_ms,omitempty"`
 	TPOTMs              *float64         `json:"tpot_ms,omitempty"`
+	LatencyS            *float64         `json:"latency_s,omitempty"`
 	Spot                *cost.Spot       `json:"spot,omitempty"`
 	Reserved            *cost.Reserved   `json:"reserved,omitempty"`
 	Parallelism         perf.Parallelism `json:"parallelism"`
@@ -218,7 +219,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		PriceAsOf: o.AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),
 		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved,
 		Parallelism: c.Pred.Parallelism, PriceRule: c.Cost.PriceRule, Warnings: []WarningJSON{},
-		Plan: PlanView(c.Plan),
+		Plan: PlanView(c.Plan), LatencyS: c.Pred.LatencyS,
 	}
 	if c.DurationHours > 0 {
 		j.DurationHours = fp(r2(c.DurationHours))
@@ -414,6 +415,7 @@ func moneyDecimals(vals []float64) int {
 // region cell (a report with room) instead of "(+N)" and a note.
 func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Table {
 	svc := isService(r)
+	img := svc && imageResult(r)
 	cols := []Column{{msg(l, "rank"), "rank", true}, {msg(l, "offer"), "offer", false}, {msg(l, "region"), "region", false},
 		{"CC", "country", false}}
 	if svc {
@@ -422,10 +424,18 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 		cols = append(cols, Column{msg(l, "gpus"), "gpus", false})
 	}
 	cols = append(cols, Column{msg(l, "pricing"), "pricing", false})
-	if svc {
+	switch {
+	case img:
+		unitCol := imm(l, "col_unit")
+		if u := unitLabel(r); u == "USD per thousand videos" {
+			unitCol = imm(l, "col_unit_vid")
+		}
+		cols = append(cols, Column{msg(l, "perhour"), "usd_per_hour", true}, Column{msg(l, "permonth"), "usd_per_month", true},
+			Column{unitCol, "usd_per_thousand_images", true}, Column{imm(l, "col_latency"), "latency_s", true})
+	case svc:
 		cols = append(cols, Column{msg(l, "perhour"), "usd_per_hour", true}, Column{msg(l, "permonth"), "usd_per_month", true},
 			Column{msg(l, "permtok"), "usd_per_million_output_tokens", true}, Column{msg(l, "latency"), "ttft_tpot_ms", true})
-	} else {
+	default:
 		cols = append(cols, Column{msg(l, "hours"), "duration_hours", true}, Column{msg(l, "total"), "total_usd", true},
 			Column{msg(l, "unit"), "unit_cost", true})
 	}
@@ -445,7 +455,7 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 		t.Notes = append(t.Notes, am(l, "util_same", fmt.Sprintf("%.0f%%", rows[0].c.Pred.Utilization*100)))
 	}
 	// One number of decimals per column, enough to tell ranks apart.
-	var hours, totals, units, perHour, perMonth, ttft, tpot []float64
+	var hours, totals, units, perHour, perMonth, ttft, tpot, lats []float64
 	for _, row := range rows {
 		c := row.c
 		hours = append(hours, c.DurationHours)
@@ -458,12 +468,16 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 		if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
 			ttft, tpot = append(ttft, *c.Pred.TTFTMs), append(tpot, *c.Pred.TPOTMs)
 		}
+		if c.Pred.LatencyS != nil {
+			lats = append(lats, *c.Pred.LatencyS)
+		}
 	}
 	// The columns a ranking is by (cost, unit cost) tell adjacent ranks
 	// apart; time and latency do not need to.
 	dHours, dTotal, dUnit := plainDecimals(hours, 2, 2), moneyDecimals(totals), columnDecimals(units, 3, 6)
 	dHour, dMonth := moneyDecimals(perHour), moneyDecimals(perMonth)
 	dTTFT, dTPOT := plainDecimals(ttft, 2, 1), plainDecimals(tpot, 2, 1)
+	dLat := plainDecimals(lats, 2, 2)
 	unknown := msg(l, "unknown")
 	folded := false
 	for _, row := range rows {
@@ -495,6 +509,9 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 			lat := ""
 			if c.Pred.TTFTMs != nil && c.Pred.TPOTMs != nil {
 				lat = fixed(*c.Pred.TTFTMs, dTTFT) + "/" + fixed(*c.Pred.TPOTMs, dTPOT)
+			}
+			if img && c.Pred.LatencyS != nil {
+				lat = fixed(*c.Pred.LatencyS, dLat)
 			}
 			if c.Cost.PriceKnown {
 				cells = append(cells, fixed(c.PerHourUSD, dHour), rangeCell(c.PerMonthUSD, c.CostP10, c.CostP90, dMonth), uc, lat)
@@ -535,10 +552,15 @@ func RecommendCSV(r *advisor.Result, top int) *Table {
 	svc := isService(r)
 	t := &Table{Columns: []Column{{"", "rank", true}, {"", "offer", false}, {"", "region", false}, {"", "country", false},
 		{"", "gpu", false}, {"", "gpus", true}, {"", "instances", true}, {"", "replicas", true}, {"", "pricing", false}}}
-	if svc {
+	img := svc && imageResult(r)
+	switch {
+	case img:
+		t.Columns = append(t.Columns, Column{"", "usd_per_hour", true}, Column{"", "usd_per_month", true},
+			Column{"", "usd_per_month_p10", true}, Column{"", "usd_per_month_p90", true}, Column{"", "latency_s", true})
+	case svc:
 		t.Columns = append(t.Columns, Column{"", "usd_per_hour", true}, Column{"", "usd_per_month", true},
 			Column{"", "usd_per_month_p10", true}, Column{"", "usd_per_month_p90", true}, Column{"", "ttft_ms", true}, Column{"", "tpot_ms", true})
-	} else {
+	default:
 		t.Columns = append(t.Columns, Column{"", "duration_hours", true}, Column{"", "duration_hours_p10", true}, Column{"", "duration_hours_p90", true},
 			Column{"", "total_usd", true}, Column{"", "total_usd_p10", true}, Column{"", "total_usd_p90", true})
 	}
@@ -557,10 +579,14 @@ func RecommendCSV(r *advisor.Result, top int) *Table {
 		priced := c.Cost.PriceKnown
 		cells := []string{strconv.Itoa(c.Rank), c.Offer.ID(), c.Offer.Region, c.Offer.Country, c.Offer.GPU, strconv.Itoa(c.GPUs),
 			strconv.Itoa(c.Plan.Instances), strconv.Itoa(c.Plan.Replicas), c.Cost.Mode.String()}
-		if svc {
+		switch {
+		case img:
+			cells = append(cells, num(c.PerHourUSD, priced), num(c.PerMonthUSD, priced), num(c.CostP10, priced && c.CostP10 > 0),
+				num(c.CostP90, priced && c.CostP90 > 0), ptrNum(c.Pred.LatencyS))
+		case svc:
 			cells = append(cells, num(c.PerHourUSD, priced), num(c.PerMonthUSD, priced), num(c.CostP10, priced && c.CostP10 > 0),
 				num(c.CostP90, priced && c.CostP90 > 0), ptrNum(c.Pred.TTFTMs), ptrNum(c.Pred.TPOTMs))
-		} else {
+		default:
 			cells = append(cells, num(c.DurationHours, true), num(c.DurationHoursP10, c.DurationHoursP10 > 0), num(c.DurationHoursP90, c.DurationHoursP90 > 0),
 				num(c.Cost.Cost.Total, priced), num(c.CostP10, priced && c.CostP10 > 0), num(c.CostP90, priced && c.CostP90 > 0))
 		}
@@ -924,6 +950,9 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 // chartCaption says what the chart plots, with the axes it draws.
 func chartCaption(r *advisor.Result, l Lang) string {
 	if isService(r) {
+		if imageResult(r) {
+			return imm(l, "chart_svc")
+		}
 		return am(l, "chart_svc")
 	}
 	return am(l, "chart_job")
@@ -978,13 +1007,20 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 		label  string
 	}
 	svc := isService(r)
+	img := svc && imageResult(r)
 	var pts []pt
 	for _, c := range r.Candidates {
 		if !c.Cost.PriceKnown {
 			continue
 		}
 		x, y := c.DurationHours, c.Cost.Cost.Total
-		if svc {
+		switch {
+		case img:
+			if c.Pred.LatencyS == nil {
+				continue
+			}
+			x, y = *c.Pred.LatencyS, c.PerMonthUSD
+		case svc:
 			if c.Pred.TTFTMs == nil {
 				continue
 			}
@@ -1000,11 +1036,17 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 	if svc {
 		xl, yl = am(l, "chart_x_svc"), am(l, "chart_y_svc")
 	}
+	if img {
+		xl = imm(l, "chart_x_svc")
+	}
 	// Limit lines: x for the deadline (a job) or the TTFT SLO (a service),
 	// y for the budget.
 	var xLimit, yLimit float64
 	var xLimitText, yLimitText string
 	if s := r.Spec; s != nil {
+		if v, _ := imageSLO(s); img && v > 0 {
+			xLimit, xLimitText = v, imm(l, "chart_slo", sig(v))
+		}
 		if svc && s.Inference != nil && s.Inference.SLO.TTFTMs > 0 {
 			xLimit, xLimitText = s.Inference.SLO.TTFTMs, am(l, "chart_slo", sig(s.Inference.SLO.TTFTMs))
 		}
