@@ -28,7 +28,9 @@ import (
 // imageCall is the time of one pipeline call on one group, split by stage.
 type imageCall struct {
 	textS, stepS, vaeS, hostS float64 // text encoders, one denoiser step, VAE decode, host cost of the call
-	linS, attnS, memS, commS   float64 // parts of one denoiser step
+	linS, attnS, memS, commS   float64 // parts of one denoiser step (memS: weights and elementwise traffic)
+	gapS                       float64 // kernel launch gaps and tails on the GPU, one step
+	hostExposedS               float64 // host time not hidden behind the GPU's
 	latencyS                   float64
 	flops                      float64 // model FLOPs of the call (all images)
 }
@@ -51,15 +53,22 @@ var diffusionEngines = map[workload.Framework]diffusionEngine{
 	workload.FrameworkJAX:              {true, "XLA-compiled JAX pipeline"},
 }
 
-// compiledHostShare is the share of an eager call's host cost that a
-// compiled engine keeps (graph replay still launches one graph per call
-// and runs the scheduler in Python).
-const compiledHostShare = 0.25
+// patchGatherShare is the share of a denoiser pass's GEMM and convolution
+// outputs that patch parallelism (DistriFusion) gathers from the other
+// GPUs each step: every block's input (one width-sized tensor of a
+// block's ~15 width-sized GEMM outputs: q, k, v, out, cross-attention,
+// GEGLU's 8, the down projection), for the self-attention keys and values
+// and for the convolutions' halos and group-norm statistics.
+const patchGatherShare = 1.0 / 15
 
-// a2aEff is the share of the intra-node bandwidth an all-to-all of
-// activations reaches in sequence parallelism (not fitted: no published
-// row separates it from the engine's efficiency).
-const a2aEff = 0.7
+// collectiveLatencyS is the fixed cost of one synchronous collective
+// between the GPUs of a node (NCCL's launch and handshake on NVLink or
+// PCIe), s.
+const collectiveLatencyS = 20e-6
+
+// defaultBlocks is the denoiser's block count for a custom model that
+// gives no model.layers: SDXL's (87).
+const defaultBlocks = 87
 
 // imageJob is a parsed image-generation workload on one accelerator.
 type imageJob struct {
@@ -128,15 +137,37 @@ func (j imageJob) width() float64 {
 	return 1280 // the widest UNet level of SD 1/2/XL
 }
 
+// blocks is the denoiser's number of blocks (transformer and ResNet
+// blocks of a UNet, layers of a DiT): what an eager framework's host cost
+// scales with.
+func (j imageJob) blocks() float64 {
+	if j.md.Layers > 0 {
+		return float64(j.md.Layers)
+	}
+	return defaultBlocks
+}
+
 // call is one pipeline call of batch images on one group.
+//
+// A denoiser step costs, on the GPU, its GEMMs and convolutions, its
+// attention, and the elementwise kernels between them, which read and
+// write every GEMM output several times at the memory bandwidth (the
+// eager count, or the share a compiled engine leaves unfused), or the
+// weight stream if longer; then the communication of a context-parallel
+// group. The host launches the step's kernels asynchronously: a step
+// takes the longer of the GPU's time and the host's (per block and pass
+// in an eager framework, a graph replay in a compiled one).
 func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall {
 	a := c.GPU
 	B := float64(batch)
 	cp := float64(j.cp)
-	eff := m.DiffEager
-	host := m.DiffCallS
+	// The host dispatches an eager pass block by block; a compiled engine
+	// replays the pass as one graph (its host cost is then hidden).
+	hostBlock := m.DiffLaunchS
+	ewShare := 1.0
 	if j.eng.compiled {
-		eff, host = m.DiffCompiled, m.DiffCallS*compiledHostShare
+		hostBlock = 0
+		ewShare = m.DiffEWFused
 	}
 	rows := B * j.guide * j.tokens / cp
 	size := m.sizeEff(rows, j.width())
@@ -144,24 +175,46 @@ func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall
 	if j.md.Arch == workload.ArchUNet {
 		conv = m.UNetConv
 	}
+	eff := m.DiffGEMM
 	var out imageCall
 	out.linS = 2e9 * j.linGMAC * B * j.guide / cp / (m.matmulFLOPS(a, f, j.dt) * eff * size * conv)
 	attnPeak := peakNominal(a, j.attnDT) * f.Attn * m.DiffAttn * powerDerate(a)
 	out.attnS = 2e9 * j.attnGMAC * B * j.guide / cp / attnPeak
+	bw := a.MemBandwidthGBps * 1e9 * f.BW
+	// Elementwise traffic: a GEMM or convolution of fan-in K writes one
+	// output per K multiply-accumulates; the denoiser's fan-in is about
+	// its width. Activations are 16-bit (fp32 pipelines: 32).
+	actBytes := vaeBytes(j.attnDT)
+	outputs := j.linGMAC * 1e9 / j.width() * B * j.guide / cp
+	ewS := outputs * actBytes * m.DiffEWPasses * ewShare / bw
 	// Each pass streams the weights once; at small batches on big models
 	// that can outlast the arithmetic.
-	out.memS = j.md.ParamsB * 1e9 * dtBytes(j.dt) / (a.MemBandwidthGBps * 1e9 * f.BW)
-	if j.cp > 1 && j.md.Arch == workload.ArchDiT && j.md.Layers > 0 {
-		// Ulysses sequence parallelism: four all-to-alls of the local
-		// activations per block (q, k, v in; attention output back).
-		vol := 4 * rows * j.width() * 2 * (cp - 1) / cp
-		out.commS = float64(j.md.Layers) * vol / (c.intraGBps() / 2 * 1e9 * a2aEff)
+	weightS := j.md.ParamsB * 1e9 * dtBytes(j.dt) / bw
+	out.memS = math.Max(0, weightS-out.linS-out.attnS) + ewS
+	if j.cp > 1 {
+		if j.md.Arch == workload.ArchDiT && j.md.Layers > 0 {
+			// Ulysses sequence parallelism: four all-to-alls of the local
+			// activations per block (q, k, v in; attention output back).
+			vol := 4 * rows * j.width() * actBytes * (cp - 1) / cp
+			out.commS = float64(j.md.Layers) * (vol/(c.intraGBps()*1e9*m.A2AEff) + 4*collectiveLatencyS)
+		} else {
+			// Patch parallelism (DistriFusion): every block gathers its
+			// input from the other patches, synchronously.
+			vol := patchGatherShare * j.linGMAC * 1e9 / j.width() * B * j.guide * actBytes * (cp - 1) / cp
+			out.commS = vol/(c.intraGBps()*1e9) + j.blocks()*collectiveLatencyS
+		}
 	}
-	out.stepS = math.Max(out.linS+out.attnS, out.memS) + out.commS + host
+	// The weight stream overlaps the arithmetic; the kernels' launch gaps
+	// on the GPU do not.
+	out.gapS = j.blocks() * m.DiffLaunchS * m.DiffGapShare
+	gpu := out.linS + out.attnS + out.gapS + out.memS
+	host := j.blocks() * hostBlock
+	out.stepS = math.Max(gpu, host) + out.commS
 	textFLOPS := m.matmulFLOPS(a, f, j.attnDT) * eff
 	out.textS = 2e9*j.textGMAC*B*j.guide/textFLOPS + host
 	out.vaeS = 2e9*j.vaeGMAC*B/cp/(m.matmulFLOPS(a, f, j.vaeDT)*m.VAEEff) + host
 	out.hostS = host * (float64(j.im.Steps) + 2)
+	out.hostExposedS = math.Max(0, host-gpu)*float64(j.im.Steps) + 2*host
 	out.latencyS = out.textS + float64(j.im.Steps)*out.stepS + out.vaeS
 	out.flops = 2e9 * B * (j.guide*(j.textGMAC+float64(j.im.Steps)*(j.linGMAC+j.attnGMAC)) + j.vaeGMAC)
 	return out
@@ -276,9 +329,9 @@ func predictImage(m *Params, spec *workload.Spec, c Cluster, p *Prediction) erro
 	p.Efficiency = round(call.flops/call.latencyS/(float64(j.cp)*peakNominal(a, j.dt)), 3)
 	p.Utilization = 1
 	steps := float64(im.Steps)
-	p.Breakdown = Breakdown{ComputeS: round(call.textS+steps*(call.linS+call.attnS)+call.vaeS-call.hostS/(steps+2)*2, 4),
+	p.Breakdown = Breakdown{ComputeS: round(call.textS+steps*(call.linS+call.attnS+call.gapS)+call.vaeS-call.hostS/(steps+2)*2, 4),
 		MemoryS: round(steps*call.memS, 4), CommTotalS: round(steps*call.commS, 4), CommExposedS: round(steps*call.commS, 4),
-		OverheadS: round(call.hostS, 4)}
+		OverheadS: round(call.hostExposedS, 4)}
 	if c.GPUs > 1 && j.cp > 1 {
 		p.Breakdown.CommLink = "intra-node " + c.LinkKind
 	}
@@ -346,10 +399,10 @@ func imageVerdict(j imageJob, call imageCall, p *Prediction) {
 		s    float64
 		what string
 	}{
-		{Compute, steps*(call.linS+call.attnS) + call.textS + call.vaeS - call.hostS*2/(steps+2), "denoiser, text encoder and VAE arithmetic"},
-		{MemoryBandwidth, steps * math.Max(0, call.memS-(call.linS+call.attnS)), "streaming the weights every step"},
+		{Compute, steps*(call.linS+call.attnS+call.gapS) + call.textS + call.vaeS - call.hostS*2/(steps+2), "denoiser, text encoder and VAE arithmetic"},
+		{MemoryBandwidth, steps * call.memS, "elementwise kernels and weight reads at the memory bandwidth"},
 		{Interconnect, steps * call.commS, "all-to-alls of the sequence-parallel group"},
-		{CPU, call.hostS, "host-side kernel launches and scheduling"},
+		{CPU, call.hostExposedS, "host-side kernel launches and scheduling not hidden behind the GPU"},
 	}
 	best := 0
 	for i, t := range terms {
@@ -370,7 +423,11 @@ func imageVerdict(j imageJob, call imageCall, p *Prediction) {
 			p.Fix = "fewer steps (a distilled sampler) or a faster GPU would cut it"
 		}
 	case MemoryBandwidth:
-		p.Fix = "a larger image.batch would reuse each weight read for more images"
+		if j.eng.compiled {
+			p.Fix = "a larger image.batch would reuse each weight read for more images"
+		} else {
+			p.Fix = "a compiled engine (tensorrt, diffusers-compile) fuses the elementwise kernels into the GEMMs"
+		}
 	case Interconnect:
 		p.Fix = "fewer GPUs per image (parallelism.context) trades latency for throughput"
 	case CPU:

@@ -79,13 +79,13 @@ type Params struct {
 	// beyond its expert GEMMs: router GEMM, top-k, permutation and
 	// unpermutation kernels, s.
 	MoELayerS float64
-	// DiffEager is the share of the architecture's matmul efficiency that
-	// an eager diffusion pipeline (diffusers on PyTorch) reaches: unfused
-	// norms, activations and casts between the GEMMs and convolutions.
-	DiffEager float64
-	// DiffCompiled is the same for a compiled engine (TensorRT,
-	// torch.compile, XLA, HPU graphs, ONNX Runtime).
-	DiffCompiled float64
+	// DiffGEMM is the share of the architecture's matmul efficiency that a
+	// diffusion denoiser's GEMMs and convolutions reach, whatever the
+	// engine: eager PyTorch calls the same cuBLAS/cuDNN kernels a compiled
+	// engine does; what differs between engines is modelled apart (the
+	// elementwise traffic they leave unfused, DiffEWPasses, and the host's
+	// launches, DiffLaunchS).
+	DiffGEMM float64
 	// DiffAttn multiplies the architecture's attention factor (fitted on
 	// training, forward and backward) for a diffusion model's forward-only
 	// attention over thousands of tokens.
@@ -94,9 +94,28 @@ type Params struct {
 	// relative to large GEMMs (3×3 convolutions with 320-1280 channels,
 	// group norms between them).
 	UNetConv float64
-	// DiffCallS is the host cost of one denoiser call in an eager
-	// pipeline (about a thousand kernel launches and the scheduler), s.
-	DiffCallS float64
+	// DiffEWPasses is the device-memory traffic of an eager denoiser's
+	// elementwise kernels (group and layer norms, SiLU/GELU, GEGLU's
+	// split and product, residual adds, layout copies around attention),
+	// in 16-bit accesses per element that the GEMMs and convolutions
+	// output. A compiled engine keeps the share ew.fused of it.
+	DiffEWPasses float64
+	// DiffLaunchS is the host time an eager framework spends per
+	// denoiser block and pass (some 20-40 operator dispatches and kernel
+	// launches), s. The host runs ahead of the GPU, so a step costs the
+	// longer of the two; a compiled engine replays graphs and keeps the
+	// share compiledHostShare of it.
+	DiffLaunchS float64
+	// DiffGapShare is the share of DiffLaunchS that the GPU itself spends
+	// per block between and inside its small kernels (launch latency,
+	// wave tails of short kernels) whatever the engine: it is serial
+	// with the arithmetic and graph replay does not remove it.
+	DiffGapShare float64
+	// DiffEWFused is the share of the eager elementwise traffic that a
+	// compiled engine (TensorRT, torch.compile, XLA, HPU graphs) still
+	// moves after fusing norms and activations into its GEMMs and
+	// convolutions.
+	DiffEWFused float64
 	// VAEEff is the share of the matmul rate the VAE decoder's
 	// full-resolution convolutions (128-512 channels) reach.
 	VAEEff float64
@@ -132,6 +151,10 @@ type Factor struct {
 	Lo, Hi float64
 	Fit    bool
 	Why    string
+	// Image marks a factor of the image-generation model only: the fit
+	// moves it on the image-generation rows alone, and moves every other
+	// factor on the other rows alone (see fit.Fit).
+	Image bool
 	get    func(*Params) float64
 	set    func(*Params, float64)
 }
@@ -166,6 +189,7 @@ var archPriors = []archPrior{
 	{"cdna4", 0.55, 0.70, 0.35, "low", false, "as CDNA3 until published MI355X kernels say otherwise"},
 	{"gaudi2", 0.70, 0.75, 0.50, "low", true, "Intel's published Gaudi 2 MME utilisation"},
 	{"gaudi3", 0.55, 0.75, 0.45, "low", true, "Intel's published Gaudi 3 MME utilisation; the peak is Intel's 1,835 TFLOPS at the nominal clock, and shipping parts run the MME at 1,600 MHz (about 1,677), so about 0.6 of the shipping peak is 0.55 of the nominal one"},
+	{"tpu-v4", 0.80, 0.80, 0.60, "medium", false, "PaLM 540B trained at 46% MFU end to end on TPU v4 (Chowdhery et al. 2022), so its XLA GEMMs sustain ~80% of the 275 TFLOPS peak"},
 	{"tpu-v5e", 0.80, 0.80, 0.60, "medium", false, "MaxText reports 55-70% MFU on TPU v5e/v5p"},
 	{"tpu-v5p", 0.80, 0.80, 0.60, "medium", false, "MaxText reports 55-70% MFU on TPU v5e/v5p"},
 	{"tpu-v6e", 0.75, 0.80, 0.55, "medium", false, "as v5p, with a younger compiler"},
@@ -207,6 +231,12 @@ func archFactor(a archPrior, what string, prior, spread, lo, hi float64, fit boo
 			}
 			p.arch[a.name] = f
 		}}
+}
+
+// imageFactor marks f as a factor of the image-generation model.
+func imageFactor(f Factor) Factor {
+	f.Image = true
+	return f
 }
 
 // spreadOf is how uncertain an architecture's priors are: vendor kernel
@@ -252,12 +282,14 @@ var factors = func() []Factor {
 		scalar("cnn.bytes_per_act", 40, 0.3, 10, 120, true, "a conv output is written, read and written by batch norm and ReLU forward (10 bytes in fp16), about twice that backward, plus the next layer's reads", func(p *Params) *float64 { return &p.CNNBytesPerAct }),
 		scalar("cnn.conv", 0.6, 0.3, 0.3, 1.0, true, "cuDNN convolutions with few channels (64-256) or 1x1 kernels reach about half to two thirds of GEMM efficiency", func(p *Params) *float64 { return &p.CNNConv }),
 		scalar("cnn.fused", 0.8, 0.2, 0.4, 1.0, true, "XLA and fused batch-norm/ReLU kernels remove some, not most, of a CNN's passes (the convolutions still write and read every activation)", func(p *Params) *float64 { return &p.CNNFused }),
-		scalar("diffusion.eager", 0.7, 0.3, 0.3, 1.0, true, "eager PyTorch runs group norms, SiLU, casts and residual adds as separate kernels between the GEMMs", func(p *Params) *float64 { return &p.DiffEager }),
-		scalar("diffusion.compiled", 0.9, 0.3, 0.4, 1.0, true, "TensorRT and torch.compile fuse the elementwise kernels into the GEMMs and convolutions", func(p *Params) *float64 { return &p.DiffCompiled }),
-		scalar("diffusion.attention", 1.2, 0.3, 0.5, 1.8, true, "forward-only FlashAttention/SDPA over thousands of tokens runs faster than the training-step average of the architecture's attention factor", func(p *Params) *float64 { return &p.DiffAttn }),
-		scalar("unet.conv", 0.7, 0.3, 0.3, 1.0, true, "cuDNN 3x3 convolutions with 320-1280 channels reach most, not all, of GEMM efficiency; half a UNet's work is convolution", func(p *Params) *float64 { return &p.UNetConv }),
-		scalar("diffusion.call_s", 0.01, 0.7, 0.001, 0.06, true, "an eager UNet or DiT call launches about a thousand kernels at ~10 us each", func(p *Params) *float64 { return &p.DiffCallS }),
-		scalar("vae.eff", 0.5, 0.4, 0.15, 1.0, true, "the VAE decoder's convolutions at full resolution have 128-512 channels and large activations", func(p *Params) *float64 { return &p.VAEEff }),
+		imageFactor(scalar("diffusion.gemm", 0.8, 0.3, 0.4, 1.0, true, "cuBLAS/cuDNN GEMMs and convolutions of a denoiser at batch 1-16 run narrower and shorter than an LLM's large GEMMs", func(p *Params) *float64 { return &p.DiffGEMM })),
+		imageFactor(scalar("diffusion.attention", 1.2, 0.3, 0.5, 1.8, true, "forward-only FlashAttention/SDPA over thousands of tokens runs faster than the training-step average of the architecture's attention factor", func(p *Params) *float64 { return &p.DiffAttn })),
+		imageFactor(scalar("unet.conv", 0.7, 0.3, 0.3, 1.0, true, "cuDNN 3x3 convolutions with 320-1280 channels reach most, not all, of GEMM efficiency; half a UNet's work is convolution", func(p *Params) *float64 { return &p.UNetConv })),
+		imageFactor(scalar("diffusion.ew_passes", 12, 0.5, 3, 40, true, "per GEMM/conv output element an eager UNet or DiT block reads and writes it in a norm, an activation, a residual add and layout copies: about 6 reads and writes of 16 bits, twice that with GEGLU's 8x-wide intermediate and fp32 group-norm statistics", func(p *Params) *float64 { return &p.DiffEWPasses })),
+		imageFactor(scalar("diffusion.launch_s", 0.8e-3, 0.7, 0.1e-3, 4e-3, true, "an eager transformer or ResNet block dispatches some 20-40 PyTorch operators at 20-40 us of Python and launch each", func(p *Params) *float64 { return &p.DiffLaunchS })),
+		imageFactor(scalar("diffusion.gap_share", 0.25, 0.7, 0.02, 1.0, true, "a block's 20-40 kernels each pay ~3-5 us of launch latency and wave tail on the GPU even from a CUDA graph, against ~20-40 us of eager dispatch on the host", func(p *Params) *float64 { return &p.DiffGapShare })),
+		imageFactor(scalar("diffusion.ew_fused", 0.4, 0.5, 0.1, 1.0, true, "TensorRT and inductor fuse group norm, SiLU/GELU and residual adds into conv and GEMM epilogues; layout copies and norms' statistics remain", func(p *Params) *float64 { return &p.DiffEWFused })),
+		imageFactor(scalar("vae.eff", 0.5, 0.4, 0.15, 1.0, true, "the VAE decoder's convolutions at full resolution have 128-512 channels and large activations", func(p *Params) *float64 { return &p.VAEEff })),
 		scalar("moe.layer_s", 30e-6, 1.0, 5e-6, 200e-6, true, "router GEMM, top-k, permutation and unpermutation: five to eight small kernels per MoE layer and decode step", func(p *Params) *float64 { return &p.MoELayerS }),
 	)
 	return fs

@@ -21,7 +21,7 @@ var diffusionPresets = []Preset{
 	// 77 tokens.
 	{Name: "sd-1.5", Aliases: []string{"stable-diffusion-v1-5", "sd15", "stable-diffusion-1.5", "sd-1.4"},
 		Source: "huggingface.co/runwayml/stable-diffusion-v1-5 unet/config.json (859.5M); arXiv 2305.15798 Table 1 (U-Net 339 GMACs, decoder ~1.24 TMACs at 512 px)",
-		Model: unet(0.86, 512, 4096, 339, 68, 0.123, 77),
+		Model: unet(0.86, 38, 512, 4096, 339, 68, 0.123, 77),
 		Image: imageDefaults(512, 512, 1, 50, true)},
 	// Stable Diffusion 2.1: UNet 865M at 768 px (96×96 latent), same
 	// block layout as 1.5 with linear projections; OpenCLIP ViT-H text
@@ -30,7 +30,7 @@ var diffusionPresets = []Preset{
 	// 9,216 tokens (310): 920 GMAC.
 	{Name: "sd-2.1", Aliases: []string{"stable-diffusion-2-1", "sd21", "stable-diffusion-2.1"},
 		Source: "huggingface.co/stabilityai/stable-diffusion-2-1 unet/config.json (865M, 768 px); work derived from SD 1.5 (arXiv 2305.15798)",
-		Model: unet(0.87, 768, 9216, 920, 310, 0.354, 77),
+		Model: unet(0.87, 38, 768, 9216, 920, 310, 0.354, 77),
 		Image: imageDefaults(768, 768, 1, 50, true)},
 	// SDXL base 1.0: UNet 2.567B (Podell et al. 2023, arXiv 2307.01952,
 	// Table 1), latent 128×128 at 1024 px; transformer depth 2 at 64²
@@ -41,7 +41,7 @@ var diffusionPresets = []Preset{
 	// decodes in fp32 (force_upcast in its config).
 	{Name: "sdxl", Aliases: []string{"sdxl-base", "stable-diffusion-xl-base-1.0", "sdxl-1.0", "stable-diffusion-xl"},
 		Source: "arXiv 2307.01952 Table 1 (UNet 2.6B, text encoders 817M); huggingface.co/stabilityai/stable-diffusion-xl-base-1.0 unet/config.json, vae/config.json (force_upcast); work derived",
-		Model: withVAE(unet(2.567, 1024, 16384, 3400, 376, 0.817, 77), FP32),
+		Model: withVAE(unet(2.567, 87, 1024, 16384, 3400, 376, 0.817, 77), FP32),
 		Image: imageDefaults(1024, 1024, 1, 30, true)},
 	// SD3 Medium: MMDiT 2.03B, 24 joint blocks of width 1536, patch 2 over
 	// a 16-channel latent (Esser et al. 2024, arXiv 2403.03206); CLIP-L,
@@ -109,8 +109,13 @@ var diffusionPresets = []Preset{
 // megapixel: ~1,240 GMAC at 512 px (arXiv 2305.15798 Table 1) over 0.262 Mpx.
 const sdVAEGMACsPerMpx = 4730
 
-func unet(paramsB float64, px, refTokens int, gmacs, attnGMACs, textB float64, textTokens int) Model {
-	return Model{Arch: ArchUNet, ParamsB: paramsB, ImagePx: px, LatentChannels: 4, LatentFactor: 8, PatchSize: 1,
+// unet is a latent UNet; blocks counts its transformer and ResNet blocks
+// (SD 1.x/2.x: 16 transformer and 22 ResNet blocks; SDXL: 70 transformer
+// layers and 17 ResNet blocks, from the configs' transformer_layers_per_block
+// and layers_per_block), kept in Layers: an eager framework's host cost
+// is per block.
+func unet(paramsB float64, blocks, px, refTokens int, gmacs, attnGMACs, textB float64, textTokens int) Model {
+	return Model{Arch: ArchUNet, ParamsB: paramsB, Layers: blocks, ImagePx: px, LatentChannels: 4, LatentFactor: 8, PatchSize: 1,
 		ReferenceTokens: refTokens, ForwardGMACsPerSample: gmacs, AttentionGMACsPerSample: attnGMACs,
 		TextEncoderParamsB: textB, TextTokens: textTokens, VAEParamsB: 0.0838, VAEDecoderGMACsPerMpx: sdVAEGMACsPerMpx, VAEPrecision: FP16}
 }
