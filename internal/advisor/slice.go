@@ -30,6 +30,8 @@ type Slice struct {
 	// Kind is SliceMIG (a hardware partition) or SliceFraction (an offer
 	// that rents part of one GPU).
 	Kind string `json:"kind"`
+	// GPU is the accelerator the slice is part of (the offer's GPU id).
+	GPU string `json:"gpu"`
 	// Profile names the slice: a MIG profile ("1g.10gb") or the fraction
 	// ("1/6").
 	Profile string `json:"profile"`
@@ -200,14 +202,14 @@ func sliceOf(o *catalog.Offer, mp *catalog.MIGProfile, m catalog.Mode) *Slice {
 	perHourUSD, _ := o.YourPrices.Get(m)
 	switch {
 	case mp != nil:
-		s := &Slice{Kind: SliceMIG, Profile: mp.Profile, PerGPU: mp.MaxInstances, ComputeShare: mp.ComputeShare(),
+		s := &Slice{Kind: SliceMIG, GPU: o.GPU, Profile: mp.Profile, PerGPU: mp.MaxInstances, ComputeShare: mp.ComputeShare(),
 			MemoryShare: mp.MemoryShare(), MemGB: mp.MemGB}
 		if perHourUSD > 0 {
 			s.ReplicaPerHourUSD = perHourUSD / float64(o.GPUCount*mp.MaxInstances)
 		}
 		return s
 	case o.Sliced():
-		return &Slice{Kind: SliceFraction, Profile: catalog.FractionString(o.GPUFraction), PerGPU: int(math.Round(1 / o.GPUFraction)),
+		return &Slice{Kind: SliceFraction, GPU: o.GPU, Profile: catalog.FractionString(o.GPUFraction), PerGPU: int(math.Round(1 / o.GPUFraction)),
 			ComputeShare: o.GPUFraction, MemoryShare: o.GPUFraction, MemGB: o.GPUMemGiB * 1.073741824, ReplicaPerHourUSD: perHourUSD}
 	}
 	return nil

@@ -122,8 +122,8 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 	o := c.Offer
 	mode := modeName(l, c.Cost.Mode.String())
 	if svc {
-		reps := am(l, "replicas_n", c.Plan.Replicas)
-		inst := am(l, "instances_n", c.Plan.Instances, c.Plan.GPUsPerInstance, o.GPU)
+		reps := replicasPhrase(l, c.Plan)
+		inst := instancesPhrase(l, c.Plan, o.GPU)
 		if !c.Cost.PriceKnown {
 			return am(l, "head_svc_noprice", o.ID(), o.Region, mode, reps, inst)
 		}
@@ -134,7 +134,7 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 		return am(l, "head_svc", o.ID(), o.Region, mode, reps, inst, usd(c.PerMonthUSD), usd(c.PerHourUSD),
 			msText(l, c.Pred.TTFTMs), msText(l, c.Pred.TPOTMs))
 	}
-	gpus := am(l, "gpus_n", c.GPUs, o.GPU)
+	gpus := gpusCell(l, c.Plan, c.GPUs, o.GPU)
 	hours := am(l, "hours_v", hoursFmt(c.DurationHours))
 	if !c.Cost.PriceKnown {
 		return am(l, "head_job_noprice", o.ID(), o.Region, mode, gpus, hours)

@@ -20,7 +20,11 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	if c.Rank > 0 {
 		fmt.Fprintf(&b, "#%d ", c.Rank)
 	}
-	fmt.Fprintln(&b, am(l, "ex_head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String())))
+	head := am(l, "ex_head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String()))
+	if s := c.Plan.Slice; s != nil && s.Kind == advisor.SliceFraction {
+		head = sm(l, "ex_head_fraction", o.ID(), o.Region, o.Country, s.Profile, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String()))
+	}
+	fmt.Fprintln(&b, head)
 	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
 	p := c.Pred
 	fmt.Fprintln(&b, msg(l, "verdict", VerdictText(l, p.Bottleneck, p.Verdict)))

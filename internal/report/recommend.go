@@ -76,6 +76,9 @@ type PlanJSON struct {
 	Pricing                string   `json:"pricing"`
 	PerHourUSD             *float64 `json:"per_hour_usd,omitempty"`
 	Sentence               string   `json:"sentence"`
+	// Slice is set when each replica runs on part of a GPU: a MIG
+	// profile or a fractional offer.
+	Slice *SliceJSON `json:"slice,omitempty"`
 }
 
 // serviceReplicas is a service's model copies (0 for a job): the plan's.
@@ -91,7 +94,7 @@ func PlanView(p advisor.Plan) PlanJSON {
 	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
 		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, GPUsPerReplica: p.GPUsPerReplica,
 		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, Batch: p.Batch,
-		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English)}
+		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English), Slice: sliceView(p.Slice)}
 	if p.RequestsPerSPerReplica > 0 {
 		j.RequestsPerSPerReplica = fp(math.Round(p.RequestsPerSPerReplica*1000) / 1000)
 	}
@@ -103,9 +106,22 @@ func PlanView(p advisor.Plan) PlanJSON {
 
 // PlanSentence says a plan in one sentence: "4 instance(s) of 4 GPU(s)
 // (16 GPUs); 8 replica(s) of tensor parallelism 2, 2 per instance, 3.75
-// requests/s each; on-demand".
+// requests/s each; on-demand". A plan on slices says them: "7 replica(s)
+// on MIG 1g.10gb slice(s) of h100-sxm (7 to a GPU, 1 instance(s) of 8
+// GPU(s))", "1 instance(s), 1/3 of one a10 per instance".
 func PlanSentence(p advisor.Plan, l Lang) string {
 	zh := l == Chinese
+	mode := "; " + p.Pricing.String()
+	if zh {
+		mode = "；" + modeZh[p.Pricing.String()]
+	}
+	if s := p.Slice; s != nil && s.Kind == advisor.SliceMIG {
+		out := sm(l, "plan_mig", p.Replicas, s.Profile, sliceGPU(s, ""), s.PerGPU, p.Instances, p.GPUsPerInstance)
+		if p.RequestsPerSPerReplica > 0 {
+			out += sm(l, "plan_mig_rps", p.RequestsPerSPerReplica)
+		}
+		return out + mode
+	}
 	inst := fmt.Sprintf("%d instance(s) of %d GPU(s) (%d GPUs)", p.Instances, p.GPUsPerInstance, p.GPUs)
 	if zh {
 		inst = fmt.Sprintf("%d 台实例，每台 %d 块 GPU（共 %d 块）", p.Instances, p.GPUsPerInstance, p.GPUs)
@@ -114,6 +130,9 @@ func PlanSentence(p advisor.Plan, l Lang) string {
 		inst = fmt.Sprintf("%d instance(s) of %s of a GPU", p.Instances, catalog.FractionString(p.GPUFraction))
 		if zh {
 			inst = fmt.Sprintf("%d 台实例，每台 %s 块 GPU", p.Instances, catalog.FractionString(p.GPUFraction))
+		}
+		if s := p.Slice; s != nil && s.Kind == advisor.SliceFraction && s.GPU != "" {
+			inst = sm(l, "plan_fraction", p.Instances, s.Profile, s.GPU)
 		}
 	}
 	layout := fmt.Sprintf("tensor parallelism %d", p.Tensor)
@@ -143,10 +162,7 @@ func PlanSentence(p advisor.Plan, l Lang) string {
 	default:
 		s = fmt.Sprintf("%s; one job, data %d x %s", inst, p.Data, layout)
 	}
-	if zh {
-		return s + "；" + modeZh[p.Pricing.String()]
-	}
-	return s + "; " + p.Pricing.String()
+	return s + mode
 }
 
 // CostJSON is a candidate's cost breakdown (a service's per month) with the
@@ -496,9 +512,9 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 		}
 		cells := []string{strconv.Itoa(c.Rank), c.Offer.ID(), region, c.Offer.Country}
 		if svc {
-			cells = append(cells, strconv.Itoa(c.Plan.Replicas), am(l, "fleet_cell", c.Plan.Instances, c.Plan.GPUsPerInstance, c.Offer.GPU))
+			cells = append(cells, strconv.Itoa(c.Plan.Replicas), fleetCell(l, c.Plan, c.Offer.GPU))
 		} else {
-			cells = append(cells, am(l, "gpus_n", c.GPUs, c.Offer.GPU))
+			cells = append(cells, gpusCell(l, c.Plan, c.GPUs, c.Offer.GPU))
 		}
 		cells = append(cells, modeName(l, c.Cost.Mode.String()))
 		uc := "-"

@@ -69,6 +69,8 @@
       bottleneck: "bottleneck", unit_cost: "unit cost", tokens_per_dollar: "tokens per $", price_date: "price date",
       per_month: "$ per month", per_hour: "$ per hour", per_mtok: "$ per million tokens", replicas: "replicas",
       ttft: "time to first token (ms)", tpot: "time per output token (ms)", region: "region", plan: "plan",
+      slice: "GPU slice", slice_mig: "MIG {0}, {1} to a GPU: {2} of the compute, {3} of the memory bandwidth, {4} GB",
+      slice_fraction: "{0} of one {1}: {2} GB", slice_replica_h: "; {0} per replica-hour",
       pricing: "pricing", warnings_count: "warnings",
       fresh: "Prices: {0} offer(s) from {1} provider(s){2}, {3}; {4}", fresh_priced: " ({0} with a price)",
       fresh_dates: "as of {0} to {1} (median {2})", fresh_date: "as of {0}", fresh_stale: "{0} older than {1} days ({2}).",
@@ -159,6 +161,8 @@
       bottleneck: "瓶颈", unit_cost: "单位成本", tokens_per_dollar: "每美元 token 数", price_date: "价格日期",
       per_month: "$ / 月", per_hour: "$ / 小时", per_mtok: "$ / 百万 token", replicas: "副本数",
       ttft: "首 token 时间（毫秒）", tpot: "每个输出 token 时间（毫秒）", region: "区域", plan: "部署方案",
+      slice: "GPU 切片", slice_mig: "MIG {0}，每块 GPU {1} 个：算力的 {2}，显存带宽的 {3}，{4} GB",
+      slice_fraction: "每台 {0} 块 {1}：{2} GB", slice_replica_h: "；每副本每小时 {0}",
       pricing: "计费", warnings_count: "警告",
       fresh: "价格：{0} 条报价，来自 {1} 家云厂商{2}，{3}；{4}", fresh_priced: "（{0} 条有价格）",
       fresh_dates: "日期 {0} 至 {1}（中位数 {2}）", fresh_date: "日期 {0}", fresh_stale: "{0} 条超过 {1} 天（{2}）。",
@@ -640,6 +644,21 @@
     return candidates().some(function (c) { return c.per_month_usd != null || c.replicas_needed; });
   }
   function replicas(c) { return (c.plan && c.plan.replicas) || c.replicas_needed || null; }
+  // A plan's slice as the JSON states it (the advisor decides it; the page
+  // only says it): the GPU a replica runs on, "h100-sxm MIG 1g.10gb" or
+  // "1/3 a10" (null for whole GPUs), and a sentence for the detail panel.
+  function sliceGPU(c) {
+    var s = c.plan && c.plan.slice;
+    if (!s) return null;
+    return s.kind === "mig" ? c.gpu + " MIG " + s.profile : s.profile + " " + c.gpu;
+  }
+  function sliceText(c) {
+    var s = c.plan && c.plan.slice;
+    if (!s) return null;
+    var txt = s.kind === "mig" ? t("slice_mig", s.profile, s.per_gpu, pct(s.compute_share), pct(s.memory_share), num(s.memory_gb, 1))
+      : t("slice_fraction", s.profile, c.gpu, num(s.memory_gb, 1));
+    return txt + (s.replica_per_hour_usd != null ? t("slice_replica_h", usd(s.replica_per_hour_usd, 3)) : "");
+  }
   // perMTok is a service's $ per million generated tokens.
   function perMTok(c) {
     if (c.unit_cost && /per million/.test(c.unit_cost.unit)) return c.unit_cost.value;
@@ -877,7 +896,7 @@
     if (svc) {
       var gp = { h: t("c_replicas"), cls: "", cell: function (c) {
         var n = replicas(c);
-        return el("td", { text: (n ? n + " × " : "") + c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus) });
+        return el("td", { text: (n ? n + " × " : "") + (sliceGPU(c) || c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus)) });
       } };
       return [cb, rank, offer, gp, pricing,
         numCol(t("c_per_hour"), function (c) { return c.per_hour_usd; }, money, true),
@@ -1112,6 +1131,7 @@
       [t("region"), c.region + (c.country ? " (" + c.country + ")" : "")],
       [t("gpus"), c.gpu + " × " + c.gpus + (c.nodes > 1 ? " (" + c.nodes + " " + t("instances") + ")" : "")],
       [t("plan"), c.plan && c.plan.sentence],
+      [t("slice"), sliceText(c)],
       [t("pricing"), mode(c.pricing)],
       [t("price_h"), c.price_per_hour_usd != null ? usd(c.price_per_hour_usd) : null],
       [t("hours"), !svc && c.duration_hours != null ? range(c.duration_hours, c.duration_hours_p10, c.duration_hours_p90, function (v) { return num(v, 1); }) : null],
