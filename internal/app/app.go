@@ -336,15 +336,20 @@ func ExportPolicy(p autoscale.Policy) export.Policy {
 
 // BatchModel turns the performance model's serving curve for a workload on
 // one instance of an offer into the simulator's per-replica model.
+// An image-generation workload is served one image per request
+// (imageBatchModel); service.slice puts each replica on a MIG slice.
 func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
-	if ws.Kind != workload.KindLLMInference {
-		return nil, apperr.Invalidf("service.workload", "must be an llm-inference workload, got %s", ws.Kind)
+	if ws.Kind == workload.KindImageGeneration {
+		return imageBatchModel(spec, ws, c, o)
 	}
-	a, _ := c.OfferAccelerator(o)
-	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+	if ws.Kind != workload.KindLLMInference {
+		return nil, apperr.Invalidf("service.workload", "must be an llm-inference or image-generation workload, got %s", ws.Kind)
+	}
+	rc, err := serviceCluster(spec, c, o)
 	if err != nil {
 		return nil, err
 	}
+	cl := rc.cl
 	// The curve is the replica's capacity: no request rate.
 	offline := *ws
 	inf := *ws.Inference
@@ -377,11 +382,18 @@ func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *
 	if cold == 0 {
 		cold = prov + pull + weightsGB/storage
 	}
-	return &autoscale.BatchModel{
+	m := &autoscale.BatchModel{
 		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
 		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
 		GPUs: curve.TensorParallel, ReplicasPerInstance: curve.ReplicasPerNode,
-	}, nil
+	}
+	if rc.perInstance > 0 {
+		m.ReplicasPerInstance, m.GPUs, m.PricePerHourUSD = rc.perInstance, 1, rc.price
+		if rc.price == 0 {
+			m.PricePerHourUSD = spec.Pricing.PerHourUSD
+		}
+	}
+	return m, nil
 }
 
 // ExportInput ranks the offers for the workload and picks the chosen one:

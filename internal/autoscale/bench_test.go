@@ -112,3 +112,32 @@ policy: {kind: target, target: 1, min_replicas: 1, max_replicas: 100}
 		float64(after.TotalAlloc-before.TotalAlloc)/1e6, after.Mallocs-before.Mallocs, float64(after.HeapInuse)/1e6,
 		res.Latency.P95S, res.ReplicaHours, res.ScaleEvents)
 }
+
+// benchImage: an image service (one image per request, StepsPerRequest 1,
+// batches of up to 1) at 83% load over 12 replicas: the model path of the
+// simulator with the free-list of one-at-a-time replicas.
+func benchImage(b *testing.B, policy string) {
+	spec := mustSpec(b, `
+traffic: {kind: poisson, rate_per_s: 200, duration_s: 1000000, seed: 1}
+service: {kind: model, workload: w.yaml, offer: aws/x, cold_start_s: 60}
+policy: `+policy)
+	m := &BatchModel{MaxBatch: 1, StepBaseS: 0.05, StepsPerRequest: 1, PricePerHourUSD: 2}
+	const n = 1_000_000
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		src, _ := NewSource(&spec.Traffic, 1)
+		if _, err := Simulate(spec, &limited{src, n}, m, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// BenchmarkImageFixed: an image model service on 12 fixed replicas.
+func BenchmarkImageFixed(b *testing.B) { benchImage(b, "{kind: fixed, replicas: 12}") }
+
+// BenchmarkImageTarget: the same with target tracking.
+func BenchmarkImageTarget(b *testing.B) {
+	benchImage(b, "{kind: target, target: 1, min_replicas: 1, max_replicas: 50}")
+}

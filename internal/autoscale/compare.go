@@ -76,6 +76,10 @@ func Variants(data []byte, base *Spec) ([]*Spec, error) {
 			continue
 		}
 		spec.Compare = nil
+		spec.at = func(field string) (string, int) {
+			e := relocate(invalidf(field, ""), prefix, item, lines)[0]
+			return e.Field, e.Line
+		}
 		out = append(out, spec)
 	}
 	if len(errs) > 0 {
@@ -226,19 +230,27 @@ type CompareRow struct {
 	Cheapest bool `json:"cheapest_meeting_slo"`
 }
 
-// Compare simulates each spec (distribution services: Simulate with no
-// model) over its own synthetic traffic, which is the same for all since
+// Compare simulates each spec with its batching model (models[i]; nil
+// for a distribution service, and models may be nil when every spec is
+// one) over its own synthetic traffic, which is the same for all since
 // they share the traffic block, or over the requests src returns for each
 // run (nil: synthetic), and sums them up.
-func Compare(name string, specs []*Spec, src func() Source, opts Options) (*Comparison, error) {
+func Compare(name string, specs []*Spec, models []*BatchModel, src func() Source, opts Options) (*Comparison, error) {
 	if len(specs) == 0 {
 		return nil, invalidf("compare", "no variants to compare")
+	}
+	if models != nil && len(models) != len(specs) {
+		return nil, invalidf("compare", "%d batching models for %d variants", len(models), len(specs))
 	}
 	c := &Comparison{Name: name, SLO: specs[0].SLO}
 	best := -1
 	for i, sp := range specs {
-		if sp.Service.Kind != ServiceDistribution {
-			return nil, invalidf("service.kind", "compare runs distribution services (variant %q is %s)", sp.Name, sp.Service.Kind)
+		var model *BatchModel
+		if models != nil {
+			model = models[i]
+		}
+		if sp.Service.Kind == ServiceModel && model == nil {
+			return nil, invalidf("service.kind", "variant %q is a model service: compare needs its batching model", sp.Name)
 		}
 		if opts.Context != nil && opts.Context.Err() != nil {
 			return nil, opts.Context.Err()
@@ -247,7 +259,7 @@ func Compare(name string, specs []*Spec, src func() Source, opts Options) (*Comp
 		if src != nil {
 			s = src()
 		}
-		r, err := Simulate(sp, s, nil, opts)
+		r, err := Simulate(sp, s, model, opts)
 		if err != nil {
 			return nil, err // the variant is named by its spec (Name) in the error of Simulate
 		}

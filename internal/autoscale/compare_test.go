@@ -6,87 +6,13 @@ import (
 	"testing"
 
 	"github.com/gpupick/gpupick/data"
-	"github.com/gpupick/gpupick/examples"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 )
 
-func imageAPIVariants(t *testing.T) []*autoscale.Spec {
-	t.Helper()
-	b, err := examples.FS.ReadFile("service-image-api.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := autoscale.ParseSpec(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := autoscale.Variants(b, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpus, err := autoscale.ParseCPUInstances(data.CPUInstances)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vs {
-		if err := autoscale.ApplyCPUInstances(v, cpus); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return vs
-}
-
-// TestCompareImageAPI checks relations that follow from the physics of the
-// example, not its numbers: a fleet sized for the peak meets the SLO and
-// costs the most of those that scale; scaling in at night costs less; the
-// flagged winner is the cheapest that meets the SLO.
-func TestCompareImageAPI(t *testing.T) {
-	vs := imageAPIVariants(t)
-	c, err := autoscale.Compare("sdxl-image-api", vs, nil, autoscale.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := map[string]autoscale.CompareRow{}
-	for _, r := range c.Rows {
-		rows[r.Name] = r
-	}
-	fixed := rows["fixed-peak"]
-	if !fixed.SLOMet {
-		t.Errorf("the fleet sized for the peak misses the SLO: %+v", fixed)
-	}
-	// Every variant saw the same requests.
-	for _, r := range c.Rows {
-		if r.Requests != fixed.Requests {
-			t.Errorf("%s saw %d requests, fixed-peak %d", r.Name, r.Requests, fixed.Requests)
-		}
-	}
-	for _, name := range []string{"target", "serverless", "gpu+cpu"} {
-		if rows[name].CostUSD >= fixed.CostUSD {
-			t.Errorf("%s ($%.2f) costs no less than the fixed fleet sized for the peak ($%.2f)", name, rows[name].CostUSD, fixed.CostUSD)
-		}
-	}
-	// A fixed fleet's mean is its size; an autoscaled one's is below its peak.
-	if fixed.MeanReplicas < 7.99 || fixed.MeanReplicas > 8.01 {
-		t.Errorf("fixed-peak mean replicas %v, want 8", fixed.MeanReplicas)
-	}
-	// Scaling on waiting requests only scales the GPUs in while the CPUs
-	// hold work: worse latency than scaling on requests in flight.
-	if q, f := rows["gpu+cpu-queue"], rows["gpu+cpu"]; q.SLOViolationFraction <= f.SLOViolationFraction {
-		t.Errorf("queue-only scaling violates %v, in-flight scaling %v; want more", q.SLOViolationFraction, f.SLOViolationFraction)
-	}
-	var best *autoscale.CompareRow
-	for i, r := range c.Rows {
-		if r.SLOMet && (best == nil || r.CostUSD < best.CostUSD) {
-			best = &c.Rows[i]
-		}
-	}
-	for _, r := range c.Rows {
-		if r.Cheapest != (best != nil && r.Name == best.Name) {
-			t.Errorf("%s flagged cheapest = %v", r.Name, r.Cheapest)
-		}
-	}
-}
+// TestCompareImageAPI (the example's physics relations) is in
+// internal/app: its variants are model services, whose batching models
+// app builds from the performance model and the catalog.
 
 // TestDrainTier: a CPU tier that drains the queue while one GPU is all the
 // fleet has cuts the waits of a burst, and costs more than no tier.

@@ -99,6 +99,7 @@ func ApplyCPUInstances(spec *Spec, table []CPUInstance) error {
 	var ids []string
 	for _, c := range table {
 		if strings.EqualFold(c.ID(), f.Instance) {
+			f.CPU = c
 			spec.Pricing.FallbackPerHourUSD = c.PricePerHourUSD
 			f.PriceSource = fmt.Sprintf("%s %s, %s, %d vCPU: %s (%s)", c.ID(), c.Region, c.CPU, c.VCPUs, c.Source, c.AsOf)
 			spec.Defaults = append(spec.Defaults, fmt.Sprintf("pricing.fallback_per_hour_usd = %v (the on-demand price of %s in %s)", c.PricePerHourUSD, c.ID(), c.Region))
@@ -106,7 +107,5 @@ func ApplyCPUInstances(spec *Spec, table []CPUInstance) error {
 		}
 		ids = append(ids, c.ID())
 	}
-	e := invalidf("policy.fallback.instance", "unknown CPU instance %q; known: %s", f.Instance, strings.Join(ids, ", "))
-	e.Line = f.instanceLine
-	return e
+	return spec.Errorf("policy.fallback.instance", "unknown CPU instance %q; known: %s", f.Instance, strings.Join(ids, ", "))
 }

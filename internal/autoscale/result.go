@@ -21,6 +21,11 @@ type BatchModel struct {
 	// billed whole: the fleet pays for ceil(replicas / this) instances at
 	// this x PricePerHourUSD each. 0 or 1: one replica per instance.
 	ReplicasPerInstance int
+	// StepsPerRequest > 0 makes every request take this many steps
+	// whatever its token counts, with no prefill: an image (or clip) of a
+	// diffusion service is one pipeline call, StepS(n) the call's time
+	// with n images batched. 0: a request takes its output tokens.
+	StepsPerRequest int
 }
 
 // StepS is the duration in seconds of one decode step with batch sequences
@@ -37,7 +42,7 @@ func (m *BatchModel) validate() error {
 		return invalidf("model.step_base_s", "must be > 0, got %v", m.StepBaseS)
 	case !(m.StepPerSeqS >= 0):
 		return invalidf("model.step_per_seq_s", "must be >= 0, got %v", m.StepPerSeqS)
-	case !(m.ColdStartS >= 0), !(m.PricePerHourUSD >= 0), m.GPUs < 0, m.ReplicasPerInstance < 0:
+	case !(m.ColdStartS >= 0), !(m.PricePerHourUSD >= 0), m.GPUs < 0, m.ReplicasPerInstance < 0, m.StepsPerRequest < 0:
 		return invalidf("model", "cold start, price and GPUs must be >= 0")
 	}
 	return nil

@@ -133,6 +133,7 @@ type sim struct {
 	timeoutS float64
 	sloLat   float64
 	sloTTFT  float64
+	whole    bool // a request's answer comes whole at its end (no tokens): its TTFT is its latency
 
 	ctx       context.Context // nil: never stopped
 	now       float64
@@ -239,6 +240,7 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 		return nil, invalidf("service.kind", "unknown %q", sv.Kind)
 	}
 	s.cap1 = s.cap == 1
+	s.whole = s.model == nil || s.model.StepsPerRequest > 0
 	s.maxQueue, s.timeoutS = sv.MaxQueue, sv.TimeoutS
 	s.sloLat, s.sloTTFT = spec.SLO.LatencyS, spec.SLO.TTFTS
 	s.horizonS = spec.Traffic.DurationS
@@ -275,6 +277,9 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 		s.tiers = append(s.tiers, tierState{name: "spot", price: spotPrice, coldS: p.Spot.ColdStartS, speed: 1,
 			hazard: p.Spot.InterruptionsPerHour / 3600, noticeS: p.Spot.NoticeS, packed: true})
 		if f := p.Fallback; f != nil {
+			if !(f.Speed > 0 && f.Speed <= 1) {
+				return nil, spec.Errorf("policy.fallback.speed", "must be in (0, 1], got %v (for a model service, derived from policy.fallback.instance or mean_s by app.ApplyFallback)", f.Speed)
+			}
 			s.tiers = append(s.tiers, tierState{name: "fallback", price: spec.Pricing.FallbackPerHourUSD, coldS: f.ColdStartS, speed: f.Speed})
 		}
 		s.ctl = newMixedCtl(p, s)
@@ -564,6 +569,11 @@ func (s *sim) admit(r *replica, req Request) {
 	}
 	m := s.model
 	r.advance(now, m, speed)
+	if m.StepsPerRequest > 0 {
+		// An image: no prefill; the call's steps, whatever the tokens.
+		r.push(seq{key: r.v + float64(m.StepsPerRequest), req: req})
+		return
+	}
 	r.stallS = max(now, r.stallS) + float64(req.PromptTokens)*m.PrefillSPerToken/speed
 	ttft := r.stallS - req.ArrivalS
 	s.ttft.Add(ttft)
@@ -656,10 +666,10 @@ func (s *sim) finishSeq(q seq) {
 	lat := s.now - q.req.ArrivalS
 	s.lat.Add(lat)
 	s.bucketLat.Add(lat)
-	if s.model == nil {
+	if s.whole {
 		s.ttft.Add(lat)
 	}
-	if q.ttftBad || (s.sloLat > 0 && lat > s.sloLat) || (s.model == nil && s.sloTTFT > 0 && lat > s.sloTTFT) {
+	if q.ttftBad || (s.sloLat > 0 && lat > s.sloLat) || (s.whole && s.sloTTFT > 0 && lat > s.sloTTFT) {
 		s.violations++
 	}
 	s.res.Completed++

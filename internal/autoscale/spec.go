@@ -26,6 +26,19 @@ type Spec struct {
 	Compare []Variant `yaml:"compare" json:"-"` // variants simulated side by side by simulate --compare
 	// Defaults lists each value ParseSpec filled in, as "field = value (why)".
 	Defaults []string `yaml:"-" json:"defaults,omitempty"`
+	// at locates a field in the file the spec was read from (see Errorf).
+	at func(field string) (string, int)
+}
+
+// Errorf is an Invalid error on field of the file the spec was read
+// from, with the field's line there: for a variant of a compare block,
+// compare[i].field when the entry gives it, else the file's own field.
+func (s *Spec) Errorf(field, format string, args ...any) *apperr.Error {
+	e := invalidf(field, format, args...)
+	if s.at != nil {
+		e.Field, e.Line = s.at(field)
+	}
+	return e
 }
 
 // Traffic kinds.
@@ -80,6 +93,12 @@ type Service struct {
 	Kind     string `yaml:"kind" json:"kind"`                   // model (the performance model of a workload on an offer) or distribution
 	Workload string `yaml:"workload" json:"workload,omitempty"` // model: path of the workload file
 	Offer    string `yaml:"offer" json:"offer,omitempty"`       // model: provider/instance-type
+	// Slice (model services) runs each replica on a MIG instance of the
+	// offer's GPUs instead of a whole GPU: the replica's speed is the
+	// performance model's on that slice, its price the instance's over
+	// the slices one instance holds (GPUs × the profile's instances per
+	// GPU), and the fleet pays for whole instances.
+	Slice string `yaml:"slice" json:"slice,omitempty"` // model: a MIG profile of the offer's GPU (e.g. 1g.10gb); replicas are slices
 	// distribution
 	Distribution string  `yaml:"distribution" json:"distribution,omitempty"` // exponential | deterministic | lognormal
 	MeanS        float64 `yaml:"mean_s" json:"mean_s,omitempty"`             // mean service time of one request
@@ -188,8 +207,14 @@ type FallbackTier struct {
 	// named a CPU instance (filled by ApplyCPUInstances; not read from
 	// the file).
 	PriceSource string `yaml:"-" json:"price_source,omitempty"`
-	// instanceLine is the line of instance in the file, for errors.
-	instanceLine int
+	// CPU is the row of the CPU instance table that Instance named (filled
+	// by ApplyCPUInstances), from which a model service's image workload
+	// gets the tier's speed (app.ApplyFallback).
+	CPU CPUInstance `yaml:"-" json:"-"`
+	// SpeedSource says how the tier's speed was derived from the
+	// performance model (filled by app.ApplyFallback; not read from the
+	// file).
+	SpeedSource string `yaml:"-" json:"speed_source,omitempty"`
 }
 
 // SLO is the service-level objective: a request violates it when its time to
@@ -241,6 +266,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 		return nil, err
 	}
 	c := &checker{s: &s, lines: strictyaml.IndexLines(data)}
+	s.at = func(field string) (string, int) { return field, c.lines.Line(field) }
 	c.check()
 	if len(c.errs) > 0 {
 		sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
@@ -473,7 +499,7 @@ func (c *checker) service() {
 		}
 	}
 	if sv.Kind == ServiceModel {
-		c.only("service", sv.Kind, append(common, "workload", "offer"))
+		c.only("service", sv.Kind, append(common, "workload", "offer", "slice"))
 		if sv.Workload == "" {
 			c.errorf("service.workload", "required for service kind model (path of a workload file)")
 		}
@@ -481,6 +507,9 @@ func (c *checker) service() {
 			c.errorf("service.offer", "required for service kind model (provider/instance-type)")
 		} else if !strings.Contains(sv.Offer, "/") {
 			c.errorf("service.offer", "want provider/instance-type, got %q", sv.Offer)
+		}
+		if c.lines.Has("service.slice") && !migProfileName(sv.Slice) {
+			c.errorf("service.slice", "want a MIG profile such as 1g.10gb (compute slices g, memory GB), got %q", sv.Slice)
 		}
 	} else {
 		c.only("service", sv.Kind, append(common, "distribution", "mean_s", "cv", "concurrency"))
@@ -689,7 +718,9 @@ func (c *checker) mixed() {
 			n := len(c.errs)
 			if c.upTo("policy.fallback.mean_s", f.MeanS, MaxDayS, true, "s (a day)"); len(c.errs) == n {
 				if c.s.Service.Kind != ServiceDistribution {
-					c.errorf("policy.fallback.mean_s", "needs a service of kind distribution (its mean_s); give speed instead")
+					// A model service: the speed is service time on the main
+					// tier (from the performance model) over mean_s, set
+					// when the model is built (app.ApplyFallback).
 				} else if sv := c.s.Service.MeanS; sv > 0 {
 					if f.MeanS < sv {
 						c.errorf("policy.fallback.mean_s", "the fallback tier must not be faster than the main one (service.mean_s = %v s), got %v s", sv, f.MeanS)
@@ -698,6 +729,9 @@ func (c *checker) mixed() {
 					}
 				}
 			}
+		case !c.lines.Has("policy.fallback.speed") && c.s.Service.Kind == ServiceModel && f.Instance != "":
+			// Derived from the CPU instance when the model is built
+			// (app.ApplyFallback: an image-generation workload on the CPU).
 		case !c.lines.Has("policy.fallback.speed"):
 			c.errorf("policy.fallback.speed", "required: service speed of the fallback tier relative to the main one (or mean_s, its service time)")
 		case !(f.Speed > 0 && f.Speed <= 1):
@@ -712,13 +746,30 @@ func (c *checker) mixed() {
 		} else if c.lines.Has("policy.fallback.below_rps") {
 			c.errorf("policy.fallback.below_rps", "used only in mode replace; in mode drain the tier serves while requests wait and the burst tier is scaled in")
 		}
-		f.instanceLine = c.lines.Line("policy.fallback.instance")
 		if f.Instance != "" && !strings.Contains(f.Instance, "/") {
 			c.errorf("policy.fallback.instance", "want provider/instance-type, got %q", f.Instance)
 		}
 		c.upTo("policy.fallback.window_s", f.WindowS, MaxDayS, true, "s (a day)")
 		c.upTo("policy.fallback.cold_start_s", f.ColdStartS, MaxDayS, false, "s (a day)")
 	}
+}
+
+// migProfileName reports whether p reads as a MIG profile: "<n>g.<m>gb",
+// optionally with a "mig-" prefix and a "+me" suffix (1g.10gb, 3g.40gb,
+// 1g.10gb+me); whether the offer's GPU has it is checked against the
+// catalog when the model is built.
+func migProfileName(p string) bool {
+	p = strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(p)), "mig-"), "+me")
+	g, mem, ok := strings.Cut(p, "g.")
+	if !ok || g == "" || !strings.HasSuffix(mem, "gb") || len(mem) == 2 || len(g) > 2 {
+		return false
+	}
+	for _, r := range g + strings.TrimSuffix(mem, "gb") {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) slo() {

@@ -17,6 +17,7 @@ import (
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newSimulateCmd(e *Env) *cobra.Command {
@@ -103,24 +104,9 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				if err != nil {
 					return err
 				}
-				ws, err := e.loadWorkload(filepath.Join(dir, spec.Service.Workload))
-				if err != nil {
-					return err
-				}
-				o, err := app.FindOffer(c, app.Flags, spec.Service.Offer)
-				if err != nil {
-					return apperr.Wrap(apperr.Invalid, "service.offer", err)
-				}
-				// The region the workload's compliance allows, as recommend picks it.
-				var allowed bool
-				if o, allowed, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
-					return apperr.Wrap(apperr.Invalid, "service.offer", err)
-				}
-				if !allowed {
-					return apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name)
-				}
-				model, err = app.BatchModel(spec, ws, c, o)
-				if err != nil {
+				var ws *workload.Spec
+				var o *catalog.Offer
+				if model, ws, o, err = e.serviceModel(spec, c, dir, file); err != nil {
 					return err
 				}
 				if search {
@@ -150,9 +136,27 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 					return err
 				}
 			}
+			var models []*autoscale.BatchModel
+			if compare {
+				// Each variant's own batching model: its offer, slice and
+				// fallback tier may differ from the file's.
+				for _, v := range variants {
+					var m *autoscale.BatchModel
+					if v.Service.Kind == autoscale.ServiceModel {
+						c, err := e.Catalog()
+						if err != nil {
+							return err
+						}
+						if m, _, _, err = e.serviceModel(v, c, dir, file); err != nil {
+							return err
+						}
+					}
+					models = append(models, m)
+				}
+			}
 			est := autoscale.EstimateRun(spec, stats, model)
 			if compare {
-				est = autoscale.EstimateRun(variants[0], stats, nil)
+				est = autoscale.EstimateRun(variants[0], stats, models[0])
 			}
 			if search {
 				est = autoscale.EstimateSearch(spec, stats, candidates)
@@ -166,8 +170,8 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 			}
 			ctx := cmd.Context()
 			if compare {
-				for _, v := range variants[1:] {
-					if err := autoscale.EstimateRun(v, stats, nil).Check(autoscale.DefaultLimits); err != nil && !force {
+				for i, v := range variants[1:] {
+					if err := autoscale.EstimateRun(v, stats, models[i+1]).Check(autoscale.DefaultLimits); err != nil && !force {
 						return apperr.InFile(err, file)
 					}
 				}
@@ -183,7 +187,7 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 						return s
 					}
 				}
-				res, err := autoscale.Compare(spec.Name, variants, next, autoscale.Options{Context: ctx})
+				res, err := autoscale.Compare(spec.Name, variants, models, next, autoscale.Options{Context: ctx})
 				if err != nil {
 					return err
 				}
@@ -246,6 +250,38 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
+}
+
+// serviceModel builds the batching model of a model service (spec, read
+// from file in dir): its workload file, its offer in the region the
+// workload's compliance allows (as recommend picks it), its slice, and
+// the speed of its fallback tier. Errors about the spec's fields name
+// their line in file.
+func (e *Env) serviceModel(spec *autoscale.Spec, c *catalog.Catalog, dir, file string) (*autoscale.BatchModel, *workload.Spec, *catalog.Offer, error) {
+	ws, err := e.loadWorkload(filepath.Join(dir, spec.Service.Workload))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	o, err := app.FindOffer(c, app.Flags, spec.Service.Offer)
+	if err != nil {
+		return nil, nil, nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
+	}
+	var allowed bool
+	if o, allowed, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
+		return nil, nil, nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
+	}
+	if !allowed {
+		return nil, nil, nil, apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name)
+	}
+	model, err := app.BatchModel(spec, ws, c, o)
+	if err != nil {
+		return nil, nil, nil, apperr.InFile(err, file)
+	}
+	app.ApplyPrices(spec, o, model)
+	if err := app.ApplyFallback(spec, ws, model); err != nil {
+		return nil, nil, nil, apperr.InFile(err, file)
+	}
+	return model, ws, o, nil
 }
 
 func (e *Env) loadService(file string) (*autoscale.Spec, error) {

@@ -1,17 +1,32 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
+
+// runOnEmbedded executes gpupick on the embedded catalog: the image API's
+// offers (aws/g6.xlarge, an A100-80GB of RunPod) are not in the fixture.
+func runOnEmbedded(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := NewEnv(&out, &errb)
+	e.Now = func() time.Time { return fixedNow }
+	e.Getenv = noStore(t)
+	code = Execute(e, args)
+	return out.String(), errb.String(), code
+}
 
 // TestSimulateCompare pins the comparison of the image API's fleets (text,
 // English and Chinese), checks that its JSON keeps its keys and that the
 // chart is an SVG with its title, units and SLO line.
 func TestSimulateCompare(t *testing.T) {
+	run := runOnEmbedded
 	for _, name := range []string{"simulate-compare.txt", "simulate-compare-zh.txt"} {
 		args := []string{"simulate", "-f", "../../examples/service-image-api.yaml", "--compare"}
 		if strings.HasSuffix(name, "-zh.txt") {

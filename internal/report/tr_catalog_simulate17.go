@@ -5,7 +5,6 @@ package report
 // trAutoscale at init so that Tr finds them with the simulator's others.
 var trSimulate17 = map[string]string{
 	"give either speed or mean_s, not both":                                                                        "speed 和 mean_s 只能给出其一",
-	"needs a service of kind distribution (its mean_s); give speed instead":                                        "需要 distribution 类型的服务（使用其 mean_s）；请改为给出 speed",
 	"the fallback tier must not be faster than the main one (service.mean_s = %v s), got %v s":                     "后备层不得快于主层（service.mean_s = %v 秒），实际为 %v 秒",
 	"required: service speed of the fallback tier relative to the main one (or mean_s, its service time)":          "必填：后备层相对主层的服务速度（或 mean_s，其服务时间）",
 	"used only in mode replace; in mode drain the tier serves while requests wait and the burst tier is scaled in": "仅用于 replace 模式；在 drain 模式下，该层在有请求等待且突发层已缩容时服务",
@@ -23,7 +22,6 @@ var trSimulate17 = map[string]string{
 	"compare[%d]":                                                                                                  "compare[%d]", // a field path
 	"%s %s, %s, %d vCPU: %s (%s)":                                                                                  "%s %s，%s，%d 个 vCPU：%s（%s）",
 	"no variants to compare":                                                                                       "没有可比较的变体",
-	"compare runs distribution services (variant %q is %s)":                                                        "比较只运行 distribution 类型的服务（变体 %q 为 %s）",
 	"want the header %s":                                                                                           "表头应为 %s",
 	"want a lowercase provider, an instance type and a region":                                                     "需要小写的提供商、实例类型和区域",
 	"want a positive integer, got %q":                                                                              "需要正整数，实际为 %q",
@@ -34,6 +32,9 @@ var trSimulate17 = map[string]string{
 	"every price needs its source":                                                                                 "每个价格都需要注明来源",
 	"want YYYY-MM-DD, got %q":                                                                                      "需要 YYYY-MM-DD，实际为 %q",
 	"%s in %s appears twice":                                                                                       "%s（%s）出现了两次",
+	"it has no MIG profiles":                                                                                       "它没有 MIG 配置",
+	"its profiles: ":                                                                                               "它的配置：",
+	"the offer is itself a fraction of a GPU":                                                                      "该报价本身就是 GPU 的一部分",
 	"a service file with a compare block is needed for --compare (see examples/service-image-api.yaml)": "--compare 需要带 compare 块的服务文件（见 examples/service-image-api.yaml）",
 }
 
