@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -53,7 +54,10 @@ func TestRecommendShowsSlice(t *testing.T) {
 			t.Errorf("%s on whole GPUs has plan.slice %v", c.Offer, c.Plan.Slice)
 		}
 	}
-	ex, _, _ := run(t, append(args, "--explain", "aws/g5f.xlarge")...)
+	ex, errOut, code := run(t, append(args, "--explain", "aws/g5f.xlarge")...)
+	if code != 0 {
+		t.Fatalf("--explain: exit %d: %s", code, errOut)
+	}
 	for _, want := range []string{"#1 aws/g5f.xlarge in us-east-1 (US): 1/2 x a10g on 1 instance(s), on-demand", "Plan: 1 instance(s), 1/2 of one a10g per instance"} {
 		if !strings.Contains(ex, want) {
 			t.Errorf("--explain lacks %q:\n%s", want, ex)
@@ -64,6 +68,26 @@ func TestRecommendShowsSlice(t *testing.T) {
 		if !strings.Contains(zh, want) {
 			t.Errorf("--lang zh lacks %q:\n%s", want, zh)
 		}
+	}
+	// -o csv: the slice column, last, has the fraction; empty for whole GPUs.
+	csvOut, errOut, code := run(t, append(args, "-o", "csv")...)
+	if code != 0 {
+		t.Fatalf("-o csv: exit %d: %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil || len(recs) < 3 {
+		t.Fatalf("csv: %v, %d rows", err, len(recs))
+	}
+	if last := len(recs[0]) - 1; recs[0][last] != "slice" || recs[1][1] != "aws/g5f.xlarge" || recs[1][last] != "1/2" || recs[2][last] != "" {
+		t.Errorf("csv slice column: head %q, #1 %q, #2 %q", recs[0], recs[1], recs[2])
+	}
+	// export: the header names the fraction a node has, not "1 x a10g".
+	ex, errOut, code = run(t, "--catalog", "testdata/slice-catalog", "export", "k8s", "-f", "testdata/slice-chat.yaml", "--offer", "aws/g5f.xlarge")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(ex, "and offer aws/g5f.xlarge in us-east-1: 1/2 x a10g per node") || strings.Contains(ex, "1 x a10g per node") {
+		t.Errorf("export header does not say the fraction:\n%.600s", ex)
 	}
 	cost, errOut, code := run(t, "--catalog", "testdata/slice-catalog", "cost", "-f", "testdata/slice-chat.yaml", "--offer", "aws/g5f.xlarge")
 	if code != 0 {

@@ -56,41 +56,12 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 		p.time = label(l, am(l, "time_head"), line)
 	}
 	if s := a.ServiceFigures; s != nil && a.Pick != nil {
-		pm := func(v *float64) string {
-			if v == nil {
-				return msg(l, "unknown")
-			}
-			return usd(*v)
-		}
-		tok := msg(l, "unknown")
-		if s.PerMillionTokensUSD != nil {
-			tok = "$" + sig(*s.PerMillionTokensUSD)
-		}
-		p.service = label(l, am(l, "svc_head"), am(l, "svc_line", a.Pick.Plan, pm(s.PerHourUSD), pm(s.PerMonthUSD), tok))
 		if s.Batch > 0 { // an image service
-			per := msg(l, "unknown")
-			if s.PerThousandImagesUSD != nil {
-				per = "$" + sig(*s.PerThousandImagesUSD)
-			}
-			p.service = label(l, am(l, "svc_head"), imm(l, "svc_line", a.Pick.Plan, pm(s.PerHourUSD), pm(s.PerMonthUSD), per))
-			t := sText(l, s.LatencyS)
-			if s.SLOLatencyS != nil && s.SLOPercentile != nil {
-				t = imm(l, "slo_vs", t, imm(l, "s_v", sig(*s.SLOLatencyS)), strconv.FormatFloat(*s.SLOPercentile, 'g', -1, 64))
-			}
-			p.latency = sentenceCase(imm(l, "latency_line", s.Batch, t))
-			goto sure
+			p.service, p.latency = imageServiceLines(*s, a.Pick.Plan, l)
+		} else {
+			p.service, p.latency = llmServiceLines(*s, a.Pick.Plan, l)
 		}
-		lat := func(v, slo *float64) string {
-			t := msText(l, v)
-			if slo != nil {
-				t = am(l, "slo_vs", t, am(l, "ms_v", sig(*slo)))
-			}
-			return t
-		}
-		p.latency = am(l, "latency_line", lat(s.TTFTMs, s.SLOTTFTMs), lat(s.TPOTMs, s.SLOTPOTMs))
-		p.latency = sentenceCase(p.latency)
 	}
-sure:
 	if c := a.Confidence; c != nil {
 		p.sure = label(l, am(l, "conf_head"), c.Sentence)
 		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable {
@@ -103,6 +74,50 @@ sure:
 		p.near = append(p.near, n.Sentence)
 	}
 	return p
+}
+
+// usdOrUnknown is a dollar figure of the answer, or "unknown" when absent.
+func usdOrUnknown(l Lang, v *float64) string {
+	if v == nil {
+		return msg(l, "unknown")
+	}
+	return usd(*v)
+}
+
+// llmServiceLines are an LLM service's plan-and-price line and its
+// latency line (TTFT and TPOT against their SLOs).
+func llmServiceLines(s ServiceAnswerJSON, plan string, l Lang) (service, latency string) {
+	tok := msg(l, "unknown")
+	if s.PerMillionTokensUSD != nil {
+		tok = "$" + sig(*s.PerMillionTokensUSD)
+	}
+	service = label(l, am(l, "svc_head"), am(l, "svc_line", plan, usdOrUnknown(l, s.PerHourUSD), usdOrUnknown(l, s.PerMonthUSD), tok))
+	lat := func(v, slo *float64) string {
+		t := msText(l, v)
+		if slo != nil {
+			t = am(l, "slo_vs", t, am(l, "ms_v", sig(*slo)))
+		}
+		return t
+	}
+	latency = sentenceCase(am(l, "latency_line", lat(s.TTFTMs, s.SLOTTFTMs), lat(s.TPOTMs, s.SLOTPOTMs)))
+	return service, latency
+}
+
+// imageServiceLines are an image service's plan-and-price line (dollars
+// per thousand images) and its latency line: one pipeline call of Batch
+// images against the latency SLO.
+func imageServiceLines(s ServiceAnswerJSON, plan string, l Lang) (service, latency string) {
+	per := msg(l, "unknown")
+	if s.PerThousandImagesUSD != nil {
+		per = "$" + sig(*s.PerThousandImagesUSD)
+	}
+	service = label(l, am(l, "svc_head"), imm(l, "svc_line", plan, usdOrUnknown(l, s.PerHourUSD), usdOrUnknown(l, s.PerMonthUSD), per))
+	t := sText(l, s.LatencyS)
+	if s.SLOLatencyS != nil && s.SLOPercentile != nil {
+		t = imm(l, "slo_vs", t, imm(l, "s_v", sig(*s.SLOLatencyS)), strconv.FormatFloat(*s.SLOPercentile, 'g', -1, 64))
+	}
+	latency = sentenceCase(imm(l, "latency_line", s.Batch, t))
+	return service, latency
 }
 
 // label joins a heading and its text: "Cost: ..." or "成本：...".

@@ -94,31 +94,11 @@ func writePrediction(w io.Writer, p perf.Prediction, setup string, l Lang) error
 	if err := t.WriteText(&b); err != nil {
 		return err
 	}
-	pl := p.Parallelism
 	if image {
 		b.WriteString("\n" + imageLayout(p, l))
-		goto efficiency
+	} else {
+		b.WriteString("\n" + llmLayout(p, l))
 	}
-	b.WriteString("\n" + tc(l, "pred.layout", pl.Data, pl.Tensor, pl.Pipeline))
-	if pl.VirtualPipeline > 1 {
-		b.WriteString(tc(l, "pred.vpp", pl.VirtualPipeline))
-	}
-	if pl.Context > 1 {
-		b.WriteString(tc(l, "pred.context", pl.Context))
-	}
-	if pl.Expert > 1 {
-		b.WriteString(tc(l, "pred.expert", pl.Expert))
-	}
-	if pl.MicroBatch > 0 {
-		b.WriteString(tc(l, "pred.micro", pl.MicroBatch, pl.GradAccumulation, cliWord(l, pl.Sharding), cliWord(l, pl.Recompute)))
-		if pl.GlobalBatch > 0 {
-			b.WriteString(tc(l, "pred.global", pl.GlobalBatch))
-		}
-	}
-	if s := p.Serving; s != nil {
-		b.WriteString(tc(l, "pred.replicas", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO))
-	}
-efficiency:
 	b.WriteString("\n" + tc(l, "pred.eff", p.Efficiency*100) + "\n")
 	if p.Interval != nil {
 		fmt.Fprintln(&b, tc(l, "pred.range", strings.TrimSuffix(Tr(l, p.Interval.Basis), ".")))
@@ -160,6 +140,34 @@ efficiency:
 	writeAssumptions(&b, p, l)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// llmLayout is the parallel layout of a training or serving prediction:
+// data, tensor and pipeline degrees, then what applies of virtual
+// pipeline, context and expert parallelism, micro-batching and replicas.
+func llmLayout(p perf.Prediction, l Lang) string {
+	var b strings.Builder
+	pl := p.Parallelism
+	b.WriteString(tc(l, "pred.layout", pl.Data, pl.Tensor, pl.Pipeline))
+	if pl.VirtualPipeline > 1 {
+		b.WriteString(tc(l, "pred.vpp", pl.VirtualPipeline))
+	}
+	if pl.Context > 1 {
+		b.WriteString(tc(l, "pred.context", pl.Context))
+	}
+	if pl.Expert > 1 {
+		b.WriteString(tc(l, "pred.expert", pl.Expert))
+	}
+	if pl.MicroBatch > 0 {
+		b.WriteString(tc(l, "pred.micro", pl.MicroBatch, pl.GradAccumulation, cliWord(l, pl.Sharding), cliWord(l, pl.Recompute)))
+		if pl.GlobalBatch > 0 {
+			b.WriteString(tc(l, "pred.global", pl.GlobalBatch))
+		}
+	}
+	if s := p.Serving; s != nil {
+		b.WriteString(tc(l, "pred.replicas", pl.Replicas, s.Batch, s.MaxBatchMemory, s.MaxBatchSLO))
+	}
+	return b.String()
 }
 
 // sigDecimals is the number of decimals that shows v with sig significant

@@ -563,7 +563,9 @@ func recommendTable(r *advisor.Result, rows []shownRow, l Lang, wordy bool) *Tab
 
 // RecommendCSV is the ranking for a spreadsheet: every row of the first
 // top candidates (0 = all), one per region, with plain values (numbers
-// without units or ranges, true/false, empty when unknown).
+// without units or ranges, true/false, empty when unknown). The last
+// column, slice, is the plan's MIG profile or GPU fraction, empty for
+// whole GPUs.
 func RecommendCSV(r *advisor.Result, top int) *Table {
 	svc := isService(r)
 	t := &Table{Columns: []Column{{"", "rank", true}, {"", "offer", false}, {"", "region", false}, {"", "country", false},
@@ -581,7 +583,7 @@ func RecommendCSV(r *advisor.Result, top int) *Table {
 			Column{"", "total_usd", true}, Column{"", "total_usd_p10", true}, Column{"", "total_usd_p90", true})
 	}
 	t.Columns = append(t.Columns, Column{"", "unit_cost", true}, Column{"", "unit_cost_unit", false}, Column{"", "utilization", true},
-		Column{"", "bottleneck", false}, Column{"", "pareto", false})
+		Column{"", "bottleneck", false}, Column{"", "pareto", false}, Column{"", "slice", false})
 	num := func(v float64, known bool) string {
 		if !known || math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
@@ -606,7 +608,11 @@ func RecommendCSV(r *advisor.Result, top int) *Table {
 			cells = append(cells, num(c.DurationHours, true), num(c.DurationHoursP10, c.DurationHoursP10 > 0), num(c.DurationHoursP90, c.DurationHoursP90 > 0),
 				num(c.Cost.Cost.Total, priced), num(c.CostP10, priced && c.CostP10 > 0), num(c.CostP90, priced && c.CostP90 > 0))
 		}
-		cells = append(cells, num(c.UnitCost, c.UnitCost > 0), c.UnitCostUnit, num(c.Pred.Utilization, true), c.Pred.Bottleneck, strconv.FormatBool(c.Pareto))
+		slice := "" // a whole GPU
+		if sl := c.Plan.Slice; sl != nil {
+			slice = sl.Profile // the MIG profile ("1g.10gb") or the fraction ("1/3")
+		}
+		cells = append(cells, num(c.UnitCost, c.UnitCost > 0), c.UnitCostUnit, num(c.Pred.Utilization, true), c.Pred.Bottleneck, strconv.FormatBool(c.Pareto), slice)
 		t.Add(cells...)
 	}
 	return t

@@ -81,6 +81,10 @@ func TestE2EPage(t *testing.T) {
 				p.do("viewport", chromedp.EmulateViewport(width, 900))
 				p.recommendJob(ts.URL)
 				p.recommendService()
+				p.recommendImageService()
+				if width == 1400 {
+					p.recommendImageJob()
+				}
 				p.nothingQualifies()
 				p.offers(ts.URL)
 				p.simulate(ts.URL)
@@ -345,6 +349,70 @@ func (p *pageCheck) recommendService() {
 	p.noEnglish("#answer")
 	p.noEnglish("#candidates-table")
 	p.view("service")
+}
+
+// recommendImageService ranks the FLUX image API: an image service reads
+// as one, latency per image in seconds against its SLO and dollars per
+// thousand images, with no token latencies anywhere in its ranking.
+func (p *pageCheck) recommendImageService() {
+	t := p.t
+	zh := p.lang == "zh"
+	p.rank("flux-image-api.yaml")
+	head := p.text("image service head", "#candidates-table thead")
+	wants := map[bool][]string{false: {"Replicas", "$/month", "Latency s"}, true: {"副本", "$/月", "延迟 秒"}}[zh]
+	if p.width > 800 {
+		wants = append(wants, map[bool]string{false: "$/K images", true: "$/千张图像"}[zh])
+	}
+	for _, want := range wants {
+		if !strings.Contains(head, want) {
+			t.Errorf("image service table headers %q lack %q", head, want)
+		}
+	}
+	if regexp.MustCompile(`TTFT|TPOT|token`).MatchString(head) {
+		t.Errorf("image service table headers %q show token latencies", head)
+	}
+	lat := p.eval("latency cells", `(() => { const h = [...document.querySelectorAll('#candidates-table thead th')].findIndex(e => /Latency s|延迟 秒/.test(e.innerText));
+		return h < 0 ? "" : [...document.querySelectorAll('#candidates-table tbody tr')].map(r => r.cells[h].innerText).join("|"); })()`)
+	if !regexp.MustCompile(`^\d+(\.\d+)?(\|\d+(\.\d+)?)*$`).MatchString(lat) {
+		t.Errorf("latency column cells %q: want a number of seconds in every row", lat)
+	}
+	svc := p.text("image service card", "#answer-service")
+	for _, want := range map[bool][]string{false: {"replicas", "$ per hour", "$ per month", "$ per thousand images", "latency per image", "images per pipeline call"},
+		true: {"副本数", "$ / 小时", "$ / 月", "$ / 千张图像", "每张图像延迟", "每次生成调用的图像数"}}[zh] {
+		if !strings.Contains(svc, want) {
+			t.Errorf("image service figures lack %q:\n%s", want, svc)
+		}
+	}
+	if !regexp.MustCompile(map[bool]string{false: `\d s \(SLO: p99 ≤ 15 s\)`, true: `\d 秒（SLO：p99 ≤ 15 秒）`}[zh]).MatchString(svc) {
+		t.Errorf("image service figures do not say the latency in seconds against the SLO:\n%s", svc)
+	}
+	if regexp.MustCompile(`time to first token|首 token|per million tokens|百万 token`).MatchString(svc) {
+		t.Errorf("image service figures show token figures:\n%s", svc)
+	}
+	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, map[bool]string{false: "latency per image", true: "每张图像延迟"}[zh]) {
+		t.Errorf("image service chart caption %q", cap)
+	}
+	axes := p.eval("axes", `[...document.querySelectorAll('#pareto svg text')].map(e => e.textContent).join("|")`)
+	for _, want := range map[bool][]string{false: {"latency per image (s)", "cost per month (USD)", "SLO 15 s"}, true: {"每张图像延迟（秒）", "每月成本（美元）", "SLO 15 秒"}}[zh] {
+		if !strings.Contains(axes, want) {
+			t.Errorf("image service chart lacks %q (its texts: %.300q)", want, axes)
+		}
+	}
+	p.noEnglish("#answer")
+	p.noEnglish("#candidates-table")
+	p.view("image-service")
+}
+
+// recommendImageJob ranks the offline SDXL job: its unit cost is in USD
+// per thousand images.
+func (p *pageCheck) recommendImageJob() {
+	zh := p.lang == "zh"
+	p.rank("sdxl-images.yaml")
+	if head := p.text("image job head", "#candidates-table thead"); !strings.Contains(head, map[bool]string{false: "USD per thousand images", true: "美元/千张图像"}[zh]) {
+		p.t.Errorf("image job table headers %q: want the unit cost per thousand images", head)
+	}
+	p.noEnglish("#candidates-table")
+	p.view("image-job")
 }
 
 func (p *pageCheck) nothingQualifies() {

@@ -82,3 +82,51 @@ func TestParseImageGenerationErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownPresetListsKind: an unknown preset's message lists only the
+// presets a file of that kind can name.
+func TestUnknownPresetListsKind(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc     string
+		lists, leaves []string
+	}{
+		{"image-generation", "kind: image-generation\nmodel:\n  preset: sdxxl\nimage: {images: 1}\n",
+			[]string{"sd-1.5", "sdxl", "flux.1-dev", "hunyuanvideo"}, []string{"llama-2-7b", "resnet-50", "bert-large"}},
+		{"llm-inference", "kind: llm-inference\nmodel:\n  preset: llama-9\ninference: {}\n",
+			[]string{"llama-2-7b", "mixtral-8x7b", "bert-large"}, []string{"sd-1.5", "sdxl", "flux.1-dev", "resnet-50"}},
+		{"cnn-train", "kind: cnn-train\nmodel:\n  preset: resnet-9\n",
+			[]string{"resnet-50", "vit-b-16"}, []string{"llama-2-7b", "sdxl"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.doc), "w.yaml")
+			var l apperr.List
+			if !errors.As(err, &l) {
+				t.Fatalf("want a list of errors, got %v", err)
+			}
+			var msg string
+			for _, e := range l {
+				if e.Field == "model.preset" {
+					msg = e.Error()
+				}
+			}
+			_, known, ok := strings.Cut(msg, "(known: ")
+			if !ok {
+				t.Fatalf("no list of known presets in %q", msg)
+			}
+			names := map[string]bool{}
+			for _, n := range strings.Split(strings.TrimSuffix(known, ")"), ", ") {
+				names[n] = true
+			}
+			for _, n := range tc.lists {
+				if !names[n] {
+					t.Errorf("%s not listed: %s", n, msg)
+				}
+			}
+			for _, n := range tc.leaves {
+				if names[n] {
+					t.Errorf("%s listed for kind %s: %s", n, tc.name, msg)
+				}
+			}
+		})
+	}
+}

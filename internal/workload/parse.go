@@ -191,7 +191,7 @@ func (p *checker) model() {
 	if m.Preset != "" {
 		pr, ok := LookupPreset(m.Preset)
 		if !ok {
-			p.errorf("model.preset", "unknown preset %q (known: %s)", m.Preset, strings.Join(PresetNames(), ", "))
+			p.errorf("model.preset", "unknown preset %q (known: %s)", m.Preset, strings.Join(PresetNamesFor(s.Kind), ", "))
 			return
 		}
 		preset = &pr

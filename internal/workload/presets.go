@@ -222,6 +222,30 @@ func PresetNames() []string {
 	return names
 }
 
+// PresetNamesFor returns the canonical names of the presets a file of
+// kind k can name: diffusion models for image-generation, image models
+// (CNN, ViT) for cnn-train, language models for the LLM kinds, and every
+// preset but the diffusion models for any other kind. Naming any other
+// preset is an error, so an unknown-preset message lists only these.
+func PresetNamesFor(k Kind) []string {
+	fits := func(a Arch) bool { return !a.IsDiffusion() }
+	switch {
+	case k == KindImageGeneration:
+		fits = Arch.IsDiffusion
+	case k == KindCNNTrain:
+		fits = Arch.IsVision
+	case k.IsLLM():
+		fits = func(a Arch) bool { return a == ArchDecoder || a == ArchEncoder }
+	}
+	var names []string
+	for _, p := range presets {
+		if fits(p.Model.Arch) {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
 // LookupPreset finds a preset by name or alias, case-insensitively and
 // ignoring separators ("Llama-3-8B", "llama3-8b", "meta-llama/Meta-Llama-3-8B",
 // "Llama-2-7b-chat-hf" all work: an organisation prefix and suffixes such as

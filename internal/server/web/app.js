@@ -49,6 +49,7 @@
       c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_replicas: "Replicas", c_pricing: "Pricing",
       c_hours: "Hours", c_total: "Total $", r80: " (80% range)", c_unit: "{0}",
       c_per_hour: "$/hour", c_per_month: "$/month", c_per_mtok: "$/M tokens", c_ttft: "TTFT ms", c_tpot: "TPOT ms",
+      c_latency_s: "Latency s", c_per_kimg: "$/K images",
       cheaper: "cheaper", faster: "faster",
       conf_clear: "#1 is {0} than #2 ({1}) with probability {2}% given both predictions' 80% ranges.",
       conf_close: "#1 and #2 ({0}) cannot be told apart: #1 is {1} with probability {2}% within the model's uncertainty. A probe on trial servers (gpupick probe --gpu-bench, then --calibrate) would settle it.",
@@ -56,6 +57,8 @@
       compare: "Compare selected", compare_hint: "Tick two or three rows.", compare_heading: "Side by side",
       caption_job: "Total cost against duration, every candidate ({0}); filled points are on the Pareto front.",
       caption_svc: "Cost per month against time to first token, every candidate ({0}); filled points are on the Pareto front.",
+      caption_img: "Cost per month against latency per image, every candidate ({0}); filled points are on the Pareto front.",
+      x_latency_s: "latency per image (s)",
       excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.",
       no_candidates: "No offer can run this workload. See the excluded offers below.",
       x_hours: "time to finish (h)", y_cost: "total cost (USD)", x_ttft: "time to first token (ms)", y_month: "cost per month (USD)",
@@ -68,6 +71,8 @@
       gpus: "GPUs", instances: "instances", price_h: "price $/instance-hour", hours: "hours", throughput: "throughput", utilization: "utilization",
       bottleneck: "bottleneck", unit_cost: "unit cost", tokens_per_dollar: "tokens per $", price_date: "price date",
       per_month: "$ per month", per_hour: "$ per hour", per_mtok: "$ per million tokens", replicas: "replicas",
+      per_kimg: "$ per thousand images", latency_img: "latency per image", img_batch: "images per pipeline call",
+      lat_vs_slo: "{0} s (SLO: p{2} ≤ {1} s)",
       ttft: "time to first token (ms)", tpot: "time per output token (ms)", region: "region", plan: "plan",
       slice: "GPU slice", slice_mig: "MIG {0}, {1} to a GPU: {2} of the compute, {3} of the memory bandwidth, {4} GB",
       slice_fraction: "{0} of one {1}: {2} GB", slice_replica_h: "; {0} per replica-hour",
@@ -98,7 +103,8 @@
       "v_compatible": "compatible", "v_needs-work": "needs work", "v_incompatible": "incompatible", "v_pass": "pass", "v_fail": "fail", "v_unknown": "unknown",
       "fc_total_cost": "total cost", "fc_duration": "duration", "fc_price_per_hour": "price per hour", "fc_throughput": "throughput",
       "fc_ttft": "time to first token", "fc_tpot": "time per output token", "fc_per_month": "cost per month", "fc_replicas": "replicas",
-      "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs", "fc_cost_per_month": "cost per month"
+      "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs", "fc_cost_per_month": "cost per month",
+      "fc_latency": "latency"
     },
     zh: {
       tagline: "按整个任务的真实成本挑选 GPU 云服务器",
@@ -141,6 +147,7 @@
       c_compare: "对比", c_rank: "#", c_gpus: "GPU", c_replicas: "副本", c_pricing: "计费",
       c_hours: "小时", c_total: "总价 $", r80: "（80% 区间）", c_unit: "{0}",
       c_per_hour: "$/小时", c_per_month: "$/月", c_per_mtok: "$/百万 token", c_ttft: "首 token 毫秒", c_tpot: "每 token 毫秒",
+      c_latency_s: "延迟 秒", c_per_kimg: "$/千张图像",
       cheaper: "更便宜", faster: "更快",
       conf_clear: "按两者预测的 80% 区间，第 1 名比第 2 名（{1}）{0}的概率为 {2}%。",
       conf_close: "第 1 名与第 2 名（{0}）在模型误差范围内无法区分：第 1 名{1}的概率仅为 {2}%。在试用服务器上运行 gpupick probe --gpu-bench 再用 --calibrate 即可确定。",
@@ -148,6 +155,8 @@
       compare: "对比所选", compare_hint: "勾选两到三行。", compare_heading: "并排对比",
       caption_job: "总成本与时长，全部 {0} 个候选；实心点位于帕累托前沿。",
       caption_svc: "每月成本与首 token 时间，全部 {0} 个候选；实心点位于帕累托前沿。",
+      caption_img: "每月成本与每张图像延迟，全部 {0} 个候选；实心点位于帕累托前沿。",
+      x_latency_s: "每张图像延迟（秒）",
       excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。",
       no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
       x_hours: "完成时长（小时）", y_cost: "总成本（美元）", x_ttft: "首 token 延迟（毫秒）", y_month: "每月成本（美元）",
@@ -160,6 +169,8 @@
       gpus: "GPU 数", instances: "台实例", price_h: "价格 $/实例·小时", hours: "小时", throughput: "吞吐量", utilization: "利用率",
       bottleneck: "瓶颈", unit_cost: "单位成本", tokens_per_dollar: "每美元 token 数", price_date: "价格日期",
       per_month: "$ / 月", per_hour: "$ / 小时", per_mtok: "$ / 百万 token", replicas: "副本数",
+      per_kimg: "$ / 千张图像", latency_img: "每张图像延迟", img_batch: "每次生成调用的图像数",
+      lat_vs_slo: "{0} 秒（SLO：p{2} ≤ {1} 秒）",
       ttft: "首 token 时间（毫秒）", tpot: "每个输出 token 时间（毫秒）", region: "区域", plan: "部署方案",
       slice: "GPU 切片", slice_mig: "MIG {0}，每块 GPU {1} 个：算力的 {2}，显存带宽的 {3}，{4} GB",
       slice_fraction: "每台 {0} 块 {1}：{2} GB", slice_replica_h: "；每副本每小时 {0}",
@@ -190,7 +201,8 @@
       "v_compatible": "兼容", "v_needs-work": "需要调整", "v_incompatible": "不兼容", "v_pass": "通过", "v_fail": "不通过", "v_unknown": "未知",
       "fc_total_cost": "总成本", "fc_duration": "时长", "fc_price_per_hour": "每小时价格", "fc_throughput": "吞吐量",
       "fc_ttft": "首 token 时间", "fc_tpot": "每 token 时间", "fc_per_month": "每月成本", "fc_replicas": "副本数",
-      "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数", "fc_cost_per_month": "每月成本"
+      "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数", "fc_cost_per_month": "每月成本",
+      "fc_latency": "延迟"
     }
   };
 
@@ -207,8 +219,10 @@
 
   // The repository's examples/ files, served under examples/ (see web.go).
   var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "marco-eu-assistant.yaml",
-    "lin-70b-finetune.yaml", "embedding-batch.yaml", "sharegpt-burst.yaml", "resnet50-imagenet.yaml", "render-generic.yaml"];
-  var SERVICE_EXAMPLES = ["service-target.yaml", "service-fixed.yaml", "service-serverless.yaml", "service-mixed.yaml", "service-model.yaml"];
+    "lin-70b-finetune.yaml", "embedding-batch.yaml", "sharegpt-burst.yaml", "resnet50-imagenet.yaml", "render-generic.yaml",
+    "sdxl-images.yaml", "flux-image-api.yaml", "sdxl-image-service.yaml"];
+  var SERVICE_EXAMPLES = ["service-target.yaml", "service-fixed.yaml", "service-serverless.yaml", "service-mixed.yaml", "service-model.yaml",
+    "service-image-api.yaml"];
 
   var lang = "en";
   function t(key) {
@@ -643,7 +657,14 @@
     if (d.answer && d.answer.service != null) return !!d.answer.service;
     return candidates().some(function (c) { return c.per_month_usd != null || c.replicas_needed; });
   }
+  // isImageService: an image-generation service is sized by latency per
+  // image against its SLO and priced per thousand images, not by TTFT/TPOT.
+  function isImageService() { return isService() && !!rec.data && rec.data.kind === "image-generation"; }
   function replicas(c) { return (c.plan && c.plan.replicas) || c.replicas_needed || null; }
+  // perKImg is a service's $ per thousand images, as the JSON states it.
+  function perKImg(c) { return c.unit_cost && /per thousand images/.test(c.unit_cost.unit) ? c.unit_cost.value : null; }
+  // latDecimals: latency in seconds to two significant figures, at most two decimals.
+  function latDecimals(vals) { return Math.min(2, decimals(vals, 2)); }
   // A plan's slice as the JSON states it (the advisor decides it; the page
   // only says it): the GPU a replica runs on, "h100-sxm MIG 1g.10gb" or
   // "1/3 a10" (null for whole GPUs), and a sentence for the detail panel.
@@ -807,9 +828,12 @@
           var txt = isNum(slo) ? t("vs_slo", num(v, 0), num(slo, 0)) : num(v, 0);
           return el("span", null, txt, isNum(slo) ? " " : null, isNum(slo) ? badge(v <= slo ? t("slo_ok") : t("slo_bad"), v <= slo ? "ok" : "bad") : null);
         };
-        sc.appendChild(kv([[t("replicas"), s.replicas ? String(s.replicas) : null], [t("per_hour"), usd(s.per_hour_usd)],
-          [t("per_month"), usd(s.per_month_usd, 0)], [t("per_mtok"), usd(s.per_million_tokens_usd, moneyDecimals([s.per_million_tokens_usd]))],
-          [t("ttft"), lat(s.ttft_ms, s.slo_ttft_ms)], [t("tpot"), lat(s.tpot_ms, s.slo_tpot_ms)]], "answer-service-kv"));
+        var common = [[t("replicas"), s.replicas ? String(s.replicas) : null], [t("per_hour"), usd(s.per_hour_usd)], [t("per_month"), usd(s.per_month_usd, 0)]];
+        sc.appendChild(kv(isImageService() ? common.concat([
+          [t("per_kimg"), usd(s.per_thousand_images_usd, moneyDecimals([s.per_thousand_images_usd]))],
+          [t("latency_img"), imgLat(s.latency_s, s.slo_latency_s, s.slo_percentile)], [t("img_batch"), s.batch ? String(s.batch) : null]])
+          : common.concat([[t("per_mtok"), usd(s.per_million_tokens_usd, moneyDecimals([s.per_million_tokens_usd]))],
+          [t("ttft"), lat(s.ttft_ms, s.slo_ttft_ms)], [t("tpot"), lat(s.tpot_ms, s.slo_tpot_ms)]]), "answer-service-kv"));
       } else if (a.duration_hours) {
         var tc = card("answer-time", t("time_heading")), dh = a.duration_hours;
         tc.appendChild(kv([[t("hours"), num(dh.value, 1)], [t("r80_label"), isNum(dh.p10) ? num(dh.p10, 1) + "–" + num(dh.p90, 1) : null]], "answer-time-kv"));
@@ -856,6 +880,15 @@
 
     if ((a.near_misses || []).length) renderNear(a);
   }
+  // imgLat says an image service's latency per image against its SLO
+  // ("4.33 s (SLO: p99 ≤ 15 s)") with a met/missed badge.
+  function imgLat(v, slo, pctl) {
+    if (!isNum(v)) return null;
+    var d = latDecimals([v]);
+    if (!isNum(slo)) return num(v, d) + " " + unitText("s");
+    return el("span", null, t("lat_vs_slo", num(v, d), num(slo, latDecimals([slo])), pctl || 99), " ",
+      badge(v <= slo ? t("slo_ok") : t("slo_bad"), v <= slo ? "ok" : "bad"));
+  }
   // renderNear lists what one relaxed constraint would admit.
   function renderNear(a) {
     var nm = card("answer-near", t("near_heading")), nl = el("ul", { id: "answer-near-list" });
@@ -896,11 +929,17 @@
     if (svc) {
       var gp = { h: t("c_replicas"), cls: "", cell: function (c) {
         var n = replicas(c);
-        return el("td", { text: (n ? n + " × " : "") + (sliceGPU(c) || c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus)) });
+        return el("td", { "class": "fleet", text: (n ? n + " × " : "") + (sliceGPU(c) || c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus)) });
       } };
-      return [cb, rank, offer, gp, pricing,
-        numCol(t("c_per_hour"), function (c) { return c.per_hour_usd; }, money, true),
-        numCol(t("c_per_month"), function (c) { return c.per_month_usd; }, zero, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; }),
+      var perHour = numCol(t("c_per_hour"), function (c) { return c.per_hour_usd; }, money, true);
+      var perMonth = numCol(t("c_per_month"), function (c) { return c.per_month_usd; }, zero, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; });
+      if (isImageService()) {
+        return [cb, rank, offer, gp, pricing, perHour, perMonth,
+          numCol(t("c_per_kimg"), perKImg, money, true),
+          numCol(t("c_latency_s"), function (c) { return c.latency_s; }, latDecimals, false),
+          bott, flags];
+      }
+      return [cb, rank, offer, gp, pricing, perHour, perMonth,
         numCol(t("c_per_mtok"), perMTok, money, true),
         numCol(t("c_ttft"), function (c) { return c.ttft_ms; }, zero, true),
         numCol(t("c_tpot"), function (c) { return c.tpot_ms; }, one, true),
@@ -1051,11 +1090,11 @@
   function drawPareto() {
     var fig = $("#pareto");
     $$("svg, p.status", fig).forEach(function (n) { fig.removeChild(n); });
-    var cs = candidates(), svc = isService(), a = rec.data && rec.data.answer;
-    var X = svc ? function (c) { return c.ttft_ms; } : function (c) { return c.duration_hours; };
+    var cs = candidates(), svc = isService(), img = isImageService(), a = rec.data && rec.data.answer;
+    var X = img ? function (c) { return c.latency_s; } : svc ? function (c) { return c.ttft_ms; } : function (c) { return c.duration_hours; };
     var Y = svc ? function (c) { return c.per_month_usd != null ? c.per_month_usd : total(c); } : total;
     var pts = cs.filter(function (c) { return isNum(X(c)) && isNum(Y(c)) && X(c) > 0 && Y(c) > 0; });
-    $("#pareto-caption").textContent = t(svc ? "caption_svc" : "caption_job", pts.length);
+    $("#pareto-caption").textContent = t(img ? "caption_img" : svc ? "caption_svc" : "caption_job", pts.length);
     if (!pts.length) { fig.appendChild(el("p", { "class": "status", text: t("no_chart") })); return; }
     var W = chartWidth(fig, 560), H = Math.round(Math.max(240, Math.min(360, W * 0.6)));
     var m = { l: 62, r: 16, t: 16, b: 44 };
@@ -1063,7 +1102,9 @@
       "aria-label": $("#pareto-caption").textContent });
     var xs = pts.map(X), ys = pts.map(Y);
     var deadline = svc ? null : workloadLimit("deadline_hours"), budget = svc ? null : workloadLimit("budget_usd");
-    var slo = svc && a && a.service_figures ? a.service_figures.slo_ttft_ms : (svc ? workloadLimit("ttft_ms") : null);
+    var sf = a && a.service_figures;
+    var slo = img ? (sf && sf.slo_latency_s) || workloadLimit("latency_s")
+      : svc ? (sf ? sf.slo_ttft_ms : workloadLimit("ttft_ms")) : null;
     var ymin = Math.min.apply(null, ys), ymax = Math.max.apply(null, ys);
     var logY = ymin > 0 && ymax / ymin > 30;
     // A limit within 3 times the data's reach is drawn; one further out
@@ -1071,9 +1112,9 @@
     var near = function (v, hi) { return v != null && v < hi * 3; };
     var xd = domain(xs, false, [deadline, slo].filter(function (v) { return near(v, Math.max.apply(null, xs)); }));
     var yd = logY ? [ymin / 1.25, ymax * 1.25] : domain(ys, false, near(budget, ymax) ? [budget] : []);
-    var s = frame(svg, W, H, m, xd, yd, svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? t("log") : ""), logY);
+    var s = frame(svg, W, H, m, xd, yd, img ? t("x_latency_s") : svc ? t("x_ttft") : t("x_hours"), (svc ? t("y_month") : t("y_cost")) + (logY ? t("log") : ""), logY);
     if (deadline != null) refLine(svg, W, H, m, s, "x", deadline, t("lim_deadline", num(deadline)), xd, yd);
-    if (slo != null) refLine(svg, W, H, m, s, "x", slo, t("lim_slo_ms", num(slo, 0)), xd, yd);
+    if (slo != null) refLine(svg, W, H, m, s, "x", slo, img ? t("lim_slo_s", num(slo, latDecimals([slo]))) : t("lim_slo_ms", num(slo, 0)), xd, yd);
     if (budget != null) refLine(svg, W, H, m, s, "y", budget, t("lim_budget", num(budget, 0)), xd, yd);
     var front = pts.filter(function (c) { return c.pareto; }).sort(function (p, q) { return X(p) - X(q); });
     if (front.length > 1) {
@@ -1083,7 +1124,7 @@
     pts.slice().reverse().forEach(function (c) {
       var g = sv("circle", { "class": "pt" + (c.pareto ? " pareto" : "") + (rec.selected === c.rank ? " sel" : ""),
         cx: s.x(X(c)).toFixed(1), cy: s.y(Y(c)).toFixed(1), r: c.rank === 1 ? 6 : 4.5, "data-rank": c.rank });
-      g.appendChild(sv("title", {}, "#" + c.rank + " " + c.offer + " · " + mode(c.pricing) + " · " + num(X(c), 1) + " · " + usd(Y(c), 0)));
+      g.appendChild(sv("title", {}, "#" + c.rank + " " + c.offer + " · " + mode(c.pricing) + " · " + num(X(c), img ? latDecimals([X(c)]) : 1) + " · " + usd(Y(c), 0)));
       g.addEventListener("click", function () { showDetail(c.rank); });
       svg.appendChild(g);
       if (c.rank <= 3) {
@@ -1145,6 +1186,9 @@
       [t("per_hour"), c.per_hour_usd != null ? usd(c.per_hour_usd) : null],
       [t("per_month"), c.per_month_usd != null ? usd(c.per_month_usd, 0) : null],
       [t("per_mtok"), svc && perMTok(c) != null ? usd(perMTok(c), moneyDecimals([perMTok(c)])) : null],
+      [t("per_kimg"), svc && perKImg(c) != null ? usd(perKImg(c), moneyDecimals([perKImg(c)])) : null],
+      [t("latency_img"), c.latency_s != null ? num(c.latency_s, latDecimals([c.latency_s])) + " " + unitText("s") : null],
+      [t("img_batch"), c.latency_s != null && c.plan && c.plan.batch ? String(c.plan.batch) : null],
       [t("ttft"), c.ttft_ms != null ? num(c.ttft_ms, 0) : null],
       [t("tpot"), c.tpot_ms != null ? num(c.tpot_ms, 1) : null],
       [t("spot_rate"), isNum(sp.interruptions_per_instance_hour) ? sig(sp.interruptions_per_instance_hour) : null],
@@ -1237,6 +1281,8 @@
       [t("setup"), part("setup"), usd, -1], [t("spot_overhead"), part("spot_overhead"), usd, -1],
       [svc ? t("per_month") : t("total"), total, usd, -1],
       [t("ttft"), function (c) { return c.ttft_ms; }, function (v) { return num(v, 0); }, -1],
+      [t("latency_img"), function (c) { return c.latency_s; }, function (v) { return num(v, latDecimals([v])) + " " + unitText("s"); }, -1],
+      [t("per_kimg"), function (c) { return svc ? perKImg(c) : null; }, function (v) { return usd(v, moneyDecimals([v])); }, -1],
       [t("tokens_per_dollar"), function (c) { return c.tokens_per_dollar; }, function (v) { return num(v, 0); }, 1],
       [t("utilization"), function (c) { return c.utilization; }, pct, 1],
       [t("bottleneck"), function (c) { return c.bottleneck ? coded("b_", c.bottleneck) : null; }],
