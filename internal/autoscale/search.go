@@ -66,24 +66,57 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 			progress(float64(i), float64(len(candidates)))
 			opts.Progress = func(_, _ float64) { progress(float64(i), float64(len(candidates))) }
 		}
-		base := *spec
-		base.Defaults = nil
-		if c.Model != nil {
-			base.Service.Kind = ServiceModel
-		} else if spec.Service.Kind == ServiceModel {
-			return nil, invalidf("candidates", "candidate %s has no model, and the service kind is model", c.Name)
-		}
-		if c.Model == nil || c.Model.PricePerHourUSD == 0 {
-			base.Pricing.PerHourUSD = c.PricePerHourUSD
-		}
-		cs := &candSearch{base: base, cand: c, trace: trace, opts: opts, seen: map[string]bool{}}
-		if err := cs.run(); err != nil {
+		entries, err := SearchCandidate(spec, c, trace, opts)
+		if err != nil {
 			return nil, err
 		}
-		all = append(all, cs.entries...)
+		all = append(all, entries...)
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		a, b := all[i], all[j]
+	return RankSearch(all), nil
+}
+
+// SearchCandidate is Search's work on one candidate: every (policy,
+// parameters) pair it evaluates for c, in the order it evaluates them. The
+// policy search of a candidate is adaptive (the grid is sized from the
+// smallest fixed fleet, refinement steps around the best found), so a
+// candidate is the unit a sharded search splits on: each candidate's
+// entries depend on that candidate alone, and RankSearch over the
+// candidates' entries concatenated in candidate order is Search's result.
+func SearchCandidate(spec *Spec, c Candidate, trace func() Source, opts Options) ([]SearchEntry, error) {
+	if trace == nil {
+		trace = func() Source { return nil }
+	}
+	base := *spec
+	base.Defaults = nil
+	if c.Model != nil {
+		base.Service.Kind = ServiceModel
+	} else if spec.Service.Kind == ServiceModel {
+		return nil, invalidf("candidates", "candidate %s has no model, and the service kind is model", c.Name)
+	}
+	if c.Model == nil || c.Model.PricePerHourUSD == 0 {
+		base.Pricing.PerHourUSD = c.PricePerHourUSD
+	}
+	cs := &candSearch{base: base, cand: c, trace: trace, opts: opts, seen: map[string]bool{}}
+	if err := cs.run(); err != nil {
+		return nil, err
+	}
+	return cs.entries, nil
+}
+
+// RankSearch turns the entries of a search, concatenated in candidate
+// order, into its result: those meeting the SLO first, cheapest first, then
+// the closest misses; entries of one candidate with the same outcome kept
+// once; the first meeting the SLO is Best. The sort is stable, so the same
+// entries in the same order always give the same result.
+func RankSearch(entries []SearchEntry) *SearchResult {
+	// Sort positions, not the entries (some 300 bytes each): a merge of
+	// 10,000 candidates ranks hundreds of thousands of them.
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &entries[order[i]], &entries[order[j]]
 		if a.MeetsSLO != b.MeetsSLO {
 			return a.MeetsSLO
 		}
@@ -92,6 +125,10 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 		}
 		return a.SLOViolationFraction < b.SLOViolationFraction
 	})
+	all := make([]SearchEntry, len(entries))
+	for i, k := range order {
+		all[i] = entries[k]
+	}
 	out := &SearchResult{Evaluated: len(all)}
 	// Policies that differ only in a knob that changed nothing (a minimum
 	// of 0 or 1 the traffic never reaches) run the same: one row each.
@@ -115,7 +152,7 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 		all = all[1:]
 	}
 	out.RunnersUp = all[:min(5, len(all))]
-	return out, nil
+	return out
 }
 
 type candSearch struct {

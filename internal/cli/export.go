@@ -14,20 +14,32 @@ import (
 
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newExportCmd(e *Env) *cobra.Command {
-	var file, offer, policyFile, dir, image string
+	var file, offer, policyFile, dir, image, searchID string
+	var shards, parallelism, offers int
 	cmd := &cobra.Command{
-		Use:   "export (k8s|keda|karpenter|skypilot|all) -f WORKLOAD [--offer PROVIDER/INSTANCE] [--policy SERVICE.yaml] [-o DIR]",
+		Use:   "export (k8s|keda|karpenter|skypilot|all) -f WORKLOAD [--offer PROVIDER/INSTANCE] [--policy SERVICE.yaml] [-o DIR] | export search-job -f SERVICE.yaml --shards N",
 		Short: "Write Kubernetes, KEDA, Karpenter and SkyPilot manifests for the recommended (or a chosen) offer",
+		Long: `Write Kubernetes, KEDA, Karpenter and SkyPilot manifests for the recommended (or a chosen) offer.
+
+export search-job -f SERVICE.yaml --shards N writes instead a ConfigMap with the service file (and
+the workload and trace files it names, which must sit beside it) and a Kubernetes Indexed Job of N
+pods, each running one shard of gpupick simulate --search; the database URL comes from the key
+` + export.DatabaseSecretKey + ` of Secret ` + export.DatabaseSecret + ` (as for gpupick serve). Merge with gpupick simulate --search-results ID.`,
 		Example: `  gpupick export all -f examples/llama3-70b-chat.yaml -o deploy/
-  gpupick export skypilot -f examples/llama3-8b-lora.yaml --offer lambda/gpu_8x_h100_sxm5`,
+  gpupick export skypilot -f examples/llama3-8b-lora.yaml --offer lambda/gpu_8x_h100_sxm5
+  gpupick export search-job -f examples/service-model.yaml --shards 8 --image registry.example/gpupick:v1`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind := args[0]
+			if kind == "search-job" {
+				return e.exportSearchJob(file, image, searchID, shards, parallelism, offers)
+			}
 			gen := map[string]func(export.Input) ([]byte, error){
 				"k8s": export.Kubernetes, "keda": export.KEDA, "karpenter": export.Karpenter, "skypilot": export.SkyPilot,
 			}
@@ -99,6 +111,10 @@ func newExportCmd(e *Env) *cobra.Command {
 	cmd.Flags().StringVar(&offer, "offer", "", "export for `PROVIDER/INSTANCE` (default: the top recommendation)")
 	cmd.Flags().StringVar(&policyFile, "policy", "", "take the autoscaling policy from a `SERVICE.yaml` (see gpupick simulate)")
 	cmd.Flags().StringVar(&image, "image", "", "container `IMAGE` (default: a stated image per framework)")
+	cmd.Flags().IntVar(&shards, "shards", 0, "search-job: the `N` shards (pods) of the search")
+	cmd.Flags().IntVar(&parallelism, "parallelism", 0, "search-job: run at most `N` shards at once (default: all)")
+	cmd.Flags().StringVar(&searchID, "search-id", "", "search-job: store the results under `ID` (default: a digest of the service file and gpupick version)")
+	cmd.Flags().IntVar(&offers, "offers", 4, "search-job: simulate's --offers, the `N` best other offers searched")
 	cmd.Flags().StringVarP(&dir, "output", "o", "", "write the files into `DIR` (default: print to stdout)")
 	return cmd
 }
@@ -191,4 +207,53 @@ func (e *Env) loadPolicy(file string) (export.Policy, error) {
 		return export.Policy{}, err
 	}
 	return app.ExportPolicy(spec.Policy), nil
+}
+
+// exportSearchJob writes the Indexed Job of a sharded policy search to
+// stdout.
+func (e *Env) exportSearchJob(file, image, searchID string, shards, parallelism, offers int) error {
+	if shards < 1 {
+		return apperr.Invalidf("--shards", "export search-job needs --shards N (1 to %d)", autoscale.MaxShards)
+	}
+	s := autoscale.Shard{Count: shards}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	spec, err := e.loadService(file)
+	if err != nil {
+		return err
+	}
+	svc, err := e.ReadFile(file)
+	if err != nil {
+		return &apperr.Error{Code: apperr.Invalid, Field: "-f", Msg: "cannot read", Err: err}
+	}
+	base := filepath.Base(file)
+	files := map[string][]byte{base: svc}
+	dir := filepath.Dir(file)
+	for _, ref := range []struct{ field, path string }{{"service.workload", spec.Service.Workload}, {"traffic.file", spec.Traffic.File}} {
+		if ref.path == "" {
+			continue
+		}
+		b, err := e.ReadFile(filepath.Join(dir, ref.path))
+		if err != nil {
+			return apperr.InFile(&apperr.Error{Code: apperr.Invalid, Field: ref.field, Msg: "cannot read " + ref.path, Err: err}, file)
+		}
+		files[filepath.ToSlash(ref.path)] = b
+	}
+	if searchID == "" {
+		h := sha256.New()
+		fmt.Fprintf(h, "gpupick search-job 1\ncode %s\nshards %d\noffers %d\n", codeVersion(), shards, offers)
+		for _, k := range slices.Sorted(maps.Keys(files)) {
+			fmt.Fprintf(h, "%s %d\n", k, len(files[k]))
+			h.Write(files[k])
+		}
+		searchID = fmt.Sprintf("%x", h.Sum(nil))[:16]
+	}
+	b, err := export.SearchJobManifest(export.SearchJob{Name: spec.Name, Files: files, Service: base, Shards: shards,
+		Parallelism: parallelism, SearchID: searchID, Image: image, Offers: offers})
+	if err != nil {
+		return apperr.InFile(err, file)
+	}
+	_, err = e.Stdout.Write(b)
+	return err
 }

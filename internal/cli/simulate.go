@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -23,18 +24,32 @@ import (
 func newSimulateCmd(e *Env) *cobra.Command {
 	var file, trace, out, chart, lang string
 	var search, force, compare bool
-	var top int
+	var top, shards, shard int
+	var searchID, searchResults string
+	var targetWall time.Duration
 	cmd := &cobra.Command{
-		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search] [--force]",
+		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search [--shards N --shard I]] [--force] | simulate --search-results ID",
 		Short: "Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations",
 		Long: `Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations.
 
 Before it starts, simulate estimates the work (requests over the horizon, policy ticks,
 cold starts, and for --search the runs) and refuses more than 10^10 events (some 20 minutes)
-or a year of simulated traffic, saying the estimate and the limit; --force runs it anyway.`,
+or a year of simulated traffic, saying the estimate and the limit; --force runs it anyway.
+A search also says, on stderr, how long it should take and how many shards would bring it
+under --target-wall.
+
+A search can be split into shards, each run as its own process (a pod of a Kubernetes Indexed
+Job: gpupick export search-job): --shards N --shard I searches every N-th candidate offer from
+the I-th (I from $JOB_COMPLETION_INDEX when --shard is not given) and stores each offer's
+results in the database (--db, else $GPUPICK_DB, as serve) under one search id (--search-id,
+else a digest of the inputs). A shard run again skips the offers it stored; a shard done is not
+redone. --search-results ID merges them into the table --search prints, or says which shards
+are not done.`,
 		Example: `  gpupick simulate -f examples/service-target.yaml
   gpupick simulate -f examples/service-model.yaml --trace examples/traces/sample-azure-synthetic.csv --chart day.svg
   gpupick simulate -f examples/service-model.yaml --search
+  gpupick simulate -f examples/service-model.yaml --search --shards 2 --shard 0 --db search.db
+  gpupick simulate --search-results 3f1c0a9b2e7d --db search.db
   gpupick simulate -f examples/service-image-api.yaml --compare --chart compare.svg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -49,6 +64,30 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 			chartFormat, err := chartFormatOf(chart)
 			if err != nil {
 				return err
+			}
+			ctx := cmd.Context()
+			if searchResults != "" {
+				if file != "" || search || compare {
+					return apperr.Invalidf("--search-results", "give --search-results ID alone (with --db): it merges a sharded search that is already stored")
+				}
+				res, err := e.mergeSearch(ctx, searchResults)
+				if err != nil {
+					return err
+				}
+				if format == report.JSONFmt {
+					return report.WriteJSON(e.Stdout, res)
+				}
+				return report.WriteSearch(e.Stdout, res, l)
+			}
+			sharded := cmd.Flags().Changed("shards") || cmd.Flags().Changed("shard") || searchID != ""
+			var sh autoscale.Shard
+			if sharded {
+				if !search {
+					return apperr.Invalidf("--shards", "--shards, --shard and --search-id go with --search")
+				}
+				if sh, err = e.shardOf(shards, shard, cmd.Flags().Changed("shard")); err != nil {
+					return err
+				}
 			}
 			spec, err := e.loadService(file)
 			if err != nil {
@@ -84,11 +123,13 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 			}
 			dir := filepath.Dir(file)
 			source := func() (autoscale.Source, error) { return nil, nil }
+			tracePath := ""
 			if spec.Traffic.Kind == autoscale.TrafficTrace || trace != "" {
 				path := trace
 				if path == "" {
 					path = filepath.Join(dir, spec.Traffic.File)
 				}
+				tracePath = path
 				source = func() (autoscale.Source, error) {
 					b, err := e.ReadFile(path)
 					if err != nil {
@@ -168,7 +209,9 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				}
 				return apperr.InFile(err, file)
 			}
-			ctx := cmd.Context()
+			if search {
+				fmt.Fprintln(e.Stderr, searchPlan(est, targetWall, sh.Count))
+			}
 			if compare {
 				for i, v := range variants[1:] {
 					if err := autoscale.EstimateRun(v, stats, models[i+1]).Check(autoscale.DefaultLimits); err != nil && !force {
@@ -202,11 +245,31 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 				}
 				return report.WriteComparison(e.Stdout, res, l)
 			}
+			next := func() autoscale.Source {
+				src, _ := source() // read without error above
+				return src
+			}
+			if search && sharded {
+				svc, err := e.ReadFile(file)
+				if err != nil {
+					return &apperr.Error{Code: apperr.Invalid, Field: "-f", Msg: "cannot read", Err: err}
+				}
+				var tr []byte
+				if tracePath != "" {
+					if tr, err = e.ReadFile(tracePath); err != nil {
+						return &apperr.Error{Code: apperr.Invalid, Field: "--trace", Msg: "cannot read", Err: err}
+					}
+				}
+				fp := searchFingerprint(svc, tr, candidates)
+				id := searchID
+				if id == "" {
+					id = fp[:16]
+				}
+				return e.runShard(ctx, shardRun{Shard: sh, SearchID: id, Fingerprint: fp, Spec: spec, Candidates: candidates,
+					Trace: next, Options: autoscale.Options{Context: ctx}})
+			}
 			if search {
-				res, err := autoscale.Search(spec, candidates, func() autoscale.Source {
-					src, _ := source() // read without error above
-					return src
-				}, autoscale.Options{Context: ctx})
+				res, err := autoscale.Search(spec, candidates, next, autoscale.Options{Context: ctx})
 				if err != nil {
 					return err
 				}
@@ -246,6 +309,11 @@ or a year of simulated traffic, saying the estimate and the limit; --force runs 
 	cmd.Flags().BoolVar(&search, "search", false, "search for the cheapest policy (and offer, for a model service) that meets the SLO")
 	cmd.Flags().BoolVar(&compare, "compare", false, "simulate the variants of the file's compare block over the same traffic, side by side (cost, p95/p99 latency, SLO)")
 	cmd.Flags().BoolVar(&force, "force", false, "run even when the estimated work is over the limit (10^10 events, a year of traffic)")
+	cmd.Flags().IntVar(&shards, "shards", 1, "with --search, split the search into `N` shards (one process each; results go to the database)")
+	cmd.Flags().IntVar(&shard, "shard", 0, "with --shards, run shard `I` (0 to N-1; default: $JOB_COMPLETION_INDEX)")
+	cmd.Flags().StringVar(&searchID, "search-id", "", "with --shards, store the results under `ID` (default: a digest of the service file, trace, offers and gpupick version)")
+	cmd.Flags().StringVar(&searchResults, "search-results", "", "merge the stored shards of search `ID` into the search's table (with --db)")
+	cmd.Flags().DurationVar(&targetWall, "target-wall", 10*time.Minute, "with --search, say how many shards would finish it within `DURATION`")
 	cmd.Flags().IntVar(&top, "offers", 4, "with --search on a model service, also try the `N` best other offers for the workload")
 	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
