@@ -384,10 +384,10 @@ type task struct {
 	offer    *catalog.Offer
 	shape    shape
 	warnings []Warning // from the request's checks, made once per offer
-	// mig, when set, serves the load with replicas on this MIG profile of
-	// the offer's GPUs: an alternative to whole GPUs, kept only when
-	// cheaper (see keepSlices).
-	mig *catalog.MIGProfile
+	// slice, when set, serves the load with replicas on a MIG profile of
+	// the offer's GPUs or time-sliced on them: an alternative to whole
+	// GPUs, kept only when cheaper (see keepSlices).
+	slice sliceOn
 }
 
 // Recommend evaluates every offer in the catalog for the request.
@@ -482,7 +482,12 @@ func Recommend(req Request) (*Result, error) {
 		}
 		if slicing && o.GPUCount <= maxGPUs {
 			for _, mp := range migProfiles(req.Catalog, o) {
-				tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, mig: mp})
+				tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, slice: sliceOn{mig: mp}})
+			}
+			if spec.Constraints.SharedGPUs {
+				for _, k := range timeSliceWays(req.Catalog, o) {
+					tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, slice: sliceOn{k: k}})
+				}
 			}
 		}
 		if o.GPUCount > maxGPUs {
@@ -502,7 +507,7 @@ func Recommend(req Request) (*Result, error) {
 	res.Candidates = make([]*Candidate, 0, nc)
 	var sliced []*Candidate
 	for i, r := range results {
-		if tasks[i].mig != nil {
+		if tasks[i].slice.on() {
 			// An alternative way to serve on an offer evaluated whole:
 			// its failures are not the offer's.
 			sliced = append(sliced, r.candidates...)

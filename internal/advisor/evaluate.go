@@ -47,12 +47,12 @@ type hardware struct {
 	ram, nvme, nvmeRead, block, net, icGBps float64
 	fabricGbps, fraction                    float64
 	ic, fabric                              string
-	mig                                     *catalog.MIGProfile
+	slice                                   sliceOn
 }
 
 func hardwareOf(o *catalog.Offer) hardware {
 	return hardware{o.VCPUs, o.RAMGiB, o.NVMeTB, o.NVMeReadGBps, o.BlockGBps, o.NetworkGbps, o.InterconnectGBps,
-		o.FabricGbps, o.GPUFraction, o.InterconnectKind, o.FabricKind, nil}
+		o.FabricGbps, o.GPUFraction, o.InterconnectKind, o.FabricKind, sliceOn{}}
 }
 
 // groupKey is one instance type of one provider: the tasks one worker
@@ -237,7 +237,7 @@ func (ev *evaluator) startGroup(o *catalog.Offer) {
 // once per group, or once across requests with a shared cache.
 func (ev *evaluator) predicted(t *task) *predicted {
 	hw := hardwareOf(t.offer)
-	hw.mig = t.mig
+	hw.slice = t.slice
 	for _, g := range ev.preds {
 		if g.instances == t.shape.instances && g.hw == hw {
 			return g.pr
@@ -258,8 +258,8 @@ func (ev *evaluator) predicted(t *task) *predicted {
 		o, req := t.offer, ev.req
 		a, _ := req.Catalog.OfferAccelerator(o)
 		gpus := t.shape.gpus
-		if t.mig != nil { // one replica on one slice: the fleet is sized after
-			a, gpus = catalog.MIGAccelerator(a, t.mig), 1
+		if t.slice.on() { // one replica on one slice: the fleet is sized after
+			a, gpus = t.slice.accelerator(a), 1
 		}
 		cl, err := perf.NewCluster(a, gpus, t.shape.instances, o)
 		if err != nil {
@@ -267,8 +267,8 @@ func (ev *evaluator) predicted(t *task) *predicted {
 			return
 		}
 		cl.Lookup = func(id string) *catalog.Accelerator { x, _ := req.Catalog.Accelerator(id); return x }
-		cl.Brief = true                      // exclusions say why an offer does not fit, not what would
-		if req.Tune != nil && t.mig == nil { // a probe measures whole GPUs
+		cl.Brief = true                       // exclusions say why an offer does not fit, not what would
+		if req.Tune != nil && !t.slice.on() { // a probe measures whole GPUs
 			req.Tune(o, &cl)
 		}
 		pr.p, pr.err = perf.Predict(ev.spec, cl)
@@ -351,11 +351,11 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	instances := t.shape.instances
 	replicas := 0
 	service := ev.service
-	if t.mig != nil && (!service || p.Serving == nil) {
+	if t.slice.on() && (!service || p.Serving == nil) {
 		return r
 	}
 	if service && p.Serving != nil && ev.image {
-		fleet, why := ev.sizeImageFleet(o, t.mig)
+		fleet, why := ev.sizeImageFleet(o, t.slice)
 		if why != "" {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 {
@@ -372,8 +372,8 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		}
 		var fleet fleet
 		var why string
-		if t.mig != nil {
-			fleet, why = ev.sizeMIGFleet(t.offer, t.mig, p)
+		if t.slice.on() {
+			fleet, why = ev.sizeSliceFleet(t.offer, t.slice, p)
 		} else {
 			fleet, why = ev.sizeFleet(t.offer, p)
 		}
@@ -529,7 +529,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	spec, o := ev.spec, t.offer
 	prov := ev.provider
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
-		DeadlineHours: spec.Constraints.DeadlineHours, ReservedUtilization: spec.Constraints.ReservedUtilization,
+		DeadlineHours: spec.Constraints.DeadlineHours, Share: ev.share(t, instances, replicas), ReservedUtilization: spec.Constraints.ReservedUtilization,
 		OutputsGB: spec.Data.OutputsGB, Detail: ev.req.Detail}
 	if p.DurationHours != nil {
 		job.ProductiveHours = *p.DurationHours
@@ -565,7 +565,10 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 		c.DurationHours = e.WallHours
 	}
 	c.Plan = planOf(spec, o, instances, replicas, p, m, e.PerHourUSD)
-	c.Plan.Slice = sliceOf(o, t.mig, m)
+	c.Plan.Slice = sliceOf(o, t.slice, m)
+	if c.Plan.Slice != nil && job.Share > 0 {
+		c.Plan.Slice.Shared = true
+	}
 	setIntervals(c, service)
 }
 

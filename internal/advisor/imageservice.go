@@ -35,25 +35,25 @@ func imageBatches(n int) []int {
 }
 
 // sizeImageFleet finds the fewest instances of o whose replicas serve the
-// image service's rate within its latency SLO, on whole GPUs or (mp set) on
-// MIG slices of profile mp. why says why no fleet within
+// image service's rate within its latency SLO, on whole GPUs or (sl set)
+// on slices: MIG instances or time-sliced shares. why says why no fleet within
 // constraints.max_gpus does, or that no batch meets the SLO on this GPU.
-func (ev *evaluator) sizeImageFleet(o *catalog.Offer, mp *catalog.MIGProfile) (fleet, string) {
+func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string) {
 	spec := ev.spec
 	rps, _ := serviceRate(spec)
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	a, _ := ev.req.Catalog.OfferAccelerator(o)
 	gpus := o.GPUCount
-	if mp != nil {
-		whole, _ := ev.req.Catalog.Accelerator(o.GPU)
-		a, gpus = catalog.MIGAccelerator(whole, mp), 1
+	whole, _ := ev.req.Catalog.Accelerator(o.GPU)
+	if sl.on() {
+		a, gpus = sl.accelerator(whole), 1
 	}
 	cl, err := perf.NewCluster(a, gpus, 1, o)
 	if err != nil {
 		return fleet{}, err.Error()
 	}
 	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
-	if ev.req.Tune != nil && mp == nil { // a probe measures whole GPUs
+	if ev.req.Tune != nil && !sl.on() { // a probe measures whole GPUs
 		ev.req.Tune(o, &cl)
 	}
 	ev.fleetNeed = 0
@@ -77,10 +77,10 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, mp *catalog.MIGProfile) (f
 		if s.MaxBatchSLO == 0 || s.ReplicasNeeded <= 0 {
 			continue // one call at this batch takes longer than the SLO allows
 		}
-		// Replicas one instance holds: its GPU groups, or its MIG slices.
+		// Replicas one instance holds: its GPU groups, or its slices.
 		per := max(1, q.Parallelism.Replicas)
-		if mp != nil {
-			per = o.GPUCount * mp.MaxInstances
+		if sl.on() {
+			per = o.GPUCount * sl.perGPU()
 		}
 		inst := (s.ReplicasNeeded + per - 1) / per
 		if inst > maxInst {
@@ -109,7 +109,7 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, mp *catalog.MIGProfile) (f
 	}
 	// Replicas are kept, not the whole instances' worth: a request rate
 	// spreads over the replicas that run.
-	if mp == nil {
+	if !sl.on() {
 		bestReplicas = bestInst * perInst // every GPU group of a rented instance serves
 	}
 	s := best.Serving
@@ -121,10 +121,12 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, mp *catalog.MIGProfile) (f
 	best.Utilization = round3(rps / capacity)
 	best.Throughput.Value = rps
 	best.Throughput.P10, best.Throughput.P90 = nil, nil // the offered load is served, not predicted
-	if mp != nil {
+	if sl.on() {
 		best.Parallelism.Replicas = bestReplicas
-		best.Assumptions = append(best.Assumptions, fmt.Sprintf("MIG %s replicas of %s: %d, each on %d/7 of the GPU's compute, %d/8 of its memory bandwidth and %g GB, %d to a GPU, %d to an instance (%d instances), serving %.3g requests/s each",
-			mp.Profile, o.GPU, bestReplicas, mp.ComputeSlices, mp.MemorySlices, mp.MemGB, mp.MaxInstances, perInst, bestInst, rps/float64(bestReplicas)))
+		best.Assumptions = append(best.Assumptions, sl.assumption(o, whole, bestReplicas, bestInst, rps))
+		if spec.Constraints.SharedGPUs {
+			best.Assumptions = append(best.Assumptions, sharedAssumption(o, sl, bestReplicas, bestInst))
+		}
 	}
 	best.Assumptions = append(best.Assumptions, fmt.Sprintf("image service: %d replica(s) on %d instance(s), pipeline calls of %d image(s) taking %.3g s, %.3g requests/s each (%.0f%% busy, the rest is the headroom the %.3g s p%g latency SLO leaves for queueing)",
 		bestReplicas, bestInst, s.Batch, *best.LatencyS, rps/float64(bestReplicas), 100*best.Utilization, spec.Image.SLO.LatencyS, spec.Image.SLO.Percentile))

@@ -49,13 +49,25 @@ func TestPlansObeyPhysics(t *testing.T) {
 			if pl.Instances < 1 || pl.GPUs != pl.Instances*pl.GPUsPerInstance || pl.GPUs != c.GPUs || pl.Instances != c.Instances {
 				t.Errorf("%s: plan %+v against candidate %d instances, %d GPUs", where, pl, c.Instances, c.GPUs)
 			}
-			if pl.Replicas < 1 || pl.Replicas*pl.GPUsPerReplica > pl.GPUs {
+			// Replicas on MIG or time-sliced slices sit PerGPU to a GPU.
+			perGPU := 1
+			if sl := pl.Slice; sl != nil && sl.Kind != SliceFraction {
+				perGPU = sl.PerGPU
+			}
+			if pl.Replicas < 1 || pl.Replicas*pl.GPUsPerReplica > pl.GPUs*perGPU {
 				t.Errorf("%s: %d replicas of %d GPUs on %d GPUs paid for", where, pl.Replicas, pl.GPUsPerReplica, pl.GPUs)
 			}
-			if pl.ReplicasPerInstance > 0 && pl.ReplicasPerInstance*pl.GPUsPerReplica > pl.GPUsPerInstance {
+			if pl.ReplicasPerInstance > 0 && pl.ReplicasPerInstance*pl.GPUsPerReplica > pl.GPUsPerInstance*perGPU {
 				t.Errorf("%s: %d replicas of %d GPUs per instance of %d", where, pl.ReplicasPerInstance, pl.GPUsPerReplica, pl.GPUsPerInstance)
 			}
-			if c.Cost.PriceKnown && math.Abs(c.Cost.PerHourUSD-float64(pl.Instances)*c.Cost.PricePerHourUSD) > 0.01*c.Cost.PerHourUSD+0.01 {
+			switch sl := pl.Slice; {
+			case !c.Cost.PriceKnown:
+			case sl != nil && sl.Shared:
+				// A shared pool: the fleet pays for the slices it holds.
+				if want := sl.ReplicaPerHourUSD * float64(pl.Replicas); math.Abs(c.Cost.PerHourUSD-want) > 0.01*want+0.01 {
+					t.Errorf("%s: %.2f $/h for %d replicas at %.3f $/h a slice", where, c.Cost.PerHourUSD, pl.Replicas, sl.ReplicaPerHourUSD)
+				}
+			case math.Abs(c.Cost.PerHourUSD-float64(pl.Instances)*c.Cost.PricePerHourUSD) > 0.01*c.Cost.PerHourUSD+0.01:
 				t.Errorf("%s: %.2f $/h for %d instances at %.2f $/h: instances are billed whole", where, c.Cost.PerHourUSD, pl.Instances, c.Cost.PricePerHourUSD)
 			}
 			if inf := s.Inference; inf != nil && inf.RequestsPerSecond != nil && p.Serving != nil {

@@ -21,9 +21,87 @@ import (
 
 // Slice kinds (stable: part of `-o json`).
 const (
-	SliceMIG      = "mig"
-	SliceFraction = "fraction"
+	SliceMIG        = "mig"
+	SliceFraction   = "fraction"
+	SliceTimeSliced = "time-sliced"
 )
+
+// A shared GPU pool (constraints.shared_gpus): the instances belong to a
+// team's cluster and a service pays for the slices its replicas hold, the
+// rest of each GPU serving other workloads. A sliced plan is then priced
+// at its share of the instances (Slice.ReplicaPerHourUSD x replicas), and
+// GPUs without MIG are tried time-sliced too: k replicas on one GPU (the
+// NVIDIA device plugin's sharing.timeSlicing, replicas: k) that take turns
+// on all of it. Without the pool neither applies: a fleet that rents whole
+// instances pays for every slice, used or not, and a time-sliced replica
+// on a rented GPU can only be slower than the whole GPU.
+
+// TimeSliceWays are the replicas per GPU tried for time-slicing.
+var TimeSliceWays = []int{2, 4}
+
+// TimeSlicePenalty is the share of a time-sliced GPU's throughput lost to
+// context switching between its replicas: an assumption, not a
+// measurement. NVIDIA's GPU Operator documentation (Time-Slicing GPUs in
+// Kubernetes) says the replicas interleave in time with no memory or fault
+// isolation and publishes no overhead figure; 10% is a conservative guess.
+const TimeSlicePenalty = 0.10
+
+// TimeSliceSource is where time-slicing's behaviour is documented.
+const TimeSliceSource = "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-sharing.html"
+
+// TimeSliceShare is one of k time-sliced replicas' share of the GPU's
+// throughput: (1 - TimeSlicePenalty) / k.
+func TimeSliceShare(k int) float64 { return (1 - TimeSlicePenalty) / float64(k) }
+
+// sliceOn is how a task's replicas share a GPU: a MIG profile, k-way
+// time-slicing, or neither (the zero value: whole GPUs). Comparable: it
+// is part of the prediction cache's key.
+type sliceOn struct {
+	mig *catalog.MIGProfile
+	k   int // time-sliced replicas per GPU; 0 unless time-sliced
+}
+
+func (s sliceOn) on() bool { return s.mig != nil || s.k > 0 }
+
+// perGPU is the replicas one GPU holds.
+func (s sliceOn) perGPU() int {
+	if s.mig != nil {
+		return s.mig.MaxInstances
+	}
+	return max(1, s.k)
+}
+
+// accelerator is one replica's part of a, as an accelerator.
+func (s sliceOn) accelerator(a *catalog.Accelerator) *catalog.Accelerator {
+	if s.mig != nil {
+		return catalog.MIGAccelerator(a, s.mig)
+	}
+	return catalog.TimeSlicedAccelerator(a, s.k, TimeSliceShare(s.k))
+}
+
+// assumption says the fleet of n replicas on inst instances of o.
+func (s sliceOn) assumption(o *catalog.Offer, a *catalog.Accelerator, n, inst int, rps float64) string {
+	perInst := o.GPUCount * s.perGPU()
+	if s.mig != nil {
+		mp := s.mig
+		return fmt.Sprintf("MIG %s replicas of %s: %d, each on %d/7 of the GPU's compute, %d/8 of its memory bandwidth and %g GB, %d to a GPU, %d to an instance (%d instances), serving %.3g requests/s each",
+			mp.Profile, o.GPU, n, mp.ComputeSlices, mp.MemorySlices, mp.MemGB, mp.MaxInstances, perInst, inst, rps/float64(n))
+	}
+	return fmt.Sprintf("time-sliced replicas of %s: %d, %d to a GPU taking turns on all of it, each with %.0f%% of its throughput (a %d-way share less %.0f%% assumed lost to context switching; NVIDIA publishes no figure, %s) and %.3g GiB of its memory (no isolation: the replicas must fit side by side), %d to an instance (%d instances), serving %.3g requests/s each",
+		o.GPU, n, s.k, 100*TimeSliceShare(s.k), s.k, 100*TimeSlicePenalty, TimeSliceSource, a.MemGiB/float64(s.k), perInst, inst, rps/float64(n))
+}
+
+// timeSliceWays are the time-slicing shares tried on o: on a shared pool,
+// an offer of whole NVIDIA GPUs without MIG profiles.
+func timeSliceWays(cat *catalog.Catalog, o *catalog.Offer) []int {
+	if o.Sliced() || len(cat.MIGProfilesOf(o.GPU)) > 0 {
+		return nil
+	}
+	if a, ok := cat.Accelerator(o.GPU); !ok || a.Vendor != "nvidia" {
+		return nil
+	}
+	return TimeSliceWays
+}
 
 // Slice says that a plan's replicas run on part of a GPU.
 type Slice struct {
@@ -48,6 +126,10 @@ type Slice struct {
 	// when every slice of the instance is used; 0 when the price is
 	// unknown. The fleet still pays for whole instances.
 	ReplicaPerHourUSD float64 `json:"replica_per_hour_usd,omitempty"`
+	// Shared says the plan is priced per slice on a shared pool
+	// (constraints.shared_gpus): the fleet pays ReplicaPerHourUSD x its
+	// replicas, not its whole instances.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // MIGReplica is one replica on a MIG instance: the accelerator it sees and
@@ -137,19 +219,24 @@ func migProfiles(cat *catalog.Catalog, o *catalog.Offer) []*catalog.MIGProfile {
 	return out
 }
 
-// sizeMIGFleet finds the fewest MIG replicas of profile mp on o's GPUs that
-// serve the load within the SLO, each predicted on its slice at its share
-// of the load, and the whole instances that hold them. p is one slice at
-// the whole load (the first guess).
-func (ev *evaluator) sizeMIGFleet(o *catalog.Offer, mp *catalog.MIGProfile, p *perf.Prediction) (fleet, string) {
+// sizeSliceFleet finds the fewest replicas on slices sl of o's GPUs (MIG
+// or time-sliced) that serve the load within the SLO, each predicted on
+// its slice at its share of the load, and the whole instances that hold
+// them. p is one slice at the whole load (the first guess).
+func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Prediction) (fleet, string) {
 	spec := ev.spec
 	rps := *spec.Inference.RequestsPerSecond
-	perInst := o.GPUCount * mp.MaxInstances
+	perInst := o.GPUCount * sl.perGPU()
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	maxRep := maxInst * perInst
-	noFleet := fmt.Sprintf("%.4g requests/s within the SLO need more than %d MIG %s replicas (%d instances)", rps, maxRep, mp.Profile, maxInst)
+	var noFleet string
+	if sl.mig != nil {
+		noFleet = fmt.Sprintf("%.4g requests/s within the SLO need more than %d MIG %s replicas (%d instances)", rps, maxRep, sl.mig.Profile, maxInst)
+	} else {
+		noFleet = fmt.Sprintf("%.4g requests/s within the SLO need more than %d time-sliced replicas, %d to a GPU (%d instances)", rps, maxRep, sl.k, maxInst)
+	}
 	a, _ := ev.req.Catalog.Accelerator(o.GPU)
-	cl, err := perf.NewCluster(catalog.MIGAccelerator(a, mp), 1, 1, o)
+	cl, err := perf.NewCluster(sl.accelerator(a), 1, 1, o)
 	if err != nil {
 		return fleet{}, err.Error()
 	}
@@ -191,16 +278,27 @@ func (ev *evaluator) sizeMIGFleet(o *catalog.Offer, mp *catalog.MIGProfile, p *p
 	best.Serving.ReplicasNeeded = hi
 	best.Parallelism.Replicas = hi
 	scaleQuantity(&best.Throughput, float64(hi))
-	best.Assumptions = append(best.Assumptions, fmt.Sprintf("MIG %s replicas of %s: %d, each on %d/7 of the GPU's compute, %d/8 of its memory bandwidth and %g GB, %d to a GPU, %d to an instance (%d instances), serving %.3g requests/s each",
-		mp.Profile, a.ID, hi, mp.ComputeSlices, mp.MemorySlices, mp.MemGB, mp.MaxInstances, perInst, instances, rps/float64(hi)))
+	best.Assumptions = append(best.Assumptions, sl.assumption(o, a, hi, instances, rps))
+	if spec.Constraints.SharedGPUs {
+		best.Assumptions = append(best.Assumptions, sharedAssumption(o, sl, hi, instances))
+	}
 	return fleet{best, instances, hi}, ""
 }
 
-// sliceOf is the slice of a plan paid in mode m: a MIG profile, or the
-// fraction a sliced offer rents; nil for whole GPUs.
-func sliceOf(o *catalog.Offer, mp *catalog.MIGProfile, m catalog.Mode) *Slice {
+// sliceOf is the slice of a plan paid in mode m: a MIG profile, a
+// time-sliced share, or the fraction a sliced offer rents; nil for whole
+// GPUs.
+func sliceOf(o *catalog.Offer, sl sliceOn, m catalog.Mode) *Slice {
 	perHourUSD, _ := o.YourPrices.Get(m)
+	mp := sl.mig
 	switch {
+	case sl.k > 0:
+		s := &Slice{Kind: SliceTimeSliced, GPU: o.GPU, Profile: catalog.FractionString(1 / float64(sl.k)), PerGPU: sl.k,
+			ComputeShare: TimeSliceShare(sl.k), MemoryShare: TimeSliceShare(sl.k), MemGB: o.GPUMemGiB * 1.073741824 / float64(sl.k)}
+		if perHourUSD > 0 {
+			s.ReplicaPerHourUSD = perHourUSD / float64(o.GPUCount*sl.k)
+		}
+		return s
 	case mp != nil:
 		s := &Slice{Kind: SliceMIG, GPU: o.GPU, Profile: mp.Profile, PerGPU: mp.MaxInstances, ComputeShare: mp.ComputeShare(),
 			MemoryShare: mp.MemoryShare(), MemGB: mp.MemGB}
@@ -267,7 +365,7 @@ func EvaluateOfferMIG(req Request, o *catalog.Offer, profile string, modes []cat
 	if !found || o.Sliced() || !sliceService(req.Spec) {
 		return nil, nil, false
 	}
-	t := task{offer: o, shape: shape{1, o.GPUCount}, mig: mp}
+	t := task{offer: o, shape: shape{1, o.GPUCount}, slice: sliceOn{mig: mp}}
 	var warnings []CheckWarning
 	for _, chk := range req.Checks {
 		code, why, ws := chk(req.Spec, o)
@@ -281,4 +379,21 @@ func EvaluateOfferMIG(req Request, o *catalog.Offer, profile string, modes []cat
 	ev.startGroup(o)
 	r := ev.task(&t)
 	return r.candidates, r.excluded, true
+}
+
+// share is the part of its instances' price a fleet pays (cost.Job.Share):
+// on a shared pool (constraints.shared_gpus) a sliced fleet pays for the
+// slices its replicas hold; else 0, the whole instances.
+func (ev *evaluator) share(t *task, instances, replicas int) float64 {
+	if !ev.spec.Constraints.SharedGPUs || !t.slice.on() || replicas <= 0 || instances <= 0 {
+		return 0
+	}
+	return float64(replicas) / float64(instances*t.offer.GPUCount*t.slice.perGPU())
+}
+
+// sharedAssumption is what a sliced fleet's prediction says of its price
+// on a shared pool.
+func sharedAssumption(o *catalog.Offer, sl sliceOn, replicas, instances int) string {
+	return fmt.Sprintf("priced per slice on a shared pool (constraints.shared_gpus): %d replica(s) pay for %d of the %d slices of %d instance(s), the rest of the GPUs serve other workloads",
+		replicas, replicas, instances*o.GPUCount*sl.perGPU(), instances)
 }

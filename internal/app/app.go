@@ -442,9 +442,6 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 	p := chosen.Pred
 	if spec.Kind == workload.KindLLMInference {
 		in.GPUsPerReplica = chosen.Plan.GPUsPerReplica
-		if sl := chosen.Plan.Slice; sl != nil && sl.Kind == advisor.SliceMIG {
-			in.MIGProfile, in.MIGPerGPU, in.GPUsPerReplica = sl.Profile, sl.PerGPU, 1
-		}
 		// A service scales between one replica and half again the planned
 		// fleet, tracking requests in flight per replica.
 		need := max(1, chosen.Plan.Replicas)
@@ -456,6 +453,16 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 			Metric: export.MetricInFlight, Target: target}
 	} else {
 		in.GPUsPerReplica = chosen.GPUs
+	}
+	// A service's replicas on slices request one slice each: a MIG
+	// instance, or a time-sliced share of a GPU.
+	if sl := chosen.Plan.Slice; sl != nil && advisor.IsService(spec) {
+		switch sl.Kind {
+		case advisor.SliceMIG:
+			in.MIGProfile, in.MIGPerGPU, in.GPUsPerReplica = sl.Profile, sl.PerGPU, 1
+		case advisor.SliceTimeSliced:
+			in.TimeSliced, in.GPUsPerReplica = sl.PerGPU, 1
+		}
 	}
 	return in, nil
 }

@@ -71,6 +71,10 @@ type Job struct {
 	// Detail fills Estimate.Notes with a sentence per cost line; ranking
 	// thousands of candidates skips it.
 	Detail bool
+	// Share is the part (0-1] of the instances' price the job pays: the
+	// slices its replicas hold when the instances are a shared pool whose
+	// other slices serve other workloads. 0 means 1 (whole instances).
+	Share float64
 }
 
 // Spot is the risk model of one spot candidate (Young/Daly checkpointing).
@@ -145,6 +149,12 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 	e.PricePerHourUSD = price
 	n := float64(j.Instances)
 	e.PerHourUSD = price * n
+	if j.Share > 0 && j.Share < 1 {
+		e.PerHourUSD *= j.Share
+		if j.Detail {
+			e.note("a shared GPU pool: the replicas pay for %.3g of the instances' price, the slices they hold", j.Share)
+		}
+	}
 	hours := j.ProductiveHours
 	if j.Service {
 		hours = catalog.HoursPerMonth

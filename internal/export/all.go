@@ -44,6 +44,13 @@ func All(in Input) (map[string][]byte, error) {
 		{FileScaledObject, "KEDA ScaledObject", KEDA},
 		{FileSkyPilot, "SkyPilot task", SkyPilot},
 	}
+	if r.timeSliced() {
+		exporters = append(exporters, struct {
+			file string
+			what string
+			fn   func(Input) ([]byte, error)
+		}{FileTimeSlicing, "NVIDIA device plugin time-slicing ConfigMap", TimeSlicingConfig})
+	}
 	files := map[string][]byte{}
 	var made, skipped []string
 	for _, e := range exporters {
@@ -67,7 +74,7 @@ func All(in Input) (map[string][]byte, error) {
 	b.WriteString("\n" + r.imageNote() + "\n\n## Files\n\n")
 	b.WriteString(strings.Join(made, "\n") + "\n")
 	var kube []string
-	for _, f := range []string{FileNodePool, k8sFile, FileScaledObject} {
+	for _, f := range []string{FileTimeSlicing, FileNodePool, k8sFile, FileScaledObject} {
 		if _, ok := files[f]; ok {
 			kube = append(kube, f)
 		}

@@ -63,6 +63,13 @@ type Input struct {
 	// MIGPerGPU of them share one GPU's part of the node's CPU and memory.
 	MIGProfile string
 	MIGPerGPU  int
+	// TimeSliced, when 2 or more, puts each replica on one of that many
+	// time-sliced shares of a GPU (the NVIDIA device plugin's
+	// sharing.timeSlicing with replicas: TimeSliced): the pod requests
+	// nvidia.com/gpu: 1, which the plugin so configured hands out
+	// TimeSliced times per GPU (TimeSlicingConfig writes its ConfigMap),
+	// and that many pods share one GPU's part of the node's CPU and memory.
+	TimeSliced int
 }
 
 // Policy is an autoscaling policy as the simulator describes it.

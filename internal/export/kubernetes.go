@@ -204,6 +204,12 @@ func Kubernetes(in Input) ([]byte, error) {
 	comments := map[string]string{
 		"spec.template.spec.affinity": "Prefers the ranked instance types, best first; the Karpenter NodePool restricts them.",
 	}
+	if r.timeSliced() {
+		pod.Metadata.Annotations = map[string]string{timeSlicingAnnotation: r.timeSlicingNote()}
+		header = append(header, r.timeSlicingNote()+".")
+		comments["spec.template.spec.containers"] = fmt.Sprintf("nvidia.com/gpu: 1 is one of %d time-sliced shares of a GPU (sharing.timeSlicing.resources[].replicas: %d in the device plugin's ConfigMap %s): no memory or fault isolation between the pods on one GPU.",
+			r.TimeSliced, r.TimeSliced, timeSlicingConfigName)
+	}
 	if r.service {
 		replicas := r.policy.MinReplicas
 		if r.policy.Kind != PolicyFixed {
@@ -304,9 +310,13 @@ func (r *resolved) podResources() resources {
 	gpus := strconv.Itoa(r.GPUsPerReplica)
 	resource := r.resource
 	share := float64(r.GPUsPerReplica) / float64(r.chosen.GPUCount)
-	if r.MIGProfile != "" && r.GPU.Vendor == "nvidia" {
+	switch {
+	case r.MIGProfile != "" && r.GPU.Vendor == "nvidia":
 		resource, gpus = "nvidia.com/mig-"+strings.TrimPrefix(strings.ToLower(r.MIGProfile), "mig-"), "1"
 		share = 1 / float64(r.chosen.GPUCount*max(1, r.MIGPerGPU))
+	case r.timeSliced():
+		gpus = "1"
+		share = 1 / float64(r.chosen.GPUCount*r.TimeSliced)
 	}
 	req := map[string]string{resource: gpus}
 	if r.chosen.VCPUs > 0 {

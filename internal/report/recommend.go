@@ -115,10 +115,16 @@ func PlanSentence(p advisor.Plan, l Lang) string {
 	if zh {
 		mode = "；" + modeZh[p.Pricing.String()]
 	}
-	if s := p.Slice; s != nil && s.Kind == advisor.SliceMIG {
+	if s := p.Slice; s != nil && (s.Kind == advisor.SliceMIG || s.Kind == advisor.SliceTimeSliced) {
 		out := sm(l, "plan_mig", p.Replicas, s.Profile, sliceGPU(s, ""), s.PerGPU, p.Instances, p.GPUsPerInstance)
+		if s.Kind == advisor.SliceTimeSliced {
+			out = sm(l, "plan_timesliced", p.Replicas, s.Profile, sliceGPU(s, ""), s.PerGPU, p.Instances, p.GPUsPerInstance)
+		}
 		if p.RequestsPerSPerReplica > 0 {
 			out += sm(l, "plan_mig_rps", p.RequestsPerSPerReplica)
+		}
+		if s.Shared && s.ReplicaPerHourUSD > 0 {
+			out += sm(l, "plan_shared", s.ReplicaPerHourUSD)
 		}
 		return out + mode
 	}

@@ -894,6 +894,9 @@ func (p *checker) constraints() {
 	if u := c.ReservedUtilization; u < 0 || u > 1 {
 		p.errorf("constraints.reserved_utilization", "must be in (0, 1], got %s", fmtFloat(u))
 	}
+	if c.SharedGPUs && p.s.Kind.IsTraining() {
+		p.errorf("constraints.shared_gpus", "a shared GPU pool prices a service's replicas per slice; %s is a training job, which needs whole GPUs", p.s.Kind)
+	}
 	if len(c.Pricing) == 0 {
 		c.Pricing = []PricingMode{PricingOnDemand}
 		p.def("constraints.pricing", string(PricingOnDemand), "not set; on-demand only (list spot, monthly, reserved-1y or reserved-3y to compare them)")

@@ -18,6 +18,7 @@ var specDocs = map[string]string{
 	"Constraints.Pricing":              "Pricing lists the pricing modes to consider; defaults to on-demand.",
 	"Constraints.Providers":            "Providers lists provider ids to consider; empty = all.",
 	"Constraints.ReservedUtilization":  "ReservedUtilization is the share (0-1] of a reserved or committed term that the team expects to keep the capacity busy, with this job and others. 0 = unset: a service counts as fully busy, a one-off job pays for the whole term.",
+	"Constraints.SharedGPUs":           "SharedGPUs says the instances are a shared pool, such as a team's Kubernetes GPU cluster: a service's replica pays for the slice it holds (a MIG instance, or a time-sliced share of a GPU) and the rest of the GPU serves other workloads. The advisor then also tries time-sliced replicas and ranks sliced plans by their share of the instances' price. Services only (not training); defaults to false: the service rents whole instances for itself.",
 	"Data":                             "Data describes the dataset, where it lives, and what leaves the provider. Sizes are in GB (1e9 bytes).",
 	"Data.BytesPerSample":              "BytesPerSample is the stored size of one sample in bytes; Parse derives it when 0 (4 bytes per token for LLMs, the dataset size over the samples per epoch for images, else 110 kB, an ImageNet JPEG).",
 	"Data.CPUMsPerSample":              "CPUMsPerSample is the preprocessing cost of one sample on one vCPU, in milliseconds (decode and augment for images); 0 = negligible.",

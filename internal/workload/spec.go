@@ -425,6 +425,14 @@ type Constraints struct {
 	// others. 0 = unset: a service counts as fully busy, a one-off job pays
 	// for the whole term.
 	ReservedUtilization float64 `yaml:"reserved_utilization,omitempty" json:"reserved_utilization,omitempty"`
+	// SharedGPUs says the instances are a shared pool, such as a team's
+	// Kubernetes GPU cluster: a service's replica pays for the slice it
+	// holds (a MIG instance, or a time-sliced share of a GPU) and the rest
+	// of the GPU serves other workloads. The advisor then also tries
+	// time-sliced replicas and ranks sliced plans by their share of the
+	// instances' price. Services only (not training); defaults to false:
+	// the service rents whole instances for itself.
+	SharedGPUs bool `yaml:"shared_gpus,omitempty" json:"shared_gpus,omitempty"`
 }
 
 // Compliance states where the data may be processed and what the provider

@@ -209,6 +209,7 @@ func TestParseErrors(t *testing.T) {
 			`unknown preset "llama-9" (known: llama-2-7b`},
 		{"bad precision", minimalFinetune + "  precision: bf17\n", "training.precision", 6, `unknown precision "bf17"`},
 		{"inference precision for training", minimalFinetune + "  precision: int4\n", "training.precision", 6, "not a training precision"},
+		{"shared pool for training", minimalFinetune + "constraints:\n  shared_gpus: true\n", "constraints.shared_gpus", 7, "a training job, which needs whole GPUs"},
 		{"bad checkpointing", minimalFinetune + "  activation_checkpointing: some\n", "training.activation_checkpointing", 6, `unknown activation checkpointing "some"`},
 		{"burst without requests", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n", "inference.requests", 3, "required for batching burst"},
 		{"burst with a rate", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n  requests_per_second: 3\n", "inference.batching", 4, "cannot have requests_per_second"},
