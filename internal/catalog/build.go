@@ -258,6 +258,7 @@ func slice(a *Accelerator, f float64) *Accelerator {
 	s.MIG = false
 	s.TDPWatts *= f
 	s.PowerCapWatts *= f
+	s.L2MiB *= f
 	return &s
 }
 

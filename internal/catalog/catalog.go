@@ -124,10 +124,15 @@ type Accelerator struct {
 	// uncapped part's; the performance model lowers sustained tensor
 	// throughput for the cap.
 	PowerCapWatts float64 `json:"power_cap_w,omitempty"`
-	MIG           bool    `json:"mig"`
-	Confidential  Tri     `json:"confidential_computing"`
-	ReleaseYear   int     `json:"release_year,omitempty"`
-	Notes         string  `json:"notes,omitempty"`
+	// L2MiB is the last-level on-chip cache that every SM shares (NVIDIA's
+	// L2, AMD's Infinity Cache), MiB; 0 = not given. The image model
+	// serves elementwise traffic of activations that fit in it from the
+	// cache rather than device memory.
+	L2MiB        float64 `json:"-"`
+	MIG          bool    `json:"mig"`
+	Confidential Tri     `json:"confidential_computing"`
+	ReleaseYear  int     `json:"release_year,omitempty"`
+	Notes        string  `json:"notes,omitempty"`
 	Fact
 }
 

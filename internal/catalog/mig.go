@@ -177,5 +177,6 @@ func MIGAccelerator(a *Accelerator, p *MIGProfile) *Accelerator {
 	s.MIG = false
 	s.TDPWatts *= f
 	s.PowerCapWatts *= f
+	s.L2MiB *= f
 	return &s
 }

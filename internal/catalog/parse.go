@@ -27,7 +27,7 @@ var acceleratorColumns = []string{
 	"memory_gib", "memory_type", "memory_bandwidth_gb_s",
 	"fp64_tflops", "fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "int8_tops",
 	"link_kind", "link_gb_s", "gpus_per_server", "nvlink_domain", "pcie_gen", "tdp_w", "mig",
-	"confidential_computing", "release_year", "source", "as_of", "notes", "power_cap_w",
+	"confidential_computing", "release_year", "source", "as_of", "notes", "power_cap_w", "l2_mib",
 }
 
 var regionColumns = []string{"provider", "region", "country", "city", "eu_eea", "mainland_china", "source", "as_of"}
@@ -142,6 +142,7 @@ func parseAccelerators(file string, data []byte, errs *apperr.List) []*Accelerat
 				PCIeGen:           t.integer("pcie_gen"),
 				TDPWatts:          t.pos("tdp_w"),
 				PowerCapWatts:     t.pos("power_cap_w"),
+				L2MiB:             t.pos("l2_mib"),
 				MIG:               t.boolean("mig"),
 				Confidential:      t.tri("confidential_computing"),
 				ReleaseYear:       t.integer("release_year"),

@@ -28,29 +28,32 @@ import (
 // imageCall is the time of one pipeline call on one group, split by stage.
 type imageCall struct {
 	textS, stepS, vaeS, hostS float64 // text encoders, one denoiser step, VAE decode, host cost of the call
-	linS, attnS, memS, commS   float64 // parts of one denoiser step (memS: weights and elementwise traffic)
-	gapS                       float64 // kernel launch gaps and tails on the GPU, one step
-	hostExposedS               float64 // host time not hidden behind the GPU's
-	latencyS                   float64
-	flops                      float64 // model FLOPs of the call (all images)
+	linS, attnS, memS, commS  float64 // parts of one denoiser step (memS: weights and elementwise traffic)
+	gapS                      float64 // kernel launch gaps and tails on the GPU, one step
+	hostExposedS              float64 // host time not hidden behind the GPU's
+	latencyS                  float64
+	flops                     float64 // model FLOPs of the call (all images)
 }
 
 // diffusionEngine is how an engine runs a diffusion pipeline.
 type diffusionEngine struct {
 	compiled bool
 	note     string
+	// sdpa: attention runs in PyTorch's scaled_dot_product_attention,
+	// whose fastest CUDA backend is FlashAttention-2 (PyTorch 2.0-2.5).
+	sdpa bool
 }
 
 var diffusionEngines = map[workload.Framework]diffusionEngine{
-	workload.FrameworkDiffusers:        {false, "eager PyTorch with SDPA attention"},
-	workload.FrameworkDiffusersCompile: {true, "torch.compile (inductor) with CUDA graphs"},
-	workload.FrameworkTensorRT:         {true, "TensorRT engines with fused kernels and CUDA graphs"},
-	workload.FrameworkONNXRuntime:      {true, "ONNX Runtime graph optimisations and fused attention"},
-	workload.FrameworkOpenVINO:         {true, "OpenVINO compiled graphs"},
-	workload.FrameworkIREE:             {true, "IREE compiled dispatches"},
-	workload.FrameworkMIGraphX:         {true, "MIGraphX compiled graphs"},
-	workload.FrameworkOptimumHabana:    {true, "HPU graphs (Optimum Habana)"},
-	workload.FrameworkJAX:              {true, "XLA-compiled JAX pipeline"},
+	workload.FrameworkDiffusers:        {false, "eager PyTorch with SDPA attention", true},
+	workload.FrameworkDiffusersCompile: {true, "torch.compile (inductor) with CUDA graphs", true},
+	workload.FrameworkTensorRT:         {true, "TensorRT engines with fused kernels and CUDA graphs", false},
+	workload.FrameworkONNXRuntime:      {true, "ONNX Runtime graph optimisations and fused attention", false},
+	workload.FrameworkOpenVINO:         {true, "OpenVINO compiled graphs", false},
+	workload.FrameworkIREE:             {true, "IREE compiled dispatches", false},
+	workload.FrameworkMIGraphX:         {true, "MIGraphX compiled graphs", false},
+	workload.FrameworkOptimumHabana:    {true, "HPU graphs (Optimum Habana)", false},
+	workload.FrameworkJAX:              {true, "XLA-compiled JAX pipeline", false},
 }
 
 // patchGatherShare is the share of a denoiser pass's GEMM and convolution
@@ -137,6 +140,30 @@ func (j imageJob) width() float64 {
 	return 1280 // the widest UNet level of SD 1/2/XL
 }
 
+// dramShare is the share of a pass's elementwise traffic (bytes, all
+// GEMM and convolution outputs of the pass on this GPU) that reaches
+// device memory. A kernel that reads the tensor the previous kernel just
+// wrote finds it in the GPU's last-level cache when it fits: the cache's
+// share diffusion.l2_share (the rest holds weight tiles and the other
+// operand) against the size of one tensor, a pass's traffic spread over
+// its blocks' ~15 width-sized outputs each. Small batches of small
+// latents stay on chip; a batch whose tensors are many times the cache
+// streams nearly all of it. A GPU whose catalog row gives no cache size
+// streams all of it.
+func (j imageJob) dramShare(m *Params, a *catalog.Accelerator, passBytes float64) float64 {
+	if a.L2MiB <= 0 || passBytes <= 0 {
+		return 1
+	}
+	tensor := passBytes / (j.blocks() * tensorsPerBlock)
+	cache := a.L2MiB * (1 << 20) * m.DiffL2Share
+	return tensor / (tensor + cache)
+}
+
+// tensorsPerBlock is the number of width-sized GEMM and convolution outputs
+// of one denoiser block (q, k, v, out, cross-attention, GEGLU's 8, the down
+// projection), as patchGatherShare counts them.
+const tensorsPerBlock = 15
+
 // blocks is the denoiser's number of blocks (transformer and ResNet
 // blocks of a UNet, layers of a DiT): what an eager framework's host cost
 // scales with.
@@ -179,6 +206,9 @@ func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall
 	var out imageCall
 	out.linS = 2e9 * j.linGMAC * B * j.guide / cp / (m.matmulFLOPS(a, f, j.dt) * eff * size * conv)
 	attnPeak := peakNominal(a, j.attnDT) * f.Attn * m.DiffAttn * powerDerate(a)
+	if j.eng.sdpa && a.Architecture == "hopper" {
+		attnPeak *= fa2OnHopper
+	}
 	out.attnS = 2e9 * j.attnGMAC * B * j.guide / cp / attnPeak
 	bw := a.MemBandwidthGBps * 1e9 * f.BW
 	// Elementwise traffic: a GEMM or convolution of fan-in K writes one
@@ -186,7 +216,7 @@ func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall
 	// its width. Activations are 16-bit (fp32 pipelines: 32).
 	actBytes := vaeBytes(j.attnDT)
 	outputs := j.linGMAC * 1e9 / j.width() * B * j.guide / cp
-	ewS := outputs * actBytes * m.DiffEWPasses * ewShare / bw
+	ewS := outputs * actBytes * m.DiffEWPasses * ewShare / bw * j.dramShare(m, a, outputs*actBytes)
 	// Each pass streams the weights once; at small batches on big models
 	// that can outlast the arithmetic.
 	weightS := j.md.ParamsB * 1e9 * dtBytes(j.dt) / bw

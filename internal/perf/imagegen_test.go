@@ -158,3 +158,39 @@ func TestImageGenCPUSecondsPerImage(t *testing.T) {
 		t.Error("0 vCPUs accepted")
 	}
 }
+
+// TestImageGenCacheShare: the share of elementwise traffic that reaches
+// device memory lies in (0, 1], grows with the batch (larger tensors spill
+// out of the cache), is 1 on a GPU without a cache size, and a call's
+// latency still grows with the batch.
+func TestImageGenCacheShare(t *testing.T) {
+	for _, preset := range []string{"sd-1.5", "sdxl", "flux.1-dev"} {
+		for _, gpu := range []string{"a100-80gb", "l40s", "h100-sxm"} {
+			a := testAccelerator(t, gpu)
+			if a.L2MiB <= 0 {
+				t.Fatalf("%s has no l2_mib", gpu)
+			}
+			c, _ := NewCluster(a, 1, 0, nil)
+			prev, prevLat := 0.0, 0.0
+			for _, b := range []int{1, 2, 4, 8, 16} {
+				s := imageSpec(t, fmt.Sprintf("model: {preset: %s}\nimage: {images: 100, steps: 20, guidance: true, batch: %d}\nstack: {framework: diffusers}\n", preset, b))
+				j, _ := newImageJob(s, a, new([]string))
+				bytes := j.linGMAC * 1e9 / j.width() * float64(b) * j.guide * 2
+				sh := j.dramShare(defaultParams, a, bytes)
+				if !(sh > 0 && sh <= 1) || sh < prev {
+					t.Errorf("%s on %s batch %d: DRAM share %.3f (batch before %.3f)", preset, gpu, b, sh, prev)
+				}
+				noCache := *a
+				noCache.L2MiB = 0
+				if v := j.dramShare(defaultParams, &noCache, bytes); v != 1 {
+					t.Errorf("no cache size: DRAM share %.3f, want 1", v)
+				}
+				lat := j.call(defaultParams, c, c.factors(defaultParams), b).latencyS
+				if lat <= prevLat {
+					t.Errorf("%s on %s: batch %d call %.3f s not longer than the smaller batch's %.3f s", preset, gpu, b, lat, prevLat)
+				}
+				prev, prevLat = sh, lat
+			}
+		}
+	}
+}

@@ -116,6 +116,10 @@ type Params struct {
 	// moves after fusing norms and activations into its GEMMs and
 	// convolutions.
 	DiffEWFused float64
+	// DiffL2Share is the share of the GPU's last-level cache (L2, Infinity
+	// Cache) that keeps the activation tensor one denoiser kernel writes
+	// for the next kernel to read.
+	DiffL2Share float64
 	// VAEEff is the share of the matmul rate the VAE decoder's
 	// full-resolution convolutions (128-512 channels) reach.
 	VAEEff float64
@@ -155,8 +159,8 @@ type Factor struct {
 	// moves it on the image-generation rows alone, and moves every other
 	// factor on the other rows alone (see fit.Fit).
 	Image bool
-	get    func(*Params) float64
-	set    func(*Params, float64)
+	get   func(*Params) float64
+	set   func(*Params, float64)
 }
 
 // Get reads the factor's value in p.
@@ -289,6 +293,7 @@ var factors = func() []Factor {
 		imageFactor(scalar("diffusion.launch_s", 0.8e-3, 0.7, 0.1e-3, 4e-3, true, "an eager transformer or ResNet block dispatches some 20-40 PyTorch operators at 20-40 us of Python and launch each", func(p *Params) *float64 { return &p.DiffLaunchS })),
 		imageFactor(scalar("diffusion.gap_share", 0.25, 0.7, 0.02, 1.0, true, "a block's 20-40 kernels each pay ~3-5 us of launch latency and wave tail on the GPU even from a CUDA graph, against ~20-40 us of eager dispatch on the host", func(p *Params) *float64 { return &p.DiffGapShare })),
 		imageFactor(scalar("diffusion.ew_fused", 0.4, 0.5, 0.1, 1.0, true, "TensorRT and inductor fuse group norm, SiLU/GELU and residual adds into conv and GEMM epilogues; layout copies and norms' statistics remain", func(p *Params) *float64 { return &p.DiffEWFused })),
+		imageFactor(scalar("diffusion.l2_share", 0.5, 0.5, 0.1, 1.0, true, "an elementwise kernel reading the tensor its producer just wrote hits in L2 while the tensor fits; weight tiles, the other operand and imperfect replacement leave about half the cache to it", func(p *Params) *float64 { return &p.DiffL2Share })),
 		imageFactor(scalar("vae.eff", 0.5, 0.4, 0.15, 1.0, true, "the VAE decoder's convolutions at full resolution have 128-512 channels and large activations", func(p *Params) *float64 { return &p.VAEEff })),
 		scalar("moe.layer_s", 30e-6, 1.0, 5e-6, 200e-6, true, "router GEMM, top-k, permutation and unpermutation: five to eight small kernels per MoE layer and decode step", func(p *Params) *float64 { return &p.MoELayerS }),
 	)
