@@ -451,6 +451,20 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 		}
 		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
 			Metric: export.MetricInFlight, Target: target}
+	} else if spec.Kind == workload.KindImageGeneration && advisor.IsService(spec) {
+		// An image service scales between one replica and half again the
+		// planned fleet on requests waiting for a pipeline call: the plan
+		// sized each replica so that a request waits for about the call
+		// ahead of it (one call's images per replica) within the SLO.
+		in.GPUsPerReplica = max(1, chosen.Plan.GPUsPerReplica)
+		need := max(1, chosen.Plan.Replicas)
+		in.Policy = export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: int(math.Ceil(float64(need) * 1.5)),
+			Metric: export.MetricQueueLength, Target: float64(max(1, chosen.Plan.Batch))}
+	} else if spec.Kind == workload.KindImageGeneration {
+		// An offline image job splits its images over the plan's
+		// data-parallel copies: one pod each.
+		in.Shards = max(1, chosen.Plan.Data)
+		in.GPUsPerReplica = max(1, chosen.GPUs/in.Shards)
 	} else {
 		in.GPUsPerReplica = chosen.GPUs
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/export"
-	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func newExportCmd(e *Env) *cobra.Command {
@@ -79,8 +78,8 @@ pods, each running one shard of gpupick simulate --search; the database URL come
 				}
 				name := map[string]string{"k8s": export.FileDeployment, "keda": export.FileScaledObject,
 					"karpenter": export.FileNodePool, "skypilot": export.FileSkyPilot}[kind]
-				if kind == "k8s" && spec.Kind != workload.KindLLMInference {
-					name = export.FileJob
+				if kind == "k8s" {
+					name = export.KubernetesFile(spec)
 				}
 				files[name] = b
 			}

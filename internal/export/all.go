@@ -30,10 +30,7 @@ func All(in Input) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	k8sFile := FileDeployment
-	if !r.service {
-		k8sFile = FileJob
-	}
+	k8sFile := KubernetesFile(r.Spec)
 	exporters := []struct {
 		file string
 		what string

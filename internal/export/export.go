@@ -70,6 +70,10 @@ type Input struct {
 	// TimeSliced times per GPU (TimeSlicingConfig writes its ConfigMap),
 	// and that many pods share one GPU's part of the node's CPU and memory.
 	TimeSliced int
+	// Shards, for an offline image-generation job, is the pods its images
+	// are split over (an Indexed Job of Shards completions, each pod on
+	// GPUsPerReplica accelerators rendering its share); 0 is one pod.
+	Shards int
 }
 
 // Policy is an autoscaling policy as the simulator describes it.
@@ -182,6 +186,9 @@ type resolved struct {
 	service  bool // a long-running server (Deployment + Service), not a job
 	// imageDefaulted is true when Image was empty and DefaultImage chose it.
 	imageDefaulted bool
+	// imageRequired is true when Image was empty and gpupick ships no
+	// server for the framework: Image is ImageRequired, for the user to set.
+	imageRequired bool
 }
 
 // resolve checks in and fills its defaults. Errors are apperr.Invalid and
@@ -238,12 +245,19 @@ func resolve(in Input) (*resolved, error) {
 	if len(r.modes) == 0 {
 		r.modes = []string{"on-demand"}
 	}
-	r.service = in.Spec.Kind == workload.KindLLMInference
+	r.service = IsService(in.Spec)
+	if in.Shards < 0 {
+		return nil, apperr.Invalidf("shards", "must not be negative, got %d", in.Shards)
+	}
 	p, err := resolvePolicy(in.Policy)
 	if err != nil {
 		return nil, err
 	}
 	r.policy = p
+	if r.Image == "" && in.Spec.Kind == workload.KindImageGeneration {
+		r.Image, r.imageDefaulted = imageGenImage(in.Spec, r.vendor, r.service)
+		r.imageRequired = !r.imageDefaulted
+	}
 	if r.Image == "" {
 		img, ok := DefaultImage(in.Spec.Stack.Framework, r.vendor)
 		if !ok {
@@ -441,6 +455,11 @@ func pinned(image string) bool {
 }
 
 func (r *resolved) imageNote() string {
+	if r.imageRequired {
+		return fmt.Sprintf("Image %s is a required value, not an image: gpupick ships no %s for %s; set image: (and command: unless its entrypoint %s), or pass --image.",
+			r.Image, map[bool]string{true: "image-generation server", false: "image renderer"}[r.service], frameworkOf(r.Spec),
+			map[bool]string{true: fmt.Sprintf("serves HTTP on port %d", servingPort), false: "renders this pod's share of the images"}[r.service])
+	}
 	src := "given"
 	if r.imageDefaulted {
 		src = fmt.Sprintf("gpupick's default for %s on %s", frameworkOf(r.Spec), r.vendor)

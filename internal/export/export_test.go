@@ -25,6 +25,7 @@ var (
 	h100 = &catalog.Accelerator{ID: "h100-sxm", Name: "NVIDIA H100 SXM5 80GB", Vendor: "nvidia", MemGiB: 80}
 	mi3x = &catalog.Accelerator{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemGiB: 192}
 	a100 = &catalog.Accelerator{ID: "a100-40gb", Name: "NVIDIA A100 SXM4 40GB", Vendor: "nvidia", MemGiB: 40}
+	l40s = &catalog.Accelerator{ID: "l40s", Name: "NVIDIA L40S 48GB", Vendor: "nvidia", MemGiB: 48}
 )
 
 func offer(provider, instance, region, gpu string, count, vcpus int, ramGiB, onDemand, spot float64) *catalog.Offer {
@@ -96,8 +97,51 @@ func cases() map[string]export.Input {
 			GPU:      a100,
 			Capacity: []catalog.Mode{catalog.Spot, catalog.OnDemand},
 		},
+		// An SDXL image service on diffusers (no server shipped: the image
+		// is a required value), one L40S per replica.
+		"image-service-diffusers": {
+			Spec: &workload.Spec{Name: "sdxl-api", Kind: workload.KindImageGeneration,
+				Model: &workload.Model{Preset: "sdxl"}, Stack: workload.Stack{Framework: workload.FrameworkDiffusers},
+				Image: &workload.Image{Width: 1024, Height: 1024, Steps: 30, Batch: 1, RequestsPerSecond: ptr(0.5)}},
+			Offers: []*catalog.Offer{
+				offer("aws", "g6e.xlarge", "us-east-1", "l40s", 1, 4, 32, 1.861, 0.9),
+				offer("gcp", "g2-standard-8", "us-central1", "l4", 1, 8, 32, 0.85, 0),
+			},
+			GPU:            l40s,
+			GPUsPerReplica: 1,
+			Capacity:       []catalog.Mode{catalog.OnDemand},
+			Policy:         export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: 5, Metric: export.MetricQueueLength, Target: 1},
+		},
+		// An SDXL TensorRT service: Triton Inference Server.
+		"image-service-triton": {
+			Spec: &workload.Spec{Name: "sdxl-trt", Kind: workload.KindImageGeneration,
+				Model: &workload.Model{Preset: "sdxl"}, Stack: workload.Stack{Framework: workload.FrameworkTensorRT},
+				Image: &workload.Image{Width: 1024, Height: 1024, Steps: 20, Batch: 1, RequestsPerSecond: ptr(0.4)}},
+			Offers: []*catalog.Offer{
+				offer("aws", "g6e.xlarge", "us-east-1", "l40s", 1, 4, 32, 1.861, 0.9),
+			},
+			GPU:            l40s,
+			GPUsPerReplica: 1,
+			Capacity:       []catalog.Mode{catalog.OnDemand},
+			Policy:         export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: 3, Metric: export.MetricQueueLength, Target: 1},
+		},
+		// An offline SDXL job over 8 GPUs of two nodes: an Indexed Job of 8 pods.
+		"image-job": {
+			Spec: &workload.Spec{Name: "sdxl-images", Kind: workload.KindImageGeneration,
+				Model: &workload.Model{Preset: "sdxl"}, Stack: workload.Stack{Framework: workload.FrameworkTensorRT},
+				Image: &workload.Image{Width: 1024, Height: 1024, Steps: 30, Batch: 8, Images: 100000}},
+			Offers: []*catalog.Offer{
+				offer("aws", "g6e.12xlarge", "us-east-1", "l40s", 4, 48, 384, 10.49, 4.2),
+			},
+			GPU:            l40s,
+			GPUsPerReplica: 1,
+			Shards:         8,
+			Capacity:       []catalog.Mode{catalog.Spot, catalog.OnDemand},
+		},
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 var exporters = map[string]func(export.Input) ([]byte, error){
 	"kubernetes": export.Kubernetes,
@@ -175,10 +219,7 @@ func TestAllMatchesExporters(t *testing.T) {
 		for ex, fn := range exporters {
 			file := files[ex]
 			if ex == "kubernetes" {
-				file = export.FileDeployment
-				if in.Spec.Kind != workload.KindLLMInference {
-					file = export.FileJob
-				}
+				file = export.KubernetesFile(in.Spec)
 			}
 			b, err := fn(in)
 			if got, ok := all[file]; (err == nil) != ok || string(got) != string(b) {

@@ -72,6 +72,20 @@ var metricNames = map[workload.Framework]map[string]string{
 	workload.FrameworkTensorRTLLM: {MetricQueueLength: "nv_inference_pending_request_count"},
 }
 
+// imageMetric is the Prometheus metric of an image-generation service for
+// metric: Triton's pending requests for a TensorRT pipeline (Triton has no
+// in-flight gauge), else a gauge the user's server must publish (said in
+// the ScaledObject); known is false for the latter.
+func (r *resolved) imageMetric(metric string) (name string, known, ok bool) {
+	if r.triton() {
+		return "nv_inference_pending_request_count", true, metric == MetricQueueLength
+	}
+	if metric == MetricInFlight {
+		return imageInFlightMetric, false, true
+	}
+	return imageQueueMetric, false, true
+}
+
 // KEDA returns a ScaledObject (keda.sh/v1alpha1) that scales the service's
 // Deployment between the policy's bounds on a Prometheus trigger: the
 // policy metric summed over the service's pods, with metricType
@@ -97,6 +111,9 @@ func KEDA(in Input) ([]byte, error) {
 	query := p.Query
 	if query == "" {
 		name, ok := metricNames[r.Spec.Stack.Framework][p.Metric]
+		if r.imageGen() {
+			name, _, ok = r.imageMetric(p.Metric)
+		}
 		if !ok {
 			return nil, apperr.Invalidf("policy.query", "no known %s metric for framework %q; give a PromQL query", p.Metric, frameworkOf(r.Spec))
 		}
@@ -141,6 +158,18 @@ func KEDA(in Input) ([]byte, error) {
 	comments := map[string]string{
 		"spec.cooldownPeriod": "cooldownPeriod governs only the last step, 1 -> 0; N -> 1 follows the HPA scale-down window.",
 		"spec.triggers":       "Adjust the query's pod selector to your Prometheus scrape labels.",
+	}
+	if r.imageGen() && p.Query == "" {
+		name, known, _ := r.imageMetric(p.Metric)
+		c := fmt.Sprintf("Scales on requests in flight (%s), %g per replica.", name, p.Target)
+		if p.Metric == MetricQueueLength {
+			c = fmt.Sprintf("Scales on requests waiting for a pipeline call (%s), %g per replica: the plan sized each replica so that a request waits\nfor about the call ahead of it within the latency SLO.", name, p.Target)
+		}
+		if !known {
+			c += fmt.Sprintf("\nREQUIRED: gpupick ships no server for %s; yours must publish the gauge %s (%s), or replace the query.", frameworkOf(r.Spec), name,
+				map[string]string{MetricQueueLength: "requests accepted, not yet in a pipeline call", MetricInFlight: "requests accepted and not yet answered"}[p.Metric])
+		}
+		comments["spec.triggers"] = c + "\n" + comments["spec.triggers"]
 	}
 	if p.MinReplicas == 0 {
 		comments["spec.minReplicaCount"] = "With 0 replicas no pod reports the metric: scaling up from zero needs a metric kept outside the pods\n(a gateway's queue, or the KEDA HTTP add-on, which also holds requests while a replica starts)."

@@ -34,8 +34,13 @@ type deploymentSpec struct {
 }
 
 type jobSpec struct {
-	BackoffLimit int         `yaml:"backoffLimit"`
-	Template     podTemplate `yaml:"template"`
+	// CompletionMode Indexed, with Completions and Parallelism, splits an
+	// offline image job over pods that each get JOB_COMPLETION_INDEX.
+	CompletionMode string      `yaml:"completionMode,omitempty"`
+	Completions    int         `yaml:"completions,omitempty"`
+	Parallelism    int         `yaml:"parallelism,omitempty"`
+	BackoffLimit   int         `yaml:"backoffLimit"`
+	Template       podTemplate `yaml:"template"`
 }
 
 type labelSelector struct {
@@ -171,9 +176,11 @@ const nodeShare = 0.85
 // Kubernetes restarts it: FailureThreshold × PeriodSeconds = 30 min.
 var startupBudget = probe{PeriodSeconds: 10, FailureThreshold: 180}
 
-// Kubernetes returns the workload as Kubernetes objects: for llm-inference a
-// Deployment and a ClusterIP Service on port 80; for training and other
-// batch kinds a Job (a Deployment would restart a finished run forever).
+// Kubernetes returns the workload as Kubernetes objects: for a service
+// (llm-inference, image-generation at a request rate) a Deployment and a
+// ClusterIP Service on port 80; for training and other batch kinds a Job
+// (a Deployment would restart a finished run forever), Indexed over
+// Input.Shards pods for an offline image job.
 // Each pod requests GPUsPerReplica accelerators under the vendor's device
 // plugin resource, tolerates the matching taint, prefers the ranked instance
 // types in rank order, and requests its share of the node's CPU and memory.
@@ -210,6 +217,9 @@ func Kubernetes(in Input) ([]byte, error) {
 		comments["spec.template.spec.containers"] = fmt.Sprintf("nvidia.com/gpu: 1 is one of %d time-sliced shares of a GPU (sharing.timeSlicing.resources[].replicas: %d in the device plugin's ConfigMap %s): no memory or fault isolation between the pods on one GPU.",
 			r.TimeSliced, r.TimeSliced, timeSlicingConfigName)
 	}
+	if r.imageGen() {
+		r.imageComments(comments)
+	}
 	if r.service {
 		replicas := r.policy.MinReplicas
 		if r.policy.Kind != PolicyFixed {
@@ -235,6 +245,13 @@ func Kubernetes(in Input) ([]byte, error) {
 		// Retries cover spot interruptions and node failures; the job must
 		// resume from its last checkpoint.
 		Spec: jobSpec{BackoffLimit: 6, Template: pod},
+	}
+	if r.imageGen() {
+		n := r.shards()
+		job.Spec = jobSpec{CompletionMode: "Indexed", Completions: n, Parallelism: n, BackoffLimit: 6 * n, Template: pod}
+		comments["spec.completionMode"] = fmt.Sprintf("The images are split over %d pods of %d accelerator(s) each, as the plan runs them; Kubernetes sets JOB_COMPLETION_INDEX (0 to %d).", n, r.GPUsPerReplica, n-1)
+		header = append(header, fmt.Sprintf("An Indexed Job, not a Deployment: %s (%s) is a run that ends; each pod renders its share of the images, and a retried pod skips those already written.", r.Spec.Name, r.Spec.Kind))
+		return render(doc{header: header, value: job, comments: comments})
 	}
 	header = append(header, fmt.Sprintf("A Job, not a Deployment: %s (%s) is a run that ends; resume from checkpoints on retry.", r.Spec.Name, r.Spec.Kind))
 	return render(doc{header: header, value: job, comments: comments})
@@ -271,6 +288,10 @@ func (r *resolved) container() container {
 		},
 		Resources:    r.podResources(),
 		VolumeMounts: []volumeMount{{Name: "dshm", MountPath: "/dev/shm"}},
+	}
+	if r.imageGen() {
+		r.imageContainer(&c)
+		return c
 	}
 	if !r.service {
 		c.Command = trainCommand(r.Spec.Stack.Framework, "--nproc-per-node="+gpus)

@@ -231,10 +231,11 @@ type kDeploymentSpec struct {
 }
 
 type kJobSpec struct {
-	BackoffLimit *int32       `yaml:"backoffLimit"`
-	Parallelism  *int32       `yaml:"parallelism"`
-	Completions  *int32       `yaml:"completions"`
-	Template     kPodTemplate `yaml:"template"`
+	CompletionMode *string      `yaml:"completionMode"`
+	BackoffLimit   *int32       `yaml:"backoffLimit"`
+	Parallelism    *int32       `yaml:"parallelism"`
+	Completions    *int32       `yaml:"completions"`
+	Template       kPodTemplate `yaml:"template"`
 }
 
 type kPodTemplate struct {
@@ -413,7 +414,7 @@ func TestKubernetesObjectsUseDocumentedFields(t *testing.T) {
 			}
 		}
 		want := []string{"Job"}
-		if in.Spec.Kind == workload.KindLLMInference {
+		if export.IsService(in.Spec) {
 			want = []string{"Deployment", "Service"}
 		}
 		if diff := cmpStrings(want, kinds); diff != "" {

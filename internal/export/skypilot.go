@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
@@ -90,7 +91,9 @@ func SkyPilot(in Input) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes := ceilDiv(r.GPUsPerReplica, r.chosen.GPUCount)
+	// An offline image job runs its shards on as many nodes as they fill.
+	need := r.GPUsPerReplica * r.shards()
+	nodes := ceilDiv(need, r.chosen.GPUCount)
 	var ordered []skyResource
 	var unsupported, small []string
 	for _, o := range r.Offers {
@@ -101,7 +104,7 @@ func SkyPilot(in Input) ([]byte, error) {
 			}
 			continue
 		}
-		if o.GPUCount*nodes < r.GPUsPerReplica {
+		if o.GPUCount*nodes < need {
 			small = append(small, o.Key())
 			continue
 		}
@@ -127,12 +130,22 @@ func SkyPilot(in Input) ([]byte, error) {
 	if nodes > 1 {
 		task.NumNodes = nodes
 	}
-	r.skyCommands(&task)
+	if r.imageGen() {
+		r.skyImageCommands(&task)
+	} else {
+		r.skyCommands(&task)
+	}
 
 	header := append(r.header("SkyPilot task"),
 		"Launch with `sky launch` (a job) or `sky jobs launch` (recovers from spot preemption); pass secrets with --env HF_TOKEN.",
 		r.modelNote())
-	if r.service {
+	switch {
+	case r.imageGen() && r.service:
+		header = append(header, fmt.Sprintf("One cluster is one replica on %d of the node's %d GPUs; the priced plan may run more to a node (start one server per GPU,", r.GPUsPerReplica, r.chosen.GPUCount),
+			"each with its own CUDA_VISIBLE_DEVICES and port); run more clusters with SkyServe (`sky serve up` with a service section).")
+	case r.imageGen():
+		header = append(header, fmt.Sprintf("The %d image shard(s) of %d GPU(s) each run on %d node(s): shard = SKYPILOT_NODE_RANK x (GPUs per node / %d) + the GPU group on the node.", r.shards(), r.GPUsPerReplica, nodes, r.GPUsPerReplica))
+	case r.service:
 		copies := "one replica"
 		l, ok := r.serveLine("$MODEL", r.GPUsPerReplica)
 		switch {
@@ -149,13 +162,16 @@ func SkyPilot(in Input) ([]byte, error) {
 		header = append(header, "Left out, no SkyPilot cloud: "+strings.Join(unsupported, ", ")+".")
 	}
 	if len(small) > 0 {
-		header = append(header, fmt.Sprintf("Left out, fewer than %d accelerators on %d node(s): %s.", r.GPUsPerReplica, nodes, strings.Join(small, ", ")))
+		header = append(header, fmt.Sprintf("Left out, fewer than %d accelerators on %d node(s): %s.", need, nodes, strings.Join(small, ", ")))
 	}
 	comments := map[string]string{
 		"resources.ordered": "Ranked offers, best first: SkyPilot tries each in turn until one launches.",
 	}
 	if task.Resources.ImageID != "" {
 		comments["resources.image_id"] = r.imageNote()
+	}
+	if r.imageGen() {
+		comments["run"] = r.skyImageComment()
 	}
 	return render(doc{header: header, value: task, comments: comments})
 }
@@ -217,4 +233,46 @@ torchrun \
 		return
 	}
 	t.Run = "python3 train.py  # your entry point; SkyPilot sets SKYPILOT_NODE_RANK and SKYPILOT_NODE_IPS\n"
+}
+
+// skyImageCommands fills resources and run for image generation: Triton in
+// its container for a TensorRT service, else a run that stops with what to
+// set (gpupick ships no server or renderer for the stack).
+func (r *resolved) skyImageCommands(t *skyTask) {
+	if im := r.Spec.Image; im != nil {
+		for _, v := range r.imageEnv() {
+			t.Envs[v.Name] = v.Value
+		}
+	}
+	if r.service {
+		t.Resources.Ports = servingPort
+	} else {
+		for _, v := range r.shardEnv() {
+			t.Envs[v.Name] = v.Value
+		}
+	}
+	if !r.imageRequired {
+		t.Resources.ImageID = "docker:" + r.Image
+	}
+	if r.triton() {
+		t.Envs["MODEL_REPOSITORY"] = modelRepositoryRequired
+		t.Run = fmt.Sprintf("tritonserver --model-repository=\"$MODEL_REPOSITORY\" --http-port=%d --metrics-port=8002\n", servingPort)
+		return
+	}
+	what := "server (serving HTTP on port " + strconv.Itoa(servingPort) + ")"
+	if !r.service {
+		what = "renderer (the shards on this node)"
+	}
+	t.Run = fmt.Sprintf("echo 'gpupick ships no image-generation %s for %s: set run: to start yours' >&2\nexit 1\n", what, frameworkOf(r.Spec))
+}
+
+// skyImageComment says what run does for an image-generation task.
+func (r *resolved) skyImageComment() string {
+	switch {
+	case r.triton():
+		return "Triton Inference Server in its container (image_id) serves the TensorRT pipeline from MODEL_REPOSITORY, a model repository you build and set."
+	case r.service:
+		return "REQUIRED: gpupick ships no server for " + string(frameworkOf(r.Spec)) + ": replace run: (and set image_id: or a setup:) with your server on port " + strconv.Itoa(servingPort) + ", reading MODEL."
+	}
+	return "REQUIRED: gpupick ships no renderer for " + string(frameworkOf(r.Spec)) + ": replace run: with one that renders MODEL's images IMAGES_PER_SHARD per shard,\nthe shards of this node counted from SKYPILOT_NODE_RANK."
 }
