@@ -159,10 +159,30 @@ func (j imageJob) dramShare(m *Params, a *catalog.Accelerator, passBytes float64
 	return tensor / (tensor + cache)
 }
 
+// unetLevelTokens is how many times fewer positions the UNet level that
+// carries most of the linear work has than the latent (two 2x
+// downsamplings).
+const unetLevelTokens = 16
+
 // tensorsPerBlock is the number of width-sized GEMM and convolution outputs
 // of one denoiser block (q, k, v, out, cross-attention, GEGLU's 8, the down
 // projection), as patchGatherShare counts them.
 const tensorsPerBlock = 15
+
+// headPad is the share of a fused attention kernel's arithmetic that does
+// useful work: FlashAttention (and TensorRT's and cuDNN's fused kernels)
+// are compiled for head widths in steps of 32 (32, 64, 96, 128, ... 256)
+// and pad a head to the next one, so SD 1.5's 40-wide heads run as 64
+// (0.625) and PixArt's 72 as 96 (0.75). A model without a head width is
+// taken as unpadded.
+func (j imageJob) headPad() float64 {
+	d := j.md.EffectiveHeadDim()
+	if d <= 0 {
+		return 1
+	}
+	padded := (d + 31) / 32 * 32
+	return float64(d) / float64(padded)
+}
 
 // blocks is the denoiser's number of blocks (transformer and ResNet
 // blocks of a UNet, layers of a DiT): what an eager framework's host cost
@@ -197,7 +217,16 @@ func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall
 		ewShare = m.DiffEWFused
 	}
 	rows := B * j.guide * j.tokens / cp
-	size := m.sizeEff(rows, j.width())
+	// A UNet's GEMMs and convolutions run at the resolution of their
+	// level: SDXL does 78% of its linear work at 32² (1,024 positions of
+	// its 16,384-token latent), SD 1.x spreads it evenly over 64² to 16²;
+	// both centre two 2x downsamplings below the latent, a sixteenth of
+	// its tokens. A DiT runs every block at the full token count.
+	gemmRows := rows
+	if j.md.Arch == workload.ArchUNet {
+		gemmRows = rows / unetLevelTokens
+	}
+	size := m.sizeEff(gemmRows, j.width())
 	conv := 1.0
 	if j.md.Arch == workload.ArchUNet {
 		conv = m.UNetConv
@@ -209,7 +238,7 @@ func (j imageJob) call(m *Params, c Cluster, f archFactors, batch int) imageCall
 	if j.eng.sdpa && a.Architecture == "hopper" {
 		attnPeak *= fa2OnHopper
 	}
-	out.attnS = 2e9 * j.attnGMAC * B * j.guide / cp / attnPeak
+	out.attnS = 2e9 * j.attnGMAC * B * j.guide / cp / (attnPeak * j.headPad())
 	bw := a.MemBandwidthGBps * 1e9 * f.BW
 	// Elementwise traffic: a GEMM or convolution of fan-in K writes one
 	// output per K multiply-accumulates; the denoiser's fan-in is about

@@ -293,6 +293,7 @@ func (p *checker) applyPreset(m *Model, pr Model) {
 	fill(&m.VAEDecoderGMACsPerMpx, pr.VAEDecoderGMACsPerMpx)
 	fill(&m.VAEPrecision, pr.VAEPrecision)
 	if pr.Arch.IsDiffusion() {
+		fill(&m.HeadDim, pr.HeadDim)
 		// The preset's work is given at its reference tokens; a file that
 		// changes the work gives its own reference.
 		if m.ForwardGMACsPerSample == 0 && m.AttentionGMACsPerSample == 0 && m.ReferenceTokens == 0 {

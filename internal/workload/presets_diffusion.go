@@ -21,8 +21,8 @@ var diffusionPresets = []Preset{
 	// 77 tokens.
 	{Name: "sd-1.5", Aliases: []string{"stable-diffusion-v1-5", "sd15", "stable-diffusion-1.5", "sd-1.4"},
 		Source: "huggingface.co/runwayml/stable-diffusion-v1-5 unet/config.json (859.5M); arXiv 2305.15798 Table 1 (U-Net 339 GMACs, decoder ~1.24 TMACs at 512 px)",
-		Model: unet(0.86, 38, 512, 4096, 339, 68, 0.123, 77),
-		Image: imageDefaults(512, 512, 1, 50, true)},
+		Model:  headDim(unet(0.86, 38, 512, 4096, 339, 68, 0.123, 77), 40),
+		Image:  imageDefaults(512, 512, 1, 50, true)},
 	// Stable Diffusion 2.1: UNet 865M at 768 px (96×96 latent), same
 	// block layout as 1.5 with linear projections; OpenCLIP ViT-H text
 	// tower 354M. Work derived from SD 1.5's: the non-attention 271 GMAC
@@ -30,8 +30,8 @@ var diffusionPresets = []Preset{
 	// 9,216 tokens (310): 920 GMAC.
 	{Name: "sd-2.1", Aliases: []string{"stable-diffusion-2-1", "sd21", "stable-diffusion-2.1"},
 		Source: "huggingface.co/stabilityai/stable-diffusion-2-1 unet/config.json (865M, 768 px); work derived from SD 1.5 (arXiv 2305.15798)",
-		Model: unet(0.87, 38, 768, 9216, 920, 310, 0.354, 77),
-		Image: imageDefaults(768, 768, 1, 50, true)},
+		Model:  headDim(unet(0.87, 38, 768, 9216, 920, 310, 0.354, 77), 64),
+		Image:  imageDefaults(768, 768, 1, 50, true)},
 	// SDXL base 1.0: UNet 2.567B (Podell et al. 2023, arXiv 2307.01952,
 	// Table 1), latent 128×128 at 1024 px; transformer depth 2 at 64²
 	// (640 wide, 10 blocks) and 10 at 32² (1280 wide, 60 blocks). Work
@@ -41,8 +41,8 @@ var diffusionPresets = []Preset{
 	// decodes in fp32 (force_upcast in its config).
 	{Name: "sdxl", Aliases: []string{"sdxl-base", "stable-diffusion-xl-base-1.0", "sdxl-1.0", "stable-diffusion-xl"},
 		Source: "arXiv 2307.01952 Table 1 (UNet 2.6B, text encoders 817M); huggingface.co/stabilityai/stable-diffusion-xl-base-1.0 unet/config.json, vae/config.json (force_upcast); work derived",
-		Model: withVAE(unet(2.567, 87, 1024, 16384, 3400, 376, 0.817, 77), FP32),
-		Image: imageDefaults(1024, 1024, 1, 30, true)},
+		Model:  headDim(withVAE(unet(2.567, 87, 1024, 16384, 3400, 376, 0.817, 77), FP32), 64),
+		Image:  imageDefaults(1024, 1024, 1, 30, true)},
 	// SD3 Medium: MMDiT 2.03B, 24 joint blocks of width 1536, patch 2 over
 	// a 16-channel latent (Esser et al. 2024, arXiv 2403.03206); CLIP-L,
 	// CLIP-G and T5-XXL encoders (5.58B), 77+256 tokens. Per token 0.68B
@@ -51,14 +51,14 @@ var diffusionPresets = []Preset{
 	// of attention (derived).
 	{Name: "sd3-medium", Aliases: []string{"stable-diffusion-3-medium", "sd3", "sd-3-medium", "sd3.5-medium"},
 		Source: "arXiv 2403.03206; huggingface.co/stabilityai/stable-diffusion-3-medium-diffusers transformer/config.json (24 layers, 1536 wide, patch 2); work derived",
-		Model: dit(2.03, 24, 1536, 16, 4456, 1446, 5.58, 333),
-		Image: imageDefaults(1024, 1024, 1, 28, true)},
+		Model:  headDim(dit(2.03, 24, 1536, 16, 4456, 1446, 5.58, 333), 64),
+		Image:  imageDefaults(1024, 1024, 1, 28, true)},
 	// SD3.5 Large: MMDiT 8.1B, 38 blocks of width 2432; 2.70B parameters
 	// per token; 11,958 GMAC linear + 3,626 attention at 1024 px (derived).
 	{Name: "sd3.5-large", Aliases: []string{"stable-diffusion-3.5-large", "sd35-large"},
 		Source: "huggingface.co/stabilityai/stable-diffusion-3.5-large transformer/config.json (38 layers, 2432 wide, patch 2; 8.1B); work derived",
-		Model: dit(8.1, 38, 2432, 16, 15584, 3626, 5.58, 333),
-		Image: imageDefaults(1024, 1024, 1, 28, true)},
+		Model:  headDim(dit(8.1, 38, 2432, 16, 15584, 3626, 5.58, 333), 64),
+		Image:  imageDefaults(1024, 1024, 1, 28, true)},
 	// FLUX.1 [dev]: 12B rectified-flow transformer, 19 double-stream and 38
 	// single-stream blocks of width 3072, patch 2 over a 16-channel latent;
 	// T5-XXL (4.76B, 512 tokens) and CLIP-L. Guidance-distilled: one
@@ -67,22 +67,22 @@ var diffusionPresets = []Preset{
 	// (derived).
 	{Name: "flux.1-dev", Aliases: []string{"flux-dev", "flux1-dev", "black-forest-labs/flux.1-dev"},
 		Source: "huggingface.co/black-forest-labs/FLUX.1-dev transformer/config.json (19 double + 38 single blocks, 3072 wide) and model card (guidance distilled, 28 steps in diffusers' example); work derived",
-		Model: dit(11.9, 57, 3072, 16, 37159, 7437, 4.88, 512),
-		Image: imageDefaults(1024, 1024, 1, 28, false)},
+		Model:  headDim(dit(11.9, 57, 3072, 16, 37159, 7437, 4.88, 512), 128),
+		Image:  imageDefaults(1024, 1024, 1, 28, false)},
 	// FLUX.1 [schnell]: the same network, timestep-distilled to 1-4 steps,
 	// 256 T5 tokens: 28,070 GMAC linear + 6,633 attention (derived).
 	{Name: "flux.1-schnell", Aliases: []string{"flux-schnell", "flux1-schnell", "black-forest-labs/flux.1-schnell"},
 		Source: "huggingface.co/black-forest-labs/FLUX.1-schnell model card (1-4 steps, max_sequence_length 256); work derived",
-		Model: dit(11.9, 57, 3072, 16, 34703, 6633, 4.88, 256),
-		Image: imageDefaults(1024, 1024, 1, 4, false)},
+		Model:  headDim(dit(11.9, 57, 3072, 16, 34703, 6633, 4.88, 256), 128),
+		Image:  imageDefaults(1024, 1024, 1, 4, false)},
 	// PixArt-Σ: DiT-XL/2, 0.61B, 28 blocks of width 1152 with
 	// cross-attention to T5-XXL (300 tokens), SDXL's 4-channel VAE. 0.52B
 	// parameters per token; at 1024 px 2,130 GMAC linear + 1,082 attention
 	// (derived).
 	{Name: "pixart-sigma", Aliases: []string{"pixart-σ", "pixart-sigma-xl-2-1024-ms"},
 		Source: "Chen et al. 2024, arXiv 2403.04692; huggingface.co/PixArt-alpha/PixArt-Sigma-XL-2-1024-MS transformer/config.json; work derived",
-		Model: withLatent(dit(0.61, 28, 1152, 4, 3212, 1082, 4.76, 300), 4),
-		Image: imageDefaults(1024, 1024, 1, 20, true)},
+		Model:  headDim(withLatent(dit(0.61, 28, 1152, 4, 3212, 1082, 4.76, 300), 4), 72),
+		Image:  imageDefaults(1024, 1024, 1, 20, true)},
 	// CogVideoX-5B: 42 expert-adaLN blocks of width 3072, patch 2, 3D VAE
 	// with 8x spatial and 4x temporal compression; 49 frames at 720×480
 	// are 13 × 30 × 45 = 17,550 tokens (+226 text). T5-XXL encoder.
@@ -91,8 +91,8 @@ var diffusionPresets = []Preset{
 	// the 2D decoder per output pixel (3×3×3 kernels): an estimate.
 	{Name: "cogvideox-5b", Aliases: []string{"cogvideox", "thudm/cogvideox-5b"},
 		Source: "Yang et al. 2024, arXiv 2408.06072; huggingface.co/THUDM/CogVideoX-5b transformer/config.json (42 layers, 48 heads × 64, patch 2, 49 frames at 720×480); work derived",
-		Model: video(dit(5.6, 42, 3072, 16, 166154, 81540, 4.76, 226), 17550, 0.22),
-		Image: imageDefaults(720, 480, 49, 50, true)},
+		Model:  headDim(video(dit(5.6, 42, 3072, 16, 166154, 81540, 4.76, 226), 17550, 0.22), 64),
+		Image:  imageDefaults(720, 480, 49, 50, true)},
 	// HunyuanVideo: 13B, 20 dual-stream + 40 single-stream blocks of width
 	// 3072, patch 1×2×2, 3D VAE (8x spatial, 4x temporal); 129 frames at
 	// 1280×720 are 33 × 45 × 80 = 118,800 tokens (+256 text). Text
@@ -101,8 +101,8 @@ var diffusionPresets = []Preset{
 	// 808,390 GMAC linear + 5,225,000 attention (derived).
 	{Name: "hunyuanvideo", Aliases: []string{"hunyuan-video", "tencent/hunyuanvideo"},
 		Source: "Kong et al. 2024, arXiv 2412.03603 (13B, dual/single-stream blocks, 3D VAE); github.com/Tencent/HunyuanVideo README (720p 129 frames, 50 steps, embedded guidance); work derived",
-		Model: video(dit(12.8, 60, 3072, 16, 6033390, 5225000, 8.1, 256), 118800, 0.25),
-		Image: imageDefaults(1280, 720, 129, 50, false)},
+		Model:  headDim(video(dit(12.8, 60, 3072, 16, 6033390, 5225000, 8.1, 256), 118800, 0.25), 128),
+		Image:  imageDefaults(1280, 720, 129, 50, false)},
 }
 
 // sdVAEGMACsPerMpx is the Stable Diffusion VAE decoder's work per output
@@ -125,6 +125,18 @@ func dit(paramsB float64, layers, hidden, channels int, gmacs, attnGMACs, textB 
 	return Model{Arch: ArchDiT, ParamsB: paramsB, Layers: layers, Hidden: hidden, ImagePx: 1024, LatentChannels: channels,
 		LatentFactor: 8, PatchSize: 2, ReferenceTokens: 4096, ForwardGMACsPerSample: gmacs, AttentionGMACsPerSample: attnGMACs,
 		TextEncoderParamsB: textB, TextTokens: textTokens, VAEParamsB: 0.0838, VAEDecoderGMACsPerMpx: sdVAEGMACsPerMpx, VAEPrecision: FP16}
+}
+
+// headDim sets the width of the attention heads that carry most of the
+// denoiser's attention work: what a fused attention kernel pads to its
+// tile. SD 1.x has 8 heads at every level (40, 80, 160 wide at 64², 32²,
+// 16²) and its 64² level holds 88% of the self-attention work (5 blocks ×
+// 4,096² tokens × 320 against 5 × 1,024² × 640 at 32²), so 40; SD 2.x,
+// SDXL, SD3 and CogVideoX use 64-wide heads, FLUX and HunyuanVideo 128
+// (24 × 128 = 3,072), PixArt-Σ 72 (16 × 72 = 1,152), from their configs.
+func headDim(m Model, d int) Model {
+	m.HeadDim = d
+	return m
 }
 
 func withVAE(m Model, p Precision) Model {
