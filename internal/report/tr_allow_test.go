@@ -4,6 +4,8 @@ package report
 // why. Everything else a domain package formats reaches a user and must be
 // in the catalog.
 var trNotUserFacing = map[string]string{
+	// A sharded search's unit key (autoscale/shard.go): stored, never shown.
+	"%05d %s": "unit key",
 	// Field paths: names from the workload file, the same in every language.
 	"stack.needs[%d]":               "field path",
 	"stack.vendors[%d]":             "field path",

@@ -4,6 +4,9 @@ package report
 // the drain mode, packed replicas, the compare block). Merged into
 // trAutoscale at init so that Tr finds them with the simulator's others.
 var trSimulate17 = map[string]string{
+	// issue 18: a sharded search's flags (autoscale/shard.go)
+	"want 1 to %d shards, got %d":                                                                                  "分片数应为 1 到 %d，实际为 %d",
+	"want a shard index from 0 to %d (of --shards %d), got %d":                                                     "分片序号应为 0 到 %d（共 --shards %d 个），实际为 %d",
 	"give either speed or mean_s, not both":                                                                        "speed 和 mean_s 只能给出其一",
 	"the fallback tier must not be faster than the main one (service.mean_s = %v s), got %v s":                     "后备层不得快于主层（service.mean_s = %v 秒），实际为 %v 秒",
 	"required: service speed of the fallback tier relative to the main one (or mean_s, its service time)":          "必填：后备层相对主层的服务速度（或 mean_s，其服务时间）",
