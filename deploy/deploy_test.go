@@ -20,9 +20,11 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpupick/gpupick/internal/cli"
+	"github.com/gpupick/gpupick/internal/export"
 )
 
 const manifests = "kubernetes"
@@ -53,19 +55,27 @@ func load(t *testing.T) []object {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		for {
-			var doc map[string]any
-			err := dec.Decode(&doc)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if doc != nil {
-				out = append(out, object{filepath.Base(f), doc})
-			}
+		out = append(out, decode(t, filepath.Base(f), b)...)
+	}
+	return out
+}
+
+// decode reads every YAML document of a manifest.
+func decode(t *testing.T, file string, b []byte) []object {
+	t.Helper()
+	var out []object
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc map[string]any
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if doc != nil {
+			out = append(out, object{file, doc})
 		}
 	}
 	return out
@@ -104,7 +114,10 @@ func schemaKey(doc map[string]any) string {
 	return group + "." + version + "." + str(doc, "kind")
 }
 
-func TestManifestsMatchKubernetesSchemas(t *testing.T) {
+// kubeSchemas compiles the definitions of the schema subset in testdata by
+// key (schemaKey).
+func kubeSchemas(t *testing.T) func(key string) (*jsonschema.Schema, error) {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", "kubernetes-v1.30-subset.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -119,9 +132,14 @@ func TestManifestsMatchKubernetesSchemas(t *testing.T) {
 	if err := c.AddResource(url, doc); err != nil {
 		t.Fatal(err)
 	}
-	compile := func(key string) (*jsonschema.Schema, error) { return c.Compile(url + "#/definitions/" + key) }
+	return func(key string) (*jsonschema.Schema, error) { return c.Compile(url + "#/definitions/" + key) }
+}
 
-	for _, o := range load(t) {
+// validate checks objects against the schema subset, a subtest each.
+func validate(t *testing.T, objs []object) {
+	t.Helper()
+	compile := kubeSchemas(t)
+	for _, o := range objs {
 		t.Run(o.file+"/"+o.kind(), func(t *testing.T) {
 			s, err := compile(schemaKey(o.doc))
 			if err != nil {
@@ -132,6 +150,11 @@ func TestManifestsMatchKubernetesSchemas(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestManifestsMatchKubernetesSchemas(t *testing.T) {
+	validate(t, load(t))
+	compile := kubeSchemas(t)
 
 	// The schemas are strict: a misspelt or misplaced field is refused.
 	dep := findKind(t, load(t), "Deployment").doc
@@ -216,6 +239,11 @@ func TestKustomization(t *testing.T) {
 	image := str(list(dep.doc, "spec", "template", "spec", "containers")[0], "image")
 	if len(k.Images) != 1 || k.Images[0].Name != image {
 		t.Errorf("kustomization.yaml images should set the container image %q: %+v", image, k.Images)
+	}
+	if len(k.Images) == 1 {
+		if got := k.Images[0].NewName + ":" + k.Images[0].NewTag; got != export.DefaultSearchImage {
+			t.Errorf("kustomization.yaml sets serve's image to %s, export search-job's default is %s: one name for both (export.DefaultSearchImage)", got, export.DefaultSearchImage)
+		}
 	}
 	if ns := findKind(t, load(t), "Namespace").name(); k.Namespace != ns {
 		t.Errorf("kustomization.yaml namespace %q, the Namespace manifest %q", k.Namespace, ns)
@@ -362,7 +390,14 @@ func TestDeploymentHouseRules(t *testing.T) {
 				t.Errorf("env %s has a literal value in the manifest", name)
 			}
 			checkSecretExample(t, str(ref, "name"), str(ref, "key"))
+			if str(ref, "name") != export.DatabaseSecret || str(ref, "key") != export.DatabaseSecretKey {
+				t.Errorf("serve reads the database URL from Secret %s key %s, export search-job from Secret %s key %s: one Secret for both (export.DatabaseSecret, export.DatabaseSecretKey)",
+					str(ref, "name"), str(ref, "key"), export.DatabaseSecret, export.DatabaseSecretKey)
+			}
 		}
+	}
+	if dbEnv != export.DatabaseEnv {
+		t.Errorf("gpupick reads the store from %s, export search-job sets %s", dbEnv, export.DatabaseEnv)
 	}
 	if !sawDB {
 		t.Errorf("env %s is not set: serve would open a SQLite file on a read-only file system", dbEnv)
@@ -375,7 +410,7 @@ func TestDeploymentHouseRules(t *testing.T) {
 	}
 
 	// Every flag given to serve exists, with a value it accepts.
-	checkServeArgs(t, args)
+	checkArgs(t, "serve", args)
 
 	// The Service, the disruption budget and the autoscaler select or
 	// target this Deployment.
@@ -470,24 +505,27 @@ func flagValue(args []string, name string) string {
 	return ""
 }
 
-// checkServeArgs parses args (["serve", flags...]) with gpupick's own
-// command tree: an unknown flag or a value of the wrong type fails.
-func checkServeArgs(t *testing.T, args []string) {
+// checkArgs parses a container's args ([command, flags...]) with
+// gpupick's own command tree: an unknown flag or a value of the wrong type
+// fails, and so does a positional argument (serve and simulate take none).
+// It returns the parsed command, to read its flags.
+func checkArgs(t *testing.T, command string, args []string) *cobra.Command {
 	t.Helper()
-	if len(args) == 0 || args[0] != "serve" {
-		t.Fatalf("args = %v, want serve first (the image's entrypoint is /gpupick)", args)
+	if len(args) == 0 || args[0] != command {
+		t.Fatalf("args = %v, want %s first (the image's entrypoint is /gpupick)", args, command)
 	}
 	root := cli.NewRoot(cli.NewEnv(io.Discard, io.Discard))
 	cmd, rest, err := root.Find(args)
-	if err != nil || cmd.Name() != "serve" {
-		t.Fatalf("%v is not the serve command: %v", args, err)
+	if err != nil || cmd.Name() != command {
+		t.Fatalf("%v is not the %s command: %v", args, command, err)
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
-		t.Errorf("serve %v: %v", rest, err)
+		t.Errorf("%s %v: %v", command, rest, err)
 	}
 	if n := cmd.Flags().NArg(); n > 0 {
-		t.Errorf("serve takes no arguments, got %v", cmd.Flags().Args())
+		t.Errorf("%s takes no arguments, got %v", command, cmd.Flags().Args())
 	}
+	return cmd
 }
 
 // The Dockerfile, read as text: the rules an image build would not check.
@@ -551,7 +589,7 @@ func TestDockerfile(t *testing.T) {
 	if err := json.Unmarshal([]byte(cmdLine), &cmdArgs); err != nil {
 		t.Fatalf("CMD %s is not exec form: %v", cmdLine, err)
 	}
-	checkServeArgs(t, cmdArgs)
+	checkArgs(t, "serve", cmdArgs)
 	if _, port, _ := strings.Cut(flagValue(cmdArgs, "--addr"), ":"); port != expose {
 		t.Errorf("EXPOSE %s, but CMD listens on port %q", expose, port)
 	}

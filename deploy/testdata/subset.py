@@ -65,7 +65,9 @@ D["TopologySpreadConstraint"]=obj({"labelSelector":R("LabelSelector"),"matchLabe
   "minDomains":I(),"nodeAffinityPolicy":S(),"nodeTaintsPolicy":S(),"topologyKey":{"type":"string"},
   "whenUnsatisfiable":{"type":"string","enum":["DoNotSchedule","ScheduleAnyway"]}},["maxSkew","topologyKey","whenUnsatisfiable"])
 D["VolumeMount"]=obj({"mountPath":S(),"mountPropagation":S(),"name":S(),"readOnly":B(),"recursiveReadOnly":S(),"subPath":S(),"subPathExpr":S()},["mountPath","name"])
-D["Volume"]=obj({"name":S(),"emptyDir":O(),"secret":O(),"configMap":O(),"projected":O(),"persistentVolumeClaim":O(),"csi":O(),"ephemeral":O(),"downwardAPI":O(),"hostPath":O(),"nfs":O()},["name"])
+D["KeyToPath"]=obj({"key":S(),"mode":I(),"path":S()},["key","path"])
+D["ConfigMapVolumeSource"]=obj({"defaultMode":I(),"items":A(R("KeyToPath")),"name":S(),"optional":B()})
+D["Volume"]=obj({"name":S(),"emptyDir":O(),"secret":O(),"configMap":R("ConfigMapVolumeSource"),"projected":O(),"persistentVolumeClaim":O(),"csi":O(),"ephemeral":O(),"downwardAPI":O(),"hostPath":O(),"nfs":O()},["name"])
 D["PodTemplateSpec"]=obj({"metadata":R("ObjectMeta"),"spec":R("PodSpec")})
 D["RollingUpdateDeployment"]=obj({"maxSurge":IOS(),"maxUnavailable":IOS()})
 D["DeploymentStrategy"]=obj({"rollingUpdate":R("RollingUpdateDeployment"),"type":{"type":["string","null"],"enum":["Recreate","RollingUpdate",None]}})
@@ -104,11 +106,13 @@ D["autoscaling.v2.HorizontalPodAutoscaler"]=kind("autoscaling/v2","HorizontalPod
 D["networking.k8s.io.v1.NetworkPolicy"]=kind("networking.k8s.io/v1","NetworkPolicy",{"spec":R("NetworkPolicySpec")})
 D["core.v1.Namespace"]=kind("v1","Namespace",{"spec":R("NamespaceSpec"),"status":O()})
 D["core.v1.Secret"]=kind("v1","Secret",{"data":M(S()),"immutable":B(),"stringData":M(S()),"type":S()})
+# core/v1 ConfigMap (gpupick export search-job's service files), from the v1.30 API reference.
+D["core.v1.ConfigMap"]=kind("v1","ConfigMap",{"binaryData":M(S()),"data":M(S()),"immutable":B()})
 D["batch.v1.Job"]=kind("batch/v1","Job",{"spec":obj({"activeDeadlineSeconds":I(),"backoffLimit":I(),"backoffLimitPerIndex":I(),
   "completionMode":S(),"completions":I(),"manualSelector":B(),"maxFailedIndexes":I(),"parallelism":I(),"podFailurePolicy":O(),
   "podReplacementPolicy":S(),"selector":R("LabelSelector"),"suspend":B(),"template":R("PodTemplateSpec"),"ttlSecondsAfterFinished":I()},["template"]),"status":O()})
 out={"$schema":"http://json-schema.org/draft-04/schema#",
- "description":"A subset of the Kubernetes v1.30 API as strict JSON Schema (draft-04, as yannh/kubernetes-json-schema's standalone-strict files), for the kinds deploy/kubernetes uses. See README.md beside it.",
+ "description":"A subset of the Kubernetes v1.30 API as strict JSON Schema (draft-04, as yannh/kubernetes-json-schema's standalone-strict files), for the kinds deploy/kubernetes and gpupick export search-job use. See README.md beside it.",
  "definitions":dict(sorted(D.items()))}
 json.dump(out, sys.stdout, indent=1, sort_keys=False)
 sys.stdout.write("\n")

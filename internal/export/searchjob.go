@@ -12,18 +12,26 @@ import (
 )
 
 // DefaultSearchImage is the gpupick image a search Job runs when no image
-// is given: the one the repository's Dockerfile builds, as the cluster's
-// registry would name it.
-const DefaultSearchImage = "ghcr.io/gpupick/gpupick:latest"
+// is given: the one the repository's Dockerfile builds, under the name the
+// README pushes it to and deploy/kubernetes/kustomization.yaml sets for
+// serve (a placeholder for your registry; deploy's tests keep the two the
+// same).
+const DefaultSearchImage = "registry.example.com/platform/gpupick:latest"
 
 // DatabaseSecret and DatabaseSecretKey name the Secret key that holds the
-// database URL, the one gpupick serve's manifests read; DatabaseEnv is the
-// variable gpupick reads it from (as --db).
+// database URL, the one gpupick serve's manifests read
+// (deploy/kubernetes/deployment.yaml and secret.example.yaml; deploy's tests
+// fail if they drift apart); DatabaseEnv is the variable gpupick reads it
+// from (as --db).
 const (
-	DatabaseSecret    = "gpupick"
-	DatabaseSecretKey = "database-url"
+	DatabaseSecret    = "gpupick-db"
+	DatabaseSecretKey = "GPUPICK_DB"
 	DatabaseEnv       = "GPUPICK_DB"
 )
+
+// SearchNamespace is the namespace of deploy/kubernetes, where the Secret
+// is: the search Job must run beside it (kubectl -n gpupick apply -f -).
+const SearchNamespace = "gpupick"
 
 // SearchJob is what a sharded policy search needs to run as a Kubernetes
 // Indexed Job: one pod per shard, each running gpupick simulate --search
@@ -99,7 +107,7 @@ func SearchJobManifest(in SearchJob) ([]byte, error) {
 			RestartPolicy:   "Never",
 			SecurityContext: sjPodSecurity{RunAsNonRoot: true, RunAsUser: uid, RunAsGroup: uid, SeccompProfile: sjSeccomp{Type: "RuntimeDefault"}},
 			Containers: []sjContainer{{
-				Name: "search", Image: image, Command: []string{"gpupick"}, Args: args, WorkingDir: dir,
+				Name: "search", Image: image, Args: args, WorkingDir: dir, // the image's entrypoint, /gpupick, runs the args
 				Env:          []envVar{{Name: DatabaseEnv, ValueFrom: &envVarSource{SecretKeyRef: secretKeySelector{Name: DatabaseSecret, Key: DatabaseSecretKey}}}},
 				Resources:    resources{Requests: map[string]string{"cpu": "1", "memory": "512Mi"}, Limits: map[string]string{"memory": "2Gi"}},
 				VolumeMounts: []sjMount{{Name: "service", MountPath: dir, ReadOnly: true}},
@@ -111,8 +119,9 @@ func SearchJobManifest(in SearchJob) ([]byte, error) {
 	}}
 	header := []string{
 		fmt.Sprintf("gpupick policy search of %s as a Kubernetes Indexed Job: %d shard(s), %d at a time.", in.Name, in.Shards, par),
-		"Each pod searches every " + strconv.Itoa(in.Shards) + "-th candidate offer from its JOB_COMPLETION_INDEX and stores the",
+		fmt.Sprintf("Each pod searches its share of the candidate offers (shard JOB_COMPLETION_INDEX of %d) and stores the", in.Shards),
 		fmt.Sprintf("results in the database of Secret %s (key %s) under search id %s.", DatabaseSecret, DatabaseSecretKey, in.SearchID),
+		fmt.Sprintf("Apply it in the namespace of that Secret: kubectl -n %s apply -f FILE.", SearchNamespace),
 		"A pod run again skips what its shard stored. When the Job is complete, merge with:",
 		fmt.Sprintf("  gpupick simulate --search-results %s --db \"$DATABASE_URL\"", in.SearchID),
 	}
@@ -171,7 +180,6 @@ type sjSeccomp struct {
 type sjContainer struct {
 	Name            string     `yaml:"name"`
 	Image           string     `yaml:"image"`
-	Command         []string   `yaml:"command"`
 	Args            []string   `yaml:"args"`
 	WorkingDir      string     `yaml:"workingDir"`
 	Env             []envVar   `yaml:"env"`
