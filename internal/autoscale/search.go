@@ -1,8 +1,10 @@
 package autoscale
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gpupick/gpupick/internal/strictyaml"
@@ -106,53 +108,130 @@ func SearchCandidate(spec *Spec, c Candidate, trace func() Source, opts Options)
 // RankSearch turns the entries of a search, concatenated in candidate
 // order, into its result: those meeting the SLO first, cheapest first, then
 // the closest misses; entries of one candidate with the same outcome kept
-// once; the first meeting the SLO is Best. The sort is stable, so the same
-// entries in the same order always give the same result.
+// once; the first meeting the SLO is Best. Ties keep the entries' order (a
+// stable sort), so the same entries in the same order always give the same
+// result.
 func RankSearch(entries []SearchEntry) *SearchResult {
-	// Sort positions, not the entries (some 300 bytes each): a merge of
-	// 10,000 candidates ranks hundreds of thousands of them.
-	order := make([]int, len(entries))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := &entries[order[i]], &entries[order[j]]
+	// The order: meeting the SLO first, by cost, then by violations; the
+	// position breaks ties, so the order is total and any sort gives the
+	// stable one. cmp.Compare puts a NaN before every number, where <
+	// left the order undefined.
+	less := func(i, j int32) int {
+		a, b := &entries[i], &entries[j]
 		if a.MeetsSLO != b.MeetsSLO {
-			return a.MeetsSLO
+			if a.MeetsSLO {
+				return -1
+			}
+			return 1
 		}
+		var c int
 		if a.MeetsSLO {
-			return a.CostUSD < b.CostUSD
+			c = cmp.Compare(a.CostUSD, b.CostUSD)
+		} else {
+			c = cmp.Compare(a.SLOViolationFraction, b.SLOViolationFraction)
 		}
-		return a.SLOViolationFraction < b.SLOViolationFraction
-	})
-	all := make([]SearchEntry, len(entries))
-	for i, k := range order {
-		all[i] = entries[k]
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
 	}
-	out := &SearchResult{Evaluated: len(all)}
-	// Policies that differ only in a knob that changed nothing (a minimum
-	// of 0 or 1 the traffic never reaches) run the same: one row each.
+	out := &SearchResult{Evaluated: len(entries)}
+	// The result holds the best and five runners-up, duplicates dropped:
+	// the first few entries in that order suffice, unless duplicates are
+	// many. A merge of 10,000 candidates ranks hundreds of thousands of
+	// entries, so select the first k (a heap), not sort them all, and
+	// take more only when k gave too few.
+	const keep = 6
+	for k := 64; ; k *= 4 {
+		first := smallest(len(entries), k, less)
+		kept := dedupe(entries, first, keep)
+		if len(kept) == keep || len(first) == len(entries) {
+			if len(kept) > 0 && kept[0].MeetsSLO {
+				b := kept[0]
+				out.Best = &b
+				kept = kept[1:]
+			}
+			out.RunnersUp = kept[:min(5, len(kept))]
+			return out
+		}
+	}
+}
+
+// smallest returns the k positions of 0..n-1 that come first in the total
+// order cmp, in that order.
+func smallest(n, k int, cmp func(i, j int32) int) []int32 {
+	if k >= n {
+		all := make([]int32, n)
+		for i := range all {
+			all[i] = int32(i)
+		}
+		slices.SortFunc(all, cmp)
+		return all
+	}
+	// A max-heap of the k first seen so far: its root is the last of them.
+	h := make([]int32, 0, k)
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && cmp(h[c+1], h[c]) > 0 {
+				c++
+			}
+			if cmp(h[c], h[i]) <= 0 {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	for i := range n {
+		x := int32(i)
+		switch {
+		case len(h) < k:
+			h = append(h, x)
+			for j := len(h) - 1; j > 0; {
+				p := (j - 1) / 2
+				if cmp(h[j], h[p]) <= 0 {
+					break
+				}
+				h[j], h[p] = h[p], h[j]
+				j = p
+			}
+		case cmp(x, h[0]) < 0:
+			h[0] = x
+			down(0)
+		}
+	}
+	slices.SortFunc(h, cmp)
+	return h
+}
+
+// dedupe walks entries in order and keeps up to keep of them, dropping an
+// entry whose outcome an earlier one of the same candidate had: policies
+// that differ only in a knob that changed nothing (a minimum of 0 or 1 the
+// traffic never reaches) run the same, one row each. Never nil, so that
+// runners_up is [] in JSON.
+func dedupe(entries []SearchEntry, order []int32, keep int) []SearchEntry {
 	type outcome struct {
 		cand, region        string
 		cost, viol, p95, hr float64
 	}
 	seen := map[outcome]bool{}
-	kept := all[:0]
-	for _, e := range all {
-		k := outcome{e.Candidate, e.Region, e.CostUSD, e.SLOViolationFraction, e.P95LatencyS, e.ReplicaHours}
-		if !seen[k] {
-			seen[k] = true
-			kept = append(kept, e)
+	kept := make([]SearchEntry, 0, keep)
+	for _, k := range order {
+		e := &entries[k]
+		o := outcome{e.Candidate, e.Region, e.CostUSD, e.SLOViolationFraction, e.P95LatencyS, e.ReplicaHours}
+		if !seen[o] {
+			seen[o] = true
+			kept = append(kept, *e)
+			if len(kept) == keep {
+				break
+			}
 		}
 	}
-	all = kept
-	if len(all) > 0 && all[0].MeetsSLO {
-		b := all[0]
-		out.Best = &b
-		all = all[1:]
-	}
-	out.RunnersUp = all[:min(5, len(all))]
-	return out
+	return kept
 }
 
 type candSearch struct {

@@ -150,7 +150,7 @@ func (e *Env) runShard(ctx context.Context, r shardRun) error {
 		if err != nil {
 			return err
 		}
-		b, err := json.Marshal(entries)
+		b, err := autoscale.EncodeEntries(entries)
 		if err != nil {
 			return apperr.Wrap(apperr.Internal, "encode the entries of "+key, err)
 		}
@@ -224,26 +224,56 @@ func mergeUnits(id string, shards []store.SearchShard, units []store.SearchUnit)
 			return nil, &apperr.Error{Code: apperr.Internal, Field: "--search-results", Msg: fmt.Sprintf("search %s: unit %d is missing", id, i)}
 		}
 	}
-	// Decoding is most of a merge's time: spread it over the cores, each
-	// unit into its own slot, so the order stays the candidates'.
-	decoded := make([][]autoscale.SearchEntry, len(units))
-	errs := make([]error, len(units))
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(units); i += workers {
-				errs[i] = json.Unmarshal(units[i].Result, &decoded[i])
-			}
-		})
-	}
-	wg.Wait()
-	var all []autoscale.SearchEntry
-	for i, entries := range decoded {
-		if errs[i] != nil {
-			return nil, apperr.Wrap(apperr.Internal, "decode unit "+units[i].Key+" of search "+id, errs[i])
+	// Decode every unit into its place in one slice, sized from the counts
+	// at the head of each unit, spread over the cores; the order stays the
+	// candidates'. A unit stored as JSON (by an earlier version) has no
+	// count at its head: then the units are decoded apart and joined.
+	starts := make([]int, len(units)+1)
+	for i, u := range units {
+		n := autoscale.CountEntries(u.Result)
+		if n < 0 {
+			starts = nil
+			break
 		}
-		all = append(all, entries...)
+		starts[i+1] = starts[i] + n
+	}
+	var all []autoscale.SearchEntry
+	errs := make([]error, len(units))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	if starts != nil {
+		all = make([]autoscale.SearchEntry, starts[len(units)])
+		for w := range workers {
+			wg.Go(func() {
+				var dec autoscale.EntryDecoder
+				for i := w; i < len(units); i += workers {
+					got, err := dec.Decode(all[starts[i]:starts[i]:starts[i+1]], units[i].Result)
+					if err == nil && len(got) != starts[i+1]-starts[i] {
+						err = fmt.Errorf("%d entries, the head says %d", len(got), starts[i+1]-starts[i])
+					}
+					errs[i] = err
+				}
+			})
+		}
+		wg.Wait()
+	} else {
+		decoded := make([][]autoscale.SearchEntry, len(units))
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(units); i += workers {
+					decoded[i], errs[i] = autoscale.DecodeEntries(nil, units[i].Result)
+				}
+			})
+		}
+		wg.Wait()
+		for _, d := range decoded {
+			all = append(all, d...)
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, apperr.Wrap(apperr.Internal, "decode unit "+units[i].Key+" of search "+id, err)
+		}
 	}
 	return autoscale.RankSearch(all), nil
 }

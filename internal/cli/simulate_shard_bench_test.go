@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -13,7 +12,8 @@ import (
 
 // BenchmarkMergeSearch merges a search of 10,000 stored units (candidate
 // offers, 8 entries each, the size of a real candidate's policy search
-// after deduplication is 20 to 80) from SQLite: read, decode and rank.
+// after deduplication is 20 to 80) from SQLite, stored as shards store
+// them (autoscale.EncodeEntries): read, decode and rank.
 func BenchmarkMergeSearch(b *testing.B) {
 	for _, perUnit := range []int{8, 50} {
 		b.Run(fmt.Sprintf("units=10000/entries=%d", perUnit), func(b *testing.B) {
@@ -38,7 +38,10 @@ func BenchmarkMergeSearch(b *testing.B) {
 						MeetsSLO: k%3 != 0, CostUSD: float64((u*7919+k*104729)%100000) / 100, SLOViolationFraction: float64(k) / 1000,
 						P95LatencyS: 1.5, ReplicaHours: float64(k), Utilization: 0.5})
 				}
-				body, _ := json.Marshal(entries)
+				body, err := autoscale.EncodeEntries(entries)
+				if err != nil {
+					b.Fatal(err)
+				}
 				c := autoscale.Candidate{Name: fmt.Sprintf("p/i%d", u)}
 				if err := sr.PutSearchUnit(ctx, "b", store.SearchUnit{Key: autoscale.UnitKey(u, c), Unit: u, Shard: u % shards, Result: body}); err != nil {
 					b.Fatal(err)

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,7 +13,8 @@ import (
 
 // Searches keeps the results of sharded policy searches (gpupick simulate
 // --search --shards N) where every shard and the merge see them: one row
-// per unit (a candidate offer) with its entries as opaque JSON, and one per
+// per unit (a candidate offer) with its entries as an opaque blob
+// (autoscale.EncodeEntries), and one per
 // shard that started. *SQL implements it; like Jobs it is separate from
 // Store.
 //
@@ -53,7 +56,7 @@ type SearchUnit struct {
 	Key    string // unique within a search
 	Unit   int    // the unit's position in the search, from 0
 	Shard  int    // the shard that computed it
-	Result []byte // opaque JSON
+	Result []byte // opaque to the store (autoscale.EncodeEntries)
 }
 
 var _ Searches = (*SQL)(nil)
@@ -182,18 +185,31 @@ func (s *SQL) SearchShards(ctx context.Context, searchID string) ([]SearchShard,
 
 // SearchUnits returns a search's units; see Searches.
 func (s *SQL) SearchUnits(ctx context.Context, searchID string) ([]SearchUnit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT unit_key, unit, shard, result FROM search_results WHERE search_id = $1 ORDER BY unit, unit_key`, searchID)
+	// In primary-key order, which the index gives without a sort (a sort
+	// would copy every result); unit keys begin with the zero-padded unit
+	// number, so that is unit order unless a search has 100,000 units or
+	// more, which the check below puts right.
+	rows, err := s.db.QueryContext(ctx, `SELECT unit_key, unit, shard, result FROM search_results WHERE search_id = $1 ORDER BY search_id, unit_key`, searchID)
 	if err != nil {
 		return nil, internal("read search units", err)
 	}
 	defer rows.Close()
 	var out []SearchUnit
+	sorted := true
 	for rows.Next() {
 		var u SearchUnit
 		if err := rows.Scan(&u.Key, &u.Unit, &u.Shard, &u.Result); err != nil {
 			return nil, internal("read search units", err)
 		}
+		if n := len(out); n > 0 && (out[n-1].Unit > u.Unit || out[n-1].Unit == u.Unit && out[n-1].Key > u.Key) {
+			sorted = false
+		}
 		out = append(out, u)
+	}
+	if !sorted {
+		slices.SortFunc(out, func(a, b SearchUnit) int {
+			return cmp.Or(cmp.Compare(a.Unit, b.Unit), strings.Compare(a.Key, b.Key))
+		})
 	}
 	return out, internal("read search units", rows.Err())
 }
