@@ -59,6 +59,11 @@ var trNotUserFacing = map[string]string{
 	// Internal invariants: a bug, reported as an internal error.
 	"the spec was not completed by ParseSpec":       "internal invariant",
 	"a trace is read with ReadTrace, not generated": "internal invariant",
+	// A sharded search's stored unit that does not decode (autoscale/entrycodec.go):
+	// a damaged store, reported as an internal error naming the unit.
+	"stored entries cut short":        "internal invariant",
+	"%d byte(s) after the last entry": "internal invariant",
+
 	"%s[%d]": "field path",
 	"%v":     "wraps a parse error of data/compat.yaml",
 	// Numbers formatted alone; the sentence around them is in the catalog.
