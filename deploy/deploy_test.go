@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/gpupick/gpupick/internal/kubeschema"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
@@ -103,49 +103,24 @@ func list(v any, keys ...string) []any {
 	return l
 }
 
-// schemaKey names an object's definition in the schema file:
-// GROUP.VERSION.KIND, group "core" for the legacy v1 API.
-func schemaKey(doc map[string]any) string {
-	api := str(doc, "apiVersion")
-	group, version, ok := strings.Cut(api, "/")
-	if !ok {
-		group, version = "core", api
-	}
-	return group + "." + version + "." + str(doc, "kind")
-}
-
-// kubeSchemas compiles the definitions of the schema subset in testdata by
-// key (schemaKey).
-func kubeSchemas(t *testing.T) func(key string) (*jsonschema.Schema, error) {
+// kubeSchemas loads the schema subset in testdata (kubeschema checks
+// every package's manifests against the same file).
+func kubeSchemas(t *testing.T) *kubeschema.Validator {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "kubernetes-v1.30-subset.json"))
+	v, err := kubeschema.Load(filepath.Join("testdata", "kubernetes-v1.30-subset.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft4)
-	const url = "file:///kubernetes-v1.30-subset.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	return func(key string) (*jsonschema.Schema, error) { return c.Compile(url + "#/definitions/" + key) }
+	return v
 }
 
 // validate checks objects against the schema subset, a subtest each.
 func validate(t *testing.T, objs []object) {
 	t.Helper()
-	compile := kubeSchemas(t)
+	v := kubeSchemas(t)
 	for _, o := range objs {
 		t.Run(o.file+"/"+o.kind(), func(t *testing.T) {
-			s, err := compile(schemaKey(o.doc))
-			if err != nil {
-				t.Fatalf("no schema for %s %s: %v", str(o.doc, "apiVersion"), o.kind(), err)
-			}
-			if err := s.Validate(toJSON(t, o.doc)); err != nil {
+			if err := v.Validate(o.doc); err != nil {
 				t.Errorf("%s %s is not valid:\n%v", o.kind(), o.name(), err)
 			}
 		})
@@ -154,28 +129,19 @@ func validate(t *testing.T, objs []object) {
 
 func TestManifestsMatchKubernetesSchemas(t *testing.T) {
 	validate(t, load(t))
-	compile := kubeSchemas(t)
 
 	// The schemas are strict: a misspelt or misplaced field is refused.
 	dep := findKind(t, load(t), "Deployment").doc
 	bad := toJSON(t, dep).(map[string]any)
 	bad["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["readinesProbe"] = map[string]any{}
-	s, err := compile("apps.v1.Deployment")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Validate(bad) == nil {
+	if kubeSchemas(t).Validate(bad) == nil {
 		t.Error("a Deployment with a misspelt container field (readinesProbe) passed the schema")
 	}
 }
 
 func toJSON(t *testing.T, v any) any {
 	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	out, err := kubeschema.JSON(v)
 	if err != nil {
 		t.Fatal(err)
 	}
