@@ -37,6 +37,8 @@ func TestRecommendHTMLInBrowser(t *testing.T) {
 		{"job", "../../examples/llama3-8b-lora.yaml"},
 		{"service", "../../examples/llama3-70b-chat.yaml"},
 		{"none", "testdata/none-near.yaml"},
+		{"image-job", "../../examples/sdxl-images.yaml"},
+		{"image-service", "../../examples/flux-image-api.yaml"},
 	} {
 		for _, lang := range []string{"en", "zh"} {
 			var out, errb bytes.Buffer
@@ -54,12 +56,12 @@ func TestRecommendHTMLInBrowser(t *testing.T) {
 			reports = append(reports, report{c.name, c.file, lang, p})
 		}
 	}
-	// Names stay as they are: commands, units, and the words of provider
-	// and offer ids (a sentence names an offer as "coreweave/NVIDIA GB200
-	// NVL72 (4-GPU slice)").
+	// Names stay as they are: commands, units, and the words of provider,
+	// offer and region ids (a sentence names an offer as "coreweave/NVIDIA
+	// GB200 NVL72 (4-GPU slice)"; a marketplace's region is "default").
 	allow := []string{"gpupick", "probe", "recommend", "calibrate", "bench", "token", "log", "constraints"}
 	for _, o := range catalogtest.Embedded(t).Offers {
-		allow = append(allow, strings.FieldsFunc(strings.ToLower(o.ID()), func(r rune) bool { return r < 'a' || r > 'z' })...)
+		allow = append(allow, strings.FieldsFunc(strings.ToLower(o.ID()+" "+o.Region), func(r rune) bool { return r < 'a' || r > 'z' })...)
 	}
 	slices.Sort(allow)
 	allow = slices.Compact(allow)
