@@ -446,19 +446,11 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, str
 	}
 	slo := spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0
 	at := func(n int) (*perf.Prediction, bool) {
-		scaled := *spec
-		inf := *spec.Inference
-		share := rps / float64(n)
-		inf.RequestsPerSecond = &share
-		scaled.Inference = &inf
-		q, err := perf.Predict(&scaled, cl)
+		q, err := predictShare(spec, rps/float64(n), cl)
 		if err != nil || !q.Fits || q.Serving == nil {
 			return nil, false
 		}
-		s := q.Serving
-		ok := (s.Sustainable == nil || *s.Sustainable) && s.ReplicasNeeded <= max(1, q.Parallelism.Replicas) &&
-			(!slo || s.MaxBatchSLO > 0 && s.Batch <= s.MaxBatchSLO)
-		return &q, ok
+		return &q, keepsUp(q.Serving, max(1, q.Parallelism.Replicas), slo)
 	}
 	perInstance := max(1, p.Parallelism.Replicas)
 	need := max(1, (max(1, p.Serving.ReplicasNeeded)+perInstance-1)/perInstance)
@@ -469,23 +461,9 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, str
 	if need > maxInst {
 		ev.fleetNeed = need
 	}
-	// lo fails (or is 0), hi keeps up: grow hi until it does, then bisect.
-	lo, hi := 0, guess
-	best, ok := at(hi)
-	for !ok {
-		if hi >= maxInst {
-			return fleet{}, noFleet
-		}
-		lo, hi = hi, min(maxInst, hi*2)
-		best, ok = at(hi)
-	}
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if q, ok := at(mid); ok {
-			hi, best = mid, q
-		} else {
-			lo = mid
-		}
+	hi, best, ok := fewestThatKeepUp(guess, maxInst, at)
+	if !ok {
+		return fleet{}, noFleet
 	}
 	perInstance = max(1, best.Parallelism.Replicas)
 	replicas := hi * perInstance
@@ -496,6 +474,48 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, str
 			hi, perInstance, max(1, best.Parallelism.Tensor), rps/float64(hi)))
 	}
 	return fleet{best, hi, replicas}, ""
+}
+
+// predictShare predicts spec on cl at rps requests/s, one instance's share
+// of the load.
+func predictShare(spec *workload.Spec, rps float64, cl perf.Cluster) (perf.Prediction, error) {
+	scaled := *spec
+	inf := *spec.Inference
+	inf.RequestsPerSecond = &rps
+	scaled.Inference = &inf
+	return perf.Predict(&scaled, cl)
+}
+
+// keepsUp reports whether s is sustainable with at most maxReplicas
+// replicas and, when the spec has a latency SLO, a batch the SLO allows.
+func keepsUp(s *perf.Serving, maxReplicas int, slo bool) bool {
+	return (s.Sustainable == nil || *s.Sustainable) && s.ReplicasNeeded <= maxReplicas &&
+		(!slo || s.MaxBatchSLO > 0 && s.Batch <= s.MaxBatchSLO)
+}
+
+// fewestThatKeepUp finds the smallest n in [1, limit] for which at keeps up,
+// assuming that once a count keeps up every larger one does: from guess it
+// doubles until at keeps up (false when limit does not), then bisects
+// between a count that fails (or 0) and one that keeps up. best is at(n).
+func fewestThatKeepUp(guess, limit int, at func(n int) (*perf.Prediction, bool)) (n int, best *perf.Prediction, ok bool) {
+	lo, hi := 0, guess
+	best, ok = at(hi)
+	for !ok {
+		if hi >= limit {
+			return 0, nil, false
+		}
+		lo, hi = hi, min(limit, hi*2)
+		best, ok = at(hi)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if q, ok := at(mid); ok {
+			hi, best = mid, q
+		} else {
+			lo = mid
+		}
+	}
+	return hi, best, true
 }
 
 // scaleQuantity multiplies a quantity and its interval.

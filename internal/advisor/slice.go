@@ -243,36 +243,15 @@ func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Predic
 	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
 	slo := spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0
 	at := func(n int) (*perf.Prediction, bool) {
-		scaled := *spec
-		inf := *spec.Inference
-		share := rps / float64(n)
-		inf.RequestsPerSecond = &share
-		scaled.Inference = &inf
-		q, err := perf.Predict(&scaled, cl)
+		q, err := predictShare(spec, rps/float64(n), cl)
 		if err != nil || !q.Fits || q.Serving == nil || q.Parallelism.Tensor > 1 {
 			return nil, false
 		}
-		s := q.Serving
-		ok := (s.Sustainable == nil || *s.Sustainable) && s.ReplicasNeeded <= 1 &&
-			(!slo || s.MaxBatchSLO > 0 && s.Batch <= s.MaxBatchSLO)
-		return &q, ok
+		return &q, keepsUp(q.Serving, 1, slo)
 	}
-	lo, hi := 0, min(maxRep, max(1, p.Serving.ReplicasNeeded))
-	best, ok := at(hi)
-	for !ok {
-		if hi >= maxRep {
-			return fleet{}, noFleet
-		}
-		lo, hi = hi, min(maxRep, hi*2)
-		best, ok = at(hi)
-	}
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if q, ok := at(mid); ok {
-			hi, best = mid, q
-		} else {
-			lo = mid
-		}
+	hi, best, ok := fewestThatKeepUp(min(maxRep, max(1, p.Serving.ReplicasNeeded)), maxRep, at)
+	if !ok {
+		return fleet{}, noFleet
 	}
 	instances := (hi + perInst - 1) / perInst
 	best.Serving.ReplicasNeeded = hi
