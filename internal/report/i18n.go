@@ -154,8 +154,12 @@ var reasonZh = map[string]string{
 	advisor.ReasonIncompatible: "与软件栈不兼容", advisor.ReasonNonCompliant: "不满足合规要求",
 }
 
-func msg(l Lang, key string, args ...any) string {
-	m, ok := messages[key]
+func msg(l Lang, key string, args ...any) string { return phrase(messages, l, key, args...) }
+
+// phrase renders key from table (English and Chinese) in l, formatted with
+// args when there are any; a key the table lacks is returned as it is.
+func phrase(table map[string][2]string, l Lang, key string, args ...any) string {
+	m, ok := table[key]
 	if !ok {
 		return key
 	}

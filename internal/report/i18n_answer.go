@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-
 	"github.com/gpupick/gpupick/internal/advisor"
 )
 
@@ -172,20 +170,7 @@ var answerMessages = map[string][2]string{
 }
 
 // am returns the answer phrase key in l, formatted with args.
-func am(l Lang, key string, args ...any) string {
-	m, ok := answerMessages[key]
-	if !ok {
-		return key
-	}
-	s := m[0]
-	if l == Chinese {
-		s = m[1]
-	}
-	if len(args) > 0 {
-		return fmt.Sprintf(s, args...)
-	}
-	return s
-}
+func am(l Lang, key string, args ...any) string { return phrase(answerMessages, l, key, args...) }
 
 // reasonMaxGPUsZh is the Chinese phrase of advisor.ReasonMaxGPUs; it joins
 // the other reasons' phrases (i18n.go) at start-up.

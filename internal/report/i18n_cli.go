@@ -1,7 +1,5 @@
 package report
 
-import "fmt"
-
 // cliMessages holds the fixed phrases of every command other than
 // recommend (gpus, offers, providers, predict, simulate, cost, check), in
 // English and Chinese. Data strings from the domain packages go through Tr
@@ -230,20 +228,7 @@ var cliMessages = map[string][2]string{
 }
 
 // tc renders the CLI phrase key in l, formatted with args.
-func tc(l Lang, key string, args ...any) string {
-	m, ok := cliMessages[key]
-	if !ok {
-		return key
-	}
-	s := m[0]
-	if l == Chinese {
-		s = m[1]
-	}
-	if len(args) > 0 {
-		return fmt.Sprintf(s, args...)
-	}
-	return s
-}
+func tc(l Lang, key string, args ...any) string { return phrase(cliMessages, l, key, args...) }
 
 // CLIText is a fixed phrase of the commands (a note on stderr, a message)
 // in l, for the cli package.

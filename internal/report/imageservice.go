@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gpupick/gpupick/internal/advisor"
@@ -46,17 +45,7 @@ var imageMessages = map[string][2]string{
 }
 
 // imm is an image service's message in l.
-func imm(l Lang, key string, args ...any) string {
-	m, ok := imageMessages[key]
-	if !ok {
-		return key
-	}
-	s := m[0]
-	if l == Chinese {
-		s = m[1]
-	}
-	return fmt.Sprintf(s, args...)
-}
+func imm(l Lang, key string, args ...any) string { return phrase(imageMessages, l, key, args...) }
 
 // imageResult reports whether r is an image-generation service: from its
 // workload, or (no workload) from a candidate predicted as one.

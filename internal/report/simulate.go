@@ -208,12 +208,7 @@ func chartPanels(r *autoscale.Result, slo autoscale.SLO, l Lang) []chartPanel {
 		if i == 1 {
 			peak = math.Max(peak, 1) // at least one replica's height
 		}
-		// Headroom above the peak, so a flat line does not sit on the frame.
-		pn.Step = niceStep(peak*1.15, 5)
-		pn.Max = math.Ceil(peak*1.15/pn.Step-1e-9) * pn.Step
-		if pn.Max <= 0 {
-			pn.Max = pn.Step
-		}
+		pn.Step, pn.Max = axisTop(peak)
 	}
 	return panels
 }
@@ -271,31 +266,46 @@ func SimulationChart(w io.Writer, format string, r *autoscale.Result, slo autosc
 			p.Add(line)
 		}
 		if pn.Limit > 0 {
-			x0, x1 := 0.0, r.DurationS/3600
-			lim, err := plotter.NewLine(plotter.XYs{{X: x0, Y: pn.Limit}, {X: x1, Y: pn.Limit}})
-			if err != nil {
-				return apperr.Wrap(apperr.Internal, "chart", err)
+			if err := addSLOLine(p, 0, r.DurationS/3600, pn.Limit, pn.LimitLabel); err != nil {
+				return err
 			}
-			lim.Color = sloColor
-			lim.Width = vg.Points(1.5)
-			lim.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-			p.Add(lim)
-			p.Legend.Add(pn.LimitLabel, lim)
 			p.Legend.Top = true
 			p.Legend.XOffs, p.Legend.YOffs = -vg.Millimeter*3, -vg.Millimeter*1 // inside the frame
 		}
 		plots[i] = []*plot.Plot{p}
 	}
 	title := tc(l, "chart.title", r.Name, policyWord(l, r.Policy), r.DurationS/3600)
-	width, height := 8*vg.Inch, 7.5*vg.Inch
-	draw1 := func(c vg.CanvasSizer) { // the title, then the panels below it
+	return writeTitledPanels(w, format, title, 7.5*vg.Inch, vg.Millimeter*4, plots)
+}
+
+// addSLOLine draws the SLO's bound limit on p as a dashed vermilion line
+// from x0 to x1, labelled in the legend.
+func addSLOLine(p *plot.Plot, x0, x1, limit float64, label string) error {
+	lim, err := plotter.NewLine(plotter.XYs{{X: x0, Y: limit}, {X: x1, Y: limit}})
+	if err != nil {
+		return apperr.Wrap(apperr.Internal, "chart", err)
+	}
+	lim.Color = sloColor
+	lim.Width = vg.Points(1.5)
+	lim.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	p.Add(lim)
+	p.Legend.Add(label, lim)
+	return nil
+}
+
+// writeTitledPanels draws plots (one panel a row, padY apart) under title
+// on a page 8 inches wide and height high, and writes it to w as "svg" or
+// "png".
+func writeTitledPanels(w io.Writer, format, title string, height, padY vg.Length, plots [][]*plot.Plot) error {
+	width := 8 * vg.Inch
+	drawAll := func(c vg.CanvasSizer) { // the title, then the panels below it
 		dc := draw.New(c)
 		font := plot.DefaultFont
 		font.Size = vg.Points(14)
 		sty := draw.TextStyle{Color: color.Black, Font: font, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
 		dc.FillText(sty, vg.Point{X: width / 2, Y: height - vg.Millimeter*3}, title)
 		body := draw.Crop(dc, 0, 0, 0, -vg.Millimeter*12)
-		tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
+		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: padY, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
 		for i, row := range plot.Align(plots, tiles, body) {
 			plots[i][0].Draw(row[0])
 		}
@@ -303,14 +313,26 @@ func SimulationChart(w io.Writer, format string, r *autoscale.Result, slo autosc
 	switch format {
 	case "svg":
 		c := vgsvg.New(width, height)
-		draw1(c)
+		drawAll(c)
 		_, err := c.WriteTo(w)
 		return err
 	case "png":
 		c := vgimg.New(width, height)
-		draw1(c)
+		drawAll(c)
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
 	return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got format %q", format)
+}
+
+// axisTop is the 1-2-5 step for an axis from 0 whose data peak at peak,
+// and the top of the axis: a whole number of steps, at least one, with
+// headroom above the peak so a flat line does not sit on the frame.
+func axisTop(peak float64) (step, top float64) {
+	step = niceStep(peak*1.15, 5)
+	top = math.Ceil(peak*1.15/step-1e-9) * step
+	if top <= 0 {
+		top = step
+	}
+	return step, top
 }

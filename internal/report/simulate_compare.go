@@ -10,9 +10,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
@@ -105,8 +102,7 @@ func ComparisonChart(w io.Writer, format string, c *autoscale.Comparison, l Lang
 				missed[k] = v
 			}
 		}
-		step := niceStep(peak*1.15, 5)
-		top := math.Max(math.Ceil(peak*1.15/step-1e-9)*step, step)
+		step, top := axisTop(peak)
 		p.Y.Min, p.Y.Max = 0, top
 		p.Y.Tick.Marker = stepTicker{Step: step, Max: top}
 		p.Add(plotter.NewGrid())
@@ -128,15 +124,9 @@ func ComparisonChart(w io.Writer, format string, c *autoscale.Comparison, l Lang
 		}
 		p.NominalX(names...)
 		if pn.limit > 0 {
-			lim, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: pn.limit}, {X: float64(len(names)) - 0.5, Y: pn.limit}})
-			if err != nil {
-				return apperr.Wrap(apperr.Internal, "chart", err)
+			if err := addSLOLine(p, -0.5, float64(len(names))-0.5, pn.limit, tc(l, "chart.slo", pn.limit)); err != nil {
+				return err
 			}
-			lim.Color = sloColor
-			lim.Width = vg.Points(1.5)
-			lim.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-			p.Add(lim)
-			p.Legend.Add(tc(l, "chart.slo", pn.limit), lim)
 		}
 		p.Legend.Top = true
 		p.Legend.XOffs, p.Legend.YOffs = -vg.Millimeter*3, -vg.Millimeter*1
@@ -147,30 +137,5 @@ func ComparisonChart(w io.Writer, format string, c *autoscale.Comparison, l Lang
 		hours = c.Results[0].DurationS / 3600
 	}
 	title := tc(l, "cmp.chart_title", c.Name, len(c.Rows), hours)
-	width, height := 8*vg.Inch, 7*vg.Inch
-	drawAll := func(cv vg.CanvasSizer) {
-		dc := draw.New(cv)
-		font := plot.DefaultFont
-		font.Size = vg.Points(14)
-		sty := draw.TextStyle{Color: color.Black, Font: font, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		dc.FillText(sty, vg.Point{X: width / 2, Y: height - vg.Millimeter*3}, title)
-		body := draw.Crop(dc, 0, 0, 0, -vg.Millimeter*12)
-		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Millimeter * 6, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
-		for i, row := range plot.Align(plots, tiles, body) {
-			plots[i][0].Draw(row[0])
-		}
-	}
-	switch format {
-	case "svg":
-		cv := vgsvg.New(width, height)
-		drawAll(cv)
-		_, err := cv.WriteTo(w)
-		return err
-	case "png":
-		cv := vgimg.New(width, height)
-		drawAll(cv)
-		_, err := vgimg.PngCanvas{Canvas: cv}.WriteTo(w)
-		return err
-	}
-	return apperr.Invalidf("--chart", "want a file ending in .svg or .png, got format %q", format)
+	return writeTitledPanels(w, format, title, 7*vg.Inch, vg.Millimeter*6, plots)
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/advisor"
@@ -81,17 +80,7 @@ var sliceMessages = map[string][2]string{
 }
 
 // sm returns the slicing phrase key in l, formatted with args.
-func sm(l Lang, key string, args ...any) string {
-	m, ok := sliceMessages[key]
-	if !ok {
-		return key
-	}
-	s := m[0]
-	if l == Chinese {
-		s = m[1]
-	}
-	return fmt.Sprintf(s, args...)
-}
+func sm(l Lang, key string, args ...any) string { return phrase(sliceMessages, l, key, args...) }
 
 // sliceGPU is the GPU id a slice is part of, else gpu (the offer's).
 func sliceGPU(s *advisor.Slice, gpu string) string {
