@@ -364,27 +364,9 @@ func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *
 		price = spec.Pricing.PerHourUSD
 	}
 	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
-	storage := o.NVMeReadGBps
-	if storage == 0 {
-		storage = o.BlockGBps
-	}
-	if storage == 0 {
-		storage = 1
-	}
-	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
-	if prov == 0 {
-		prov = defaultProvisioningS
-	}
-	if pull == 0 {
-		pull = defaultImagePullS
-	}
-	cold := spec.Service.ColdStartS
-	if cold == 0 {
-		cold = prov + pull + weightsGB/storage
-	}
 	m := &autoscale.BatchModel{
 		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
-		StepPerSeqS: curve.StepPerSeqS, ColdStartS: cold, PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
+		StepPerSeqS: curve.StepPerSeqS, ColdStartS: coldStart(spec, o, weightsGB), PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
 		GPUs: curve.TensorParallel, ReplicasPerInstance: curve.ReplicasPerNode,
 	}
 	if rc.perInstance > 0 {
