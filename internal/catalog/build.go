@@ -246,19 +246,29 @@ func (c *Catalog) OfferAccelerator(o *Offer) (*Accelerator, bool) {
 // scale by f (a time-sliced or partitioned GPU); a slice has no GPU-to-GPU
 // link and no MIG of its own.
 func slice(a *Accelerator, f float64) *Accelerator {
+	s := partOf(a, fmt.Sprintf("%s (%s slice)", a.Name, FractionString(f)), a.MemGiB*f, f, f)
+	s.L2MiB *= f
+	return s
+}
+
+// partOf is a part of accelerator a named name: memGiB of memory,
+// memBWShare of its memory bandwidth, and computeShare of every compute
+// peak and of its power (TDP and cap). Like every slice it has no
+// GPU-to-GPU link and no MIG of its own. Its L2 cache is a's; a caller
+// that partitions the GPU scales it.
+func partOf(a *Accelerator, name string, memGiB, memBWShare, computeShare float64) *Accelerator {
 	s := *a
-	s.Name = fmt.Sprintf("%s (%s slice)", a.Name, FractionString(f))
-	s.MemGiB *= f
-	s.MemBandwidthGBps *= f
+	s.Name = name
+	s.MemGiB = memGiB
+	s.MemBandwidthGBps *= memBWShare
 	for i := range s.PeakTFLOPS {
-		s.PeakTFLOPS[i] *= f
+		s.PeakTFLOPS[i] *= computeShare
 	}
 	s.LinkKind, s.LinkGBps = "none", 0
 	s.GPUsPerServer, s.NVLinkDomain = 1, 1
 	s.MIG = false
-	s.TDPWatts *= f
-	s.PowerCapWatts *= f
-	s.L2MiB *= f
+	s.TDPWatts *= computeShare
+	s.PowerCapWatts *= computeShare
 	return &s
 }
 

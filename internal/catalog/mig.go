@@ -164,19 +164,8 @@ func (c *Catalog) MIGProfileOf(gpu, profile string) (*MIGProfile, bool) {
 // bandwidth and the profile's memory. Like a fractional slice it has no
 // GPU-to-GPU link and no MIG of its own. a must be p's accelerator.
 func MIGAccelerator(a *Accelerator, p *MIGProfile) *Accelerator {
-	s := *a
-	s.Name = a.Name + " MIG " + p.Profile
-	s.MemGiB = p.MemGB
-	s.MemBandwidthGBps *= p.MemoryShare()
 	f := p.ComputeShare()
-	for i := range s.PeakTFLOPS {
-		s.PeakTFLOPS[i] *= f
-	}
-	s.LinkKind, s.LinkGBps = "none", 0
-	s.GPUsPerServer, s.NVLinkDomain = 1, 1
-	s.MIG = false
-	s.TDPWatts *= f
-	s.PowerCapWatts *= f
+	s := partOf(a, a.Name+" MIG "+p.Profile, p.MemGB, p.MemoryShare(), f)
 	s.L2MiB *= f
-	return &s
+	return s
 }

@@ -11,17 +11,5 @@ import "fmt"
 // slice it has no GPU-to-GPU link and no MIG of its own. k >= 2,
 // 0 < share <= 1/k.
 func TimeSlicedAccelerator(a *Accelerator, k int, share float64) *Accelerator {
-	s := *a
-	s.Name = fmt.Sprintf("%s time-sliced 1/%d", a.Name, k)
-	s.MemGiB = a.MemGiB / float64(k)
-	s.MemBandwidthGBps *= share
-	for i := range s.PeakTFLOPS {
-		s.PeakTFLOPS[i] *= share
-	}
-	s.LinkKind, s.LinkGBps = "none", 0
-	s.GPUsPerServer, s.NVLinkDomain = 1, 1
-	s.MIG = false
-	s.TDPWatts *= share
-	s.PowerCapWatts *= share
-	return &s
+	return partOf(a, fmt.Sprintf("%s time-sliced 1/%d", a.Name, k), a.MemGiB/float64(k), share, share)
 }
