@@ -498,23 +498,10 @@ func (s *sim) arrive(req Request) {
 // pickReplica returns a ready replica with room, the least loaded one, or nil.
 func (s *sim) pickReplica() *replica {
 	if s.cap1 {
-		for len(s.free) > 0 {
-			r := s.free[len(s.free)-1]
-			s.free = s.free[:len(s.free)-1]
-			r.inFree = false
-			if r.state == ready && len(r.seqs) == 0 {
-				return r
-			}
+		if r := popIdle(&s.free); r != nil {
+			return r
 		}
-		for len(s.freeSlow) > 0 {
-			r := s.freeSlow[len(s.freeSlow)-1]
-			s.freeSlow = s.freeSlow[:len(s.freeSlow)-1]
-			r.inFree = false
-			if r.state == ready && len(r.seqs) == 0 {
-				return r
-			}
-		}
-		return nil
+		return popIdle(&s.freeSlow)
 	}
 	var best, slow *replica
 	for _, r := range s.fleet {
@@ -533,6 +520,20 @@ func (s *sim) pickReplica() *replica {
 		return slow
 	}
 	return best
+}
+
+// popIdle pops replicas off free (cap-1 mode's lazily cleaned stack) until
+// one is still idle and ready, and returns it; nil when none is.
+func popIdle(free *[]*replica) *replica {
+	for len(*free) > 0 {
+		r := (*free)[len(*free)-1]
+		*free = (*free)[:len(*free)-1]
+		r.inFree = false
+		if r.state == ready && len(r.seqs) == 0 {
+			return r
+		}
+	}
+	return nil
 }
 
 // pushFree records r, idle and ready, as free (cap-1 mode).

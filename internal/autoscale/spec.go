@@ -372,6 +372,18 @@ func (c *checker) check() {
 	c.pricing()
 }
 
+// bursts defaults and bounds t's bursts: the rate is multiplied by
+// burst_multiplier during bursts of mean burst_mean_s s, calm_mean_s s
+// apart on average.
+func (c *checker) bursts(t *Traffic) {
+	def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
+	def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
+	def(c, "traffic.calm_mean_s", &t.CalmMeanS, 600, "not set")
+	c.between("traffic.burst_multiplier", t.BurstMultiplier, 1, 1000)
+	c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, MaxHorizonS)
+	c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, MaxHorizonS)
+}
+
 func (c *checker) traffic() bool {
 	t := &c.s.Traffic
 	kinds := []string{TrafficConstant, TrafficPoisson, TrafficDiurnal, TrafficBursty, TrafficSpikes, TrafficTrace}
@@ -414,20 +426,10 @@ func (c *checker) traffic() bool {
 		// Optional bursts on top of the daily curve: the rate is
 		// multiplied by burst_multiplier during bursts.
 		if c.lines.Has("traffic.burst_multiplier") || c.lines.Has("traffic.burst_mean_s") || c.lines.Has("traffic.calm_mean_s") {
-			def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
-			def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
-			def(c, "traffic.calm_mean_s", &t.CalmMeanS, 600, "not set")
-			c.between("traffic.burst_multiplier", t.BurstMultiplier, 1, 1000)
-			c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, MaxHorizonS)
-			c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, MaxHorizonS)
+			c.bursts(t)
 		}
 	case TrafficBursty:
-		def(c, "traffic.burst_multiplier", &t.BurstMultiplier, 5, "not set")
-		def(c, "traffic.burst_mean_s", &t.BurstMeanS, 60, "not set")
-		def(c, "traffic.calm_mean_s", &t.CalmMeanS, 600, "not set")
-		c.between("traffic.burst_multiplier", t.BurstMultiplier, 1, 1000)
-		c.between("traffic.burst_mean_s", t.BurstMeanS, 0.01, MaxHorizonS)
-		c.between("traffic.calm_mean_s", t.CalmMeanS, 0.01, MaxHorizonS)
+		c.bursts(t)
 	case TrafficSpikes:
 		def(c, "traffic.spike_every_s", &t.SpikeEveryS, 3600, "not set; one spike an hour")
 		def(c, "traffic.spike_duration_s", &t.SpikeDurationS, 60, "not set")
