@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,13 +13,7 @@ import (
 // inputs under the same id is refused; SQLite always, PostgreSQL when
 // GPUPICK_TEST_POSTGRES names one.
 func TestSearches(t *testing.T) {
-	stores := map[string]func(t *testing.T) *SQL{
-		"sqlite": func(t *testing.T) *SQL { return openTest(t, filepath.Join(t.TempDir(), "db")) },
-	}
-	if dsn := os.Getenv("GPUPICK_TEST_POSTGRES"); dsn != "" {
-		stores["postgres"] = func(t *testing.T) *SQL { return openPostgresSchema(t, dsn) }
-	}
-	for name, open := range stores {
+	for name, open := range testStores() {
 		t.Run(name, func(t *testing.T) {
 			s := open(t)
 			ctx := context.Background()

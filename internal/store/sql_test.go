@@ -47,17 +47,24 @@ func openTest(t testing.TB, path string) *SQL {
 	return s
 }
 
-// TestFailureMidSaveKeepsPrevious breaks an import after some rows were
-// written, inside the transaction: the previous snapshot must stay in force
-// and the error must say what failed.
-func TestFailureMidSaveKeepsPrevious(t *testing.T) {
+// testStores opens an empty store for a test, by name: SQLite always,
+// PostgreSQL (a schema of the test's own) when GPUPICK_TEST_POSTGRES names
+// one.
+func testStores() map[string]func(t *testing.T) *SQL {
 	stores := map[string]func(t *testing.T) *SQL{
 		"sqlite": func(t *testing.T) *SQL { return openTest(t, filepath.Join(t.TempDir(), "db")) },
 	}
 	if dsn := os.Getenv("GPUPICK_TEST_POSTGRES"); dsn != "" {
 		stores["postgres"] = func(t *testing.T) *SQL { return openPostgresSchema(t, dsn) }
 	}
-	for name, open := range stores {
+	return stores
+}
+
+// TestFailureMidSaveKeepsPrevious breaks an import after some rows were
+// written, inside the transaction: the previous snapshot must stay in force
+// and the error must say what failed.
+func TestFailureMidSaveKeepsPrevious(t *testing.T) {
+	for name, open := range testStores() {
 		t.Run(name, func(t *testing.T) {
 			s := open(t)
 			ctx := context.Background()
