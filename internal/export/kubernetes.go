@@ -96,12 +96,25 @@ type container struct {
 	Image          string          `yaml:"image"`
 	Command        []string        `yaml:"command,omitempty"`
 	Args           []string        `yaml:"args,omitempty"`
+	WorkingDir     string          `yaml:"workingDir,omitempty"`
 	Env            []envVar        `yaml:"env,omitempty"`
 	Ports          []containerPort `yaml:"ports,omitempty"`
 	Resources      resources       `yaml:"resources"`
 	VolumeMounts   []volumeMount   `yaml:"volumeMounts,omitempty"`
 	StartupProbe   *probe          `yaml:"startupProbe,omitempty"`
 	ReadinessProbe *probe          `yaml:"readinessProbe,omitempty"`
+	// SecurityContext is set by the search Job (non-root, read-only root).
+	SecurityContext *securityContext `yaml:"securityContext,omitempty"`
+}
+
+type securityContext struct {
+	AllowPrivilegeEscalation *bool        `yaml:"allowPrivilegeEscalation"`
+	ReadOnlyRootFilesystem   *bool        `yaml:"readOnlyRootFilesystem"`
+	Capabilities             capabilities `yaml:"capabilities"`
+}
+
+type capabilities struct {
+	Drop []string `yaml:"drop"`
 }
 
 type envVar struct {
@@ -134,6 +147,7 @@ type resources struct {
 type volumeMount struct {
 	Name      string `yaml:"name"`
 	MountPath string `yaml:"mountPath"`
+	ReadOnly  bool   `yaml:"readOnly,omitempty"`
 }
 
 type volume struct {

@@ -106,13 +106,13 @@ func SearchJobManifest(in SearchJob) ([]byte, error) {
 		Template: sjPodTemplate{Metadata: objectMeta{Labels: labels}, Spec: sjPodSpec{
 			RestartPolicy:   "Never",
 			SecurityContext: sjPodSecurity{RunAsNonRoot: true, RunAsUser: uid, RunAsGroup: uid, SeccompProfile: sjSeccomp{Type: "RuntimeDefault"}},
-			Containers: []sjContainer{{
+			Containers: []container{{
 				Name: "search", Image: image, Args: args, WorkingDir: dir, // the image's entrypoint, /gpupick, runs the args
 				Env:          []envVar{{Name: DatabaseEnv, ValueFrom: &envVarSource{SecretKeyRef: secretKeySelector{Name: DatabaseSecret, Key: DatabaseSecretKey}}}},
 				Resources:    resources{Requests: map[string]string{"cpu": "1", "memory": "512Mi"}, Limits: map[string]string{"memory": "2Gi"}},
-				VolumeMounts: []sjMount{{Name: "service", MountPath: dir, ReadOnly: true}},
-				SecurityContext: sjSecurity{AllowPrivilegeEscalation: &no, ReadOnlyRootFilesystem: &yes,
-					Capabilities: sjCaps{Drop: []string{"ALL"}}},
+				VolumeMounts: []volumeMount{{Name: "service", MountPath: dir, ReadOnly: true}},
+				SecurityContext: &securityContext{AllowPrivilegeEscalation: &no, ReadOnlyRootFilesystem: &yes,
+					Capabilities: capabilities{Drop: []string{"ALL"}}},
 			}},
 			Volumes: []sjVolume{{Name: "service", ConfigMap: sjConfigMapVolume{Name: name, Items: items}}},
 		}},
@@ -162,7 +162,7 @@ type sjPodTemplate struct {
 type sjPodSpec struct {
 	RestartPolicy   string        `yaml:"restartPolicy"`
 	SecurityContext sjPodSecurity `yaml:"securityContext"`
-	Containers      []sjContainer `yaml:"containers"`
+	Containers      []container   `yaml:"containers"`
 	Volumes         []sjVolume    `yaml:"volumes"`
 }
 
@@ -175,33 +175,6 @@ type sjPodSecurity struct {
 
 type sjSeccomp struct {
 	Type string `yaml:"type"`
-}
-
-type sjContainer struct {
-	Name            string     `yaml:"name"`
-	Image           string     `yaml:"image"`
-	Args            []string   `yaml:"args"`
-	WorkingDir      string     `yaml:"workingDir"`
-	Env             []envVar   `yaml:"env"`
-	Resources       resources  `yaml:"resources"`
-	VolumeMounts    []sjMount  `yaml:"volumeMounts"`
-	SecurityContext sjSecurity `yaml:"securityContext"`
-}
-
-type sjMount struct {
-	Name      string `yaml:"name"`
-	MountPath string `yaml:"mountPath"`
-	ReadOnly  bool   `yaml:"readOnly"`
-}
-
-type sjSecurity struct {
-	AllowPrivilegeEscalation *bool  `yaml:"allowPrivilegeEscalation"`
-	ReadOnlyRootFilesystem   *bool  `yaml:"readOnlyRootFilesystem"`
-	Capabilities             sjCaps `yaml:"capabilities"`
-}
-
-type sjCaps struct {
-	Drop []string `yaml:"drop"`
 }
 
 type sjVolume struct {
