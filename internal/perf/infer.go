@@ -125,22 +125,21 @@ func specGave(spec *workload.Spec, field string) bool {
 
 // replica is one model copy on tp GPUs and what a step on it costs.
 type replica struct {
-	j                 *inferJob
-	m                 *Params
-	c                 Cluster
-	tp                int
-	rate, bw          float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
-	attnRate          float64
-	intra             float64
-	arLat             float64 // latency of one small all-reduce on the replica's link
-	weightsGB, capGB  float64
-	kvPerTok          float64 // KV bytes per token on one GPU
-	kvGBPerSeq        float64 // what admission reserves per sequence
-	bMem, bMax        int
-	fits              bool
-	usableGB          float64
-	reserveCtx, ctx   float64
-	expertShareOfRead float64
+	j                *inferJob
+	m                *Params
+	c                Cluster
+	tp               int
+	rate, bw         float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
+	attnRate         float64
+	intra            float64
+	arLat            float64 // latency of one small all-reduce on the replica's link
+	weightsGB, capGB float64
+	kvPerTok         float64 // KV bytes per token on one GPU
+	kvGBPerSeq       float64 // what admission reserves per sequence
+	bMem, bMax       int
+	fits             bool
+	usableGB         float64
+	reserveCtx, ctx  float64
 }
 
 func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replica {

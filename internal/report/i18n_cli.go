@@ -243,30 +243,3 @@ func modeText(l Lang, mode string) string {
 	}
 	return mode
 }
-
-// trCLI translates the messages of the commands' own errors (and the
-// catalog's "what removed what"), which reach stderr through Tr under
-// --lang zh or a Chinese LANG.
-var trCLI = map[string]string{
-	"no offer qualifies: %s":   "没有符合条件的报价：%s",
-	"of %d offers, %s":         "在 %d 条报价中，%s",
-	"%s removed %d":            "%s 排除了 %d 条",
-	"%d offers in the catalog": "目录中共 %d 条报价",
-	"no %s price":              "无%s价格",
-	"cannot read":              "无法读取",
-	"must be >= 1, got %d (leave it out for one server's worth)":                        "必须 >= 1，实际为 %d（不填则为一台服务器的 GPU 数）",
-	"a workload file is required (see examples/)":                                       "需要工作负载文件（见 examples/）",
-	"a service file is required (see examples/service-*.yaml)":                          "需要服务文件（见 examples/service-*.yaml）",
-	"no region of %s meets the compliance block of %s":                                  "%s 没有满足 %s 合规要求的区域",
-	"want one of %s, got %q":                                                            "应为 %s 之一，实际为 %q",
-	"no region of the catalog is in %q: want an ISO 3166 alpha-2 code such as DE or US": "目录中没有位于 %q 的区域：请使用 ISO 3166 两位字母代码，如 DE 或 US",
-	"unknown accelerator %q (see gpupick gpus; known: %s)":                              "未知的加速卡 %q（见 gpupick gpus；已知：%s）",
-	"unknown accelerator %q (see gpupick gpus)":                                         "未知的加速卡 %q（见 gpupick gpus）",
-	"unknown provider %q (see gpupick providers)":                                       "未知的云厂商 %q（见 gpupick providers）",
-	"unknown vendor %q (known: %s)":                                                     "未知的厂商 %q（已知：%s）",
-	"no accelerator has %g GiB or more from vendor %q":                                  "厂商 %[2]q 没有显存不少于 %[1]g GiB 的加速卡",
-	"check did not pass: stack %s (compliance not checked: give --offer)":               "检查未通过：软件栈 %s（未检查合规：请给出 --offer）",
-	"check did not pass: stack %s, compliance %s":                                       "检查未通过：软件栈 %s，合规 %s",
-	"want a file ending in .svg or .png, got %q":                                        "文件名应以 .svg 或 .png 结尾，实际为 %q",
-	"want en or zh, got %q":                                                             "应为 en 或 zh，实际为 %q",
-}

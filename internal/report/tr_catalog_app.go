@@ -30,6 +30,15 @@ var trApp = map[string]string{
 // (the CLI is not a domain package): kept for the messages a user meets
 // after a recommendation or check.
 var trCLIMessages = map[string]string{
+	"of %d offers, %s":         "在 %d 条报价中，%s",
+	"%s removed %d":            "%s 排除了 %d 条",
+	"%d offers in the catalog": "目录中共 %d 条报价",
+	"cannot read":              "无法读取",
+	"a service file is required (see examples/service-*.yaml)":                          "需要服务文件（见 examples/service-*.yaml）",
+	"no region of %s meets the compliance block of %s":                                  "%s 没有满足 %s 合规要求的区域",
+	"unknown accelerator %q (see gpupick gpus; known: %s)":                              "未知的加速卡 %q（见 gpupick gpus；已知：%s）",
+	"unknown accelerator %q (see gpupick gpus)":                                         "未知的加速卡 %q（见 gpupick gpus）",
+	"unknown provider %q (see gpupick providers)":                                       "未知的云厂商 %q（见 gpupick providers）",
 	"%d problems; first: %s":                                                            "共 %d 个问题；第一个：%s", // the API's summary of a list (server/errors.go)
 	"nothing qualifies (see the report above)":                                          "没有符合条件的候选（见上方报告）",
 	"check did not pass: stack %s (compliance not checked: give --offer)":               "检查未通过：软件栈 %s（未检查合规：请给出 --offer）",

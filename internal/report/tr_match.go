@@ -835,14 +835,9 @@ func (c *trCall) search(s string, depth int) (string, bool, int) {
 	return s, false, 0
 }
 
-// render fills the Chinese template with the captures, each translated in
-// turn when it is itself a catalog sentence or glossary term.
-func (c *trCall) render(t *trTemplate, s string, caps []int, depth int) (string, bool) {
-	out, _, translated := c.renderCounting(t, s, caps, depth)
-	return out, translated > 0 || !t.splitter
-}
-
-// renderCounting is render that also counts the captures translated and
+// renderCounting fills the Chinese template with the captures, each
+// translated in turn when it is itself a catalog sentence or glossary term,
+// and counts the captures translated and
 // those left in English (words, not an id, with no entry).
 func (c *trCall) renderCounting(t *trTemplate, s string, caps []int, depth int) (out string, left, translated int) {
 	n := t.nargs
