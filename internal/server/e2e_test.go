@@ -217,7 +217,10 @@ func (p *pageCheck) rank(example string) {
 		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#example').dispatchEvent(new Event('change'))`)),
 		p.poll(`document.querySelector('#workload').value.includes(`+jsonString("name: "+strings.TrimSuffix(example, ".yaml"))+`)`),
 		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#recommend-result').dataset.workload = ""`)),
-		chromedp.Click(chromedp.CSS(`#recommend-run`)),
+		// Pressed from script: a click at the button's coordinates can land
+		// on the field above it when the file's validation line appears in
+		// between and pushes the button down (seen at 390 px under load).
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#recommend-run').click()`)),
 		p.poll(`!document.querySelector('#recommend-run').disabled && (document.querySelector('#recommend-result').dataset.workload === `+jsonString(strings.TrimSuffix(example, ".yaml"))+
 			` || document.querySelector('#workload-errors.errors li') !== null)`))
 	if e := p.eval("rank errors", `[...document.querySelectorAll('#workload-errors.errors li')].map(e => e.innerText).join("; ")`); e != "" {
