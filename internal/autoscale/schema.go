@@ -133,6 +133,9 @@ func JSONSchema() schema.Node {
 }
 
 func serviceHint(path string, n schema.Node) {
+	// A compare variant's blocks are the file's own: the same values,
+	// bounds and kinds apply.
+	path = strings.TrimPrefix(path, "compare[].")
 	if vals, ok := FieldEnums[path]; ok {
 		schema.Enum(n, vals...)
 	}

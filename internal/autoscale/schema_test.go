@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -21,26 +21,8 @@ var update = flag.Bool("update", false, "rewrite generated files")
 // TestSchemaDocs keeps schema_docs.go, the comments the schema describes
 // fields with, equal to the comments in spec.go (go generate rewrites it).
 func TestSchemaDocs(t *testing.T) {
-	docs, err := godoc.Read("spec.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := godoc.File("autoscale", "specDocs", docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile("schema_docs.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("schema_docs.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Error("schema_docs.go is out of date with spec.go: run go generate ./internal/autoscale")
+	if err := godoc.Sync("autoscale", "specDocs", "schema_docs.go", *update, "spec.go", "compare.go"); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -158,9 +140,21 @@ func TestFieldRanges(t *testing.T) {
 		"policy.fallback.mean_s": true, // with the test file's speed: one or the other
 	}
 	seen := map[string]bool{}
-	walk(JSONSchema(), "", func(path string, n schema.Node) {
+	nodes := map[string]schema.Node{}
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) { nodes[path] = n })
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		typ := n["type"]
 		if typ != "number" && typ != "integer" {
+			return
+		}
+		// A compare variant's key is parsed as the file's own key is: its
+		// schema states the same bounds, which the file's key proves below.
+		if own, ok := strings.CutPrefix(path, "compare[]."); ok {
+			for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"} {
+				if !reflect.DeepEqual(n[k], nodes[own][k]) {
+					t.Errorf("%s: %s %v, but %v for %s", path, k, n[k], nodes[own][k], own)
+				}
+			}
 			return
 		}
 		seen[path] = true
@@ -244,23 +238,10 @@ func TestFieldEnums(t *testing.T) {
 	}
 }
 
-// walk calls f for every property schema of n, by dotted path.
-func walk(n schema.Node, path string, f func(path string, n schema.Node)) {
-	props, _ := n["properties"].(schema.Node)
-	for k, v := range props {
-		p := k
-		if path != "" {
-			p = path + "." + k
-		}
-		f(p, v.(schema.Node))
-		walk(v.(schema.Node), p, f)
-	}
-}
-
 // TestSchemaDescribesEveryKey: every key of a service file has a
 // description (a comment on its field in spec.go).
 func TestSchemaDescribesEveryKey(t *testing.T) {
-	walk(JSONSchema(), "", func(path string, n schema.Node) {
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		if d, _ := n["description"].(string); d == "" {
 			t.Errorf("%s: no description (comment the field in spec.go and run go generate)", path)
 		}

@@ -23,7 +23,7 @@ type Spec struct {
 	// Compare lists variants of this service to simulate side by side
 	// (simulate --compare): each replaces the policy and overrides keys of
 	// the service and the pricing; see Variants.
-	Compare []Variant `yaml:"compare" json:"-"` // variants simulated side by side by simulate --compare
+	Compare []Variant `yaml:"compare" json:"-"`
 	// Defaults lists each value ParseSpec filled in, as "field = value (why)".
 	Defaults []string `yaml:"-" json:"defaults,omitempty"`
 	// at locates a field in the file the spec was read from (see Errorf).

@@ -165,3 +165,21 @@ func Range(n Node, min float64, open bool, max float64) {
 		n["maximum"] = max
 	}
 }
+
+// Walk calls f for every property schema below n, by dotted path ("a.b";
+// an array's item schema as "a[]"), parents before children.
+func Walk(n Node, f func(path string, n Node)) { walk(n, "", f) }
+
+func walk(n Node, path string, f func(path string, n Node)) {
+	if props, ok := n["properties"].(Node); ok {
+		for k, v := range props {
+			p := join(path, k)
+			f(p, v.(Node))
+			walk(v.(Node), p, f)
+		}
+	}
+	if items, ok := n["items"].(Node); ok {
+		f(path+"[]", items)
+		walk(items, path+"[]", f)
+	}
+}

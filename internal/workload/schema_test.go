@@ -3,7 +3,6 @@ package workload
 import (
 	"errors"
 	"flag"
-	"os"
 	"strings"
 	"testing"
 
@@ -20,44 +19,8 @@ var update = flag.Bool("update", false, "rewrite generated files")
 // describes fields with, equal to the comments in spec.go (go generate
 // rewrites it).
 func TestSchemaDocs(t *testing.T) {
-	docs, err := godoc.Read("spec.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := godoc.File("workload", "specDocs", docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile("schema_docs.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("schema_docs.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Error("schema_docs.go is out of date with spec.go: run go generate ./internal/workload")
-	}
-}
-
-// walk calls f for every property schema of n, by dotted path.
-func walk(n schema.Node, path string, f func(path string, n schema.Node)) {
-	if props, ok := n["properties"].(schema.Node); ok {
-		for k, v := range props {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
-			f(p, v.(schema.Node))
-			walk(v.(schema.Node), p, f)
-		}
-	}
-	if items, ok := n["items"].(schema.Node); ok {
-		f(path+"[]", items)
-		walk(items, path+"[]", f)
+	if err := godoc.Sync("workload", "specDocs", "schema_docs.go", *update, "spec.go"); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -66,7 +29,7 @@ func walk(n schema.Node, path string, f func(path string, n schema.Node)) {
 // schema.
 func TestSchemaRanges(t *testing.T) {
 	seen := map[string]bool{}
-	walk(JSONSchema(), "", func(path string, n schema.Node) {
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		if n["type"] != "number" && n["type"] != "integer" {
 			return
 		}
@@ -103,7 +66,7 @@ func TestSchemaEnumsParse(t *testing.T) {
 		"kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
 		"kind: image-generation\nmodel: {preset: sdxl}\nimage: {images: 10}\n",
 	}
-	walk(JSONSchema(), "", func(path string, n schema.Node) {
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		vals, ok := n["enum"]
 		if !ok {
 			return
@@ -185,7 +148,7 @@ func toAny(v any) []any {
 // TestSchemaDescribesEveryKey: every key of a workload file has a
 // description (the doc comment of its field in spec.go).
 func TestSchemaDescribesEveryKey(t *testing.T) {
-	walk(JSONSchema(), "", func(path string, n schema.Node) {
+	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		if strings.HasSuffix(path, "[]") {
 			return // a list's items: the list says it
 		}

@@ -12,6 +12,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,4 +97,30 @@ func File(pkg, name string, docs map[string]string) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// Sync keeps out, the generated file of package pkg declaring name, equal
+// to the doc comments of srcs: with write it rewrites out; otherwise it
+// returns an error when out differs (the check a package's test runs, and
+// its go:generate line runs with write).
+func Sync(pkg, name, out string, write bool, srcs ...string) error {
+	docs, err := Read(srcs...)
+	if err != nil {
+		return err
+	}
+	want, err := File(pkg, name, docs)
+	if err != nil {
+		return err
+	}
+	if write {
+		return os.WriteFile(out, want, 0o644)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("%s is out of date with %s: run go generate ./internal/%s", out, strings.Join(srcs, ", "), pkg)
+	}
+	return nil
 }
