@@ -33,8 +33,12 @@ func TestBuildIsCurrent(t *testing.T) {
 		}
 	}
 	for _, f := range res.Reports {
-		if rate := f.RejectRate(); rate > 0.10 {
-			t.Errorf("%s: %.1f%% of its GPU rows refused, want at most 10%%", f.File, 100*rate)
+		limit := 0.10
+		if f.MaxRefused > 0 {
+			limit = f.MaxRefused // a file refused in part on purpose, with its reason in sources.yaml
+		}
+		if rate := f.RejectRate(); rate > limit {
+			t.Errorf("%s: %.1f%% of its GPU rows refused, want at most %.0f%%", f.File, 100*rate, 100*limit)
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 )
 
 const (
-	chat8BShared = "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 1000, output_tokens: 250, requests_per_second: 0.2, slo: {ttft_ms: 1000, tpot_ms: 60}}\nconstraints: {max_gpus: 16, providers: [aws, gcp, azure], shared_gpus: true}\n"
+	// GPUs only: an Inferentia2 instance (a whole accelerator, priced like a
+	// quarter of a big GPU) is a different comparison.
+	chat8BShared = "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 1000, output_tokens: 250, requests_per_second: 0.2, slo: {ttft_ms: 1000, tpot_ms: 60}}\nstack: {vendors: [nvidia]}\nconstraints: {max_gpus: 16, providers: [aws, gcp, azure], shared_gpus: true}\n"
 	sdxlShared   = "kind: image-generation\nmodel: {preset: sdxl}\nimage: {width: 1024, height: 1024, steps: 30, guidance: true, batch: 1, precision: fp16, requests_per_second: 0.2, slo: {latency_s: 30, percentile: 95}}\nstack: {framework: diffusers}\nconstraints: {max_gpus: 16, providers: [aws, gcp, azure], shared_gpus: true}\n"
 	chat70B      = "kind: llm-inference\nmodel: {preset: llama-3-70b}\ninference: {prompt_tokens: 1000, output_tokens: 250, requests_per_second: 0.2, weight_precision: fp8, slo: {ttft_ms: 2000, tpot_ms: 100}}\nconstraints: {max_gpus: 16, shared_gpus: true}\n"
 )

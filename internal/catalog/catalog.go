@@ -229,6 +229,49 @@ func ModeNames() []string { return modeNames[:] }
 // (catalog rules forbid a real price of 0).
 type Prices [NumModes]float64
 
+// SpotBasis says what an offer's spot price stands for: spot prices move
+// by zone and by hour, so one figure needs to say how it was made.
+type SpotBasis int8
+
+// Spot bases. The zero value is a spot price whose source does not say
+// (a hand-kept row, an older catalog file).
+const (
+	SpotBasisUnstated SpotBasis = iota
+	// SpotZonesMean is the mean of the region's zones' prices at the
+	// source's date; SpotMin and SpotMax are the cheapest and dearest zone.
+	SpotZonesMean
+	// SpotRegional is one price for every zone of the region (the zones of
+	// the source agree, or the provider sets one price per region).
+	SpotRegional
+	// SpotAverage is the source's own average over the region's zones and
+	// recent history, with the lowest and highest it saw.
+	SpotAverage
+	// SpotPoint is one zone's or one listing's price at one moment: what a
+	// buyer pays may differ widely, and the cost interval is widened.
+	SpotPoint
+	numSpotBases
+)
+
+var spotBasisNames = [numSpotBases]string{"", "zones-mean", "regional", "average", "point"}
+
+func (b SpotBasis) String() string { return spotBasisNames[b] }
+
+// MarshalText writes the basis's name ("" when unstated).
+func (b SpotBasis) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// ParseSpotBasis reads a basis name; "" is SpotBasisUnstated.
+func ParseSpotBasis(s string) (SpotBasis, bool) {
+	for i, n := range spotBasisNames {
+		if strings.EqualFold(n, strings.TrimSpace(s)) {
+			return SpotBasis(i), true
+		}
+	}
+	return 0, false
+}
+
+// SpotBasisNames lists the stated bases.
+func SpotBasisNames() []string { return spotBasisNames[1:] }
+
 // Get returns the price for m and whether it is known.
 func (p Prices) Get(m Mode) (float64, bool) { return p[m], p[m] > 0 }
 
@@ -271,12 +314,29 @@ type Offer struct {
 	// ListPrices when no rule matched.
 	YourPrices Prices `json:"-"`
 	// PriceRules names, per mode, the overlay rule that set YourPrices.
-	PriceRules         [NumModes]string `json:"-"`
-	EgressUSDPerGB     float64          `json:"egress_usd_per_gb,omitempty"`
-	BlockUSDPerGBMonth float64          `json:"block_usd_per_gb_month,omitempty"`
-	Confidential       Tri              `json:"confidential_computing"`
-	Driver             string           `json:"driver,omitempty"`
-	Notes              string           `json:"notes,omitempty"`
+	PriceRules [NumModes]string `json:"-"`
+	// PriceFacts are the source and date of each mode's price when they
+	// differ from the offer's own (a reserved price from another file than
+	// the on-demand one); zero otherwise. PriceFact reads them.
+	PriceFacts [NumModes]Fact `json:"-"`
+	// SpotBasis says how the spot price was made; SpotMin and SpotMax (in
+	// Currency per instance-hour, 0 = unknown) are the range it moved in
+	// over the zones (and history) averaged, SpotZones how many zones.
+	SpotBasis SpotBasis `json:"spot_basis,omitempty"`
+	SpotMin   float64   `json:"-"`
+	SpotMax   float64   `json:"-"`
+	SpotZones int       `json:"spot_zones,omitempty"`
+	// AllUpfront1y and AllUpfront3y are the effective hourly rates (in
+	// Currency per instance-hour) of a 1- and 3-year term paid wholly
+	// upfront, where the provider sells one; the reserved modes hold the
+	// no-upfront rate. 0 = not sold or unknown.
+	AllUpfront1y       float64 `json:"-"`
+	AllUpfront3y       float64 `json:"-"`
+	EgressUSDPerGB     float64 `json:"egress_usd_per_gb,omitempty"`
+	BlockUSDPerGBMonth float64 `json:"block_usd_per_gb_month,omitempty"`
+	Confidential       Tri     `json:"confidential_computing"`
+	Driver             string  `json:"driver,omitempty"`
+	Notes              string  `json:"notes,omitempty"`
 	Fact
 	// srcLine is the row's line in its catalog file, for errors (0: not
 	// from a file).
@@ -294,6 +354,26 @@ func (o *Offer) GPUs() float64 {
 
 // Sliced reports whether the offer holds a fraction of one accelerator.
 func (o *Offer) Sliced() bool { return o.GPUFraction > 0 && o.GPUFraction < 1 }
+
+// PriceFact is the source and date of the offer's price in m: its own
+// fact unless that mode's price came from another source.
+func (o *Offer) PriceFact(m Mode) Fact {
+	if f := o.PriceFacts[m]; f.Source != "" {
+		return f
+	}
+	return o.Fact
+}
+
+// SpotRange is the spread of the spot price as factors of it (lo <= 1 <=
+// hi): the cheapest and dearest zone, or the lowest and highest the source
+// saw. ok is false when the source gives no range.
+func (o *Offer) SpotRange() (lo, hi float64, ok bool) {
+	sp := o.LocalPrices[Spot]
+	if sp <= 0 || o.SpotMin <= 0 || o.SpotMax <= 0 {
+		return 1, 1, false
+	}
+	return o.SpotMin / sp, o.SpotMax / sp, true
+}
 
 // ID is the offer's name, provider/instance-type.
 func (o *Offer) ID() string { return o.Provider + "/" + o.InstanceType }

@@ -40,6 +40,8 @@ var offerColumns = []string{
 	"fabric_kind", "fabric_gbps", "price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y",
 	"price_monthly", "currency", "egress_usd_per_gb", "block_usd_per_gb_month", "confidential_computing",
 	"driver", "source", "as_of", "notes", "region_inferred",
+	"spot_min", "spot_max", "spot_basis", "spot_zones",
+	"price_reserved_1y_all_upfront", "price_reserved_3y_all_upfront", "price_sources",
 }
 
 // Files is the parsed content of one catalog directory, before references
@@ -276,6 +278,10 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 			o.LocalPrices[Reserved1y] = t.pos("price_reserved_1y")
 			o.LocalPrices[Reserved3y] = t.pos("price_reserved_3y")
 			o.LocalPrices[Monthly] = t.pos("price_monthly") / HoursPerMonth
+			o.AllUpfront1y = t.pos("price_reserved_1y_all_upfront")
+			o.AllUpfront3y = t.pos("price_reserved_3y_all_upfront")
+			parseSpotColumns(t, o)
+			parsePriceSources(t, o)
 			if o.GPUCount == 0 && t.str("gpu_count") != "" {
 				t.fail(t.line, "gpu_count", "must be >= 1")
 			}
@@ -293,6 +299,93 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 			out = append(out, o)
 		})
 	return out
+}
+
+// parseSpotColumns reads the spot price's basis and range: a range holds
+// the price, and needs a price to hold.
+func parseSpotColumns(t *table, o *Offer) {
+	o.SpotMin, o.SpotMax = t.pos("spot_min"), t.pos("spot_max")
+	o.SpotZones = t.integer("spot_zones")
+	b, ok := ParseSpotBasis(t.str("spot_basis"))
+	if !ok {
+		t.fail(t.line, "spot_basis", "want one of %s or empty, got %q", strings.Join(SpotBasisNames(), ", "), t.str("spot_basis"))
+	}
+	o.SpotBasis = b
+	sp := o.LocalPrices[Spot]
+	switch {
+	case (o.SpotMin > 0) != (o.SpotMax > 0):
+		t.fail(t.line, "spot_min", "spot_min and spot_max go together: give both or neither")
+	case o.SpotMin > 0 && sp == 0:
+		t.fail(t.line, "spot_min", "a spot range needs a price_spot")
+	case o.SpotMin > 0 && (o.SpotMin > sp*(1+1e-9) || o.SpotMax < sp*(1-1e-9)):
+		t.fail(t.line, "price_spot", "%g is outside its range %g-%g (spot_min-spot_max)", sp, o.SpotMin, o.SpotMax)
+	}
+	if b != SpotBasisUnstated && sp == 0 {
+		t.fail(t.line, "spot_basis", "states how a spot price was made, but price_spot is empty")
+	}
+	if o.SpotZones > 0 && b != SpotZonesMean && b != SpotRegional {
+		t.fail(t.line, "spot_zones", "counts the zones of a zones-mean or regional spot price, but spot_basis is %q", b)
+	}
+}
+
+// PriceSourceSep separates the entries of the price_sources column.
+const PriceSourceSep = " | "
+
+// parsePriceSources reads price_sources: entries "MODES YYYY-MM-DD
+// SOURCE" separated by " | ", MODES a comma-separated list of pricing
+// modes whose price came from SOURCE as of that date rather than from the
+// row's own source. A mode named must have a price.
+func parsePriceSources(t *table, o *Offer) {
+	s := t.str("price_sources")
+	if s == "" {
+		return
+	}
+	for _, entry := range strings.Split(s, PriceSourceSep) {
+		fields := strings.SplitN(strings.TrimSpace(entry), " ", 3)
+		if len(fields) < 3 {
+			t.fail(t.line, "price_sources", "want entries %q separated by %q, got %q", "MODES YYYY-MM-DD SOURCE", PriceSourceSep, entry)
+			continue
+		}
+		d, err := time.Parse(time.DateOnly, fields[1])
+		if err != nil {
+			t.fail(t.line, "price_sources", "want a date YYYY-MM-DD after the modes, got %q", fields[1])
+			continue
+		}
+		for _, name := range strings.Split(fields[0], ",") {
+			m, ok := ParseMode(name)
+			if !ok {
+				t.fail(t.line, "price_sources", "unknown pricing mode %q (want %s)", name, strings.Join(ModeNames(), ", "))
+				continue
+			}
+			if o.LocalPrices[m] == 0 {
+				t.fail(t.line, "price_sources", "names a source for %s, which has no price in this row", m)
+				continue
+			}
+			o.PriceFacts[m] = Fact{Source: strings.TrimSpace(fields[2]), AsOf: d}
+		}
+	}
+}
+
+// formatPriceSources writes o's per-mode facts for price_sources: modes
+// with the same fact share one entry, in mode order.
+func formatPriceSources(o *Offer) string {
+	var entries []string
+	var done [NumModes]bool
+	for m := Mode(0); m < NumModes; m++ {
+		f := o.PriceFacts[m]
+		if done[m] || f.Source == "" || o.LocalPrices[m] == 0 {
+			continue
+		}
+		names := []string{m.String()}
+		for n := m + 1; n < NumModes; n++ {
+			if o.PriceFacts[n] == f && o.LocalPrices[n] > 0 {
+				names = append(names, n.String())
+				done[n] = true
+			}
+		}
+		entries = append(entries, strings.Join(names, ",")+" "+f.AsOf.Format(time.DateOnly)+" "+f.Source)
+	}
+	return strings.Join(entries, PriceSourceSep)
 }
 
 type providerYAML struct {

@@ -56,6 +56,8 @@ func WriteOffers(w io.Writer, offers []*Offer) error {
 			f(o.LocalPrices[OnDemand]), f(o.LocalPrices[Spot]), f(o.LocalPrices[Reserved1y]), f(o.LocalPrices[Reserved3y]),
 			monthly, o.Currency, f(o.EgressUSDPerGB), f(o.BlockUSDPerGBMonth), tri(o.Confidential), o.Driver,
 			o.Source, o.AsOf.Format(time.DateOnly), o.Notes, yes(o.RegionInferred),
+			f(o.SpotMin), f(o.SpotMax), o.SpotBasis.String(), i(o.SpotZones),
+			f(o.AllUpfront1y), f(o.AllUpfront3y), formatPriceSources(o),
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

@@ -55,6 +55,15 @@ func (s *SQL) carry(ctx context.Context, tx *sql.Tx, p *prepared, provider strin
 				local = v
 			}
 			c.ListPrices[m], c.LocalPrices[m] = v, local
+			c.PriceFacts[m] = prev.PriceFact(m) // the kept price keeps its own source and date
+			switch m {
+			case catalog.Spot:
+				c.SpotBasis, c.SpotMin, c.SpotMax, c.SpotZones = prev.SpotBasis, prev.SpotMin, prev.SpotMax, prev.SpotZones
+			case catalog.Reserved1y:
+				c.AllUpfront1y = prev.AllUpfront1y
+			case catalog.Reserved3y:
+				c.AllUpfront3y = prev.AllUpfront3y
+			}
 			c.Notes = withNote(c.Notes, keptNote(prev, m))
 			p.carried[k] = append(p.carried[k], m)
 			priced[m] = true

@@ -41,6 +41,22 @@ type offerRecord struct {
 	Notes              string    `json:"notes,omitempty"`
 	Source             string    `json:"source,omitempty"`
 	AsOf               time.Time `json:"as_of"`
+	// Added with spot bases and reserved terms; absent in older records.
+	SpotBasis    string       `json:"spot_basis,omitempty"`
+	SpotMin      float64      `json:"spot_min,omitempty"` // Currency per instance-hour
+	SpotMax      float64      `json:"spot_max,omitempty"`
+	SpotZones    int          `json:"spot_zones,omitempty"`
+	AllUpfront1y float64      `json:"all_upfront_1y,omitempty"` // Currency per instance-hour, effective
+	AllUpfront3y float64      `json:"all_upfront_3y,omitempty"`
+	PriceFacts   []modeRecord `json:"price_facts,omitempty"`
+}
+
+// modeRecord is the source and date of one mode's price when it differs
+// from the offer's.
+type modeRecord struct {
+	Mode   string    `json:"mode"`
+	Source string    `json:"source"`
+	AsOf   time.Time `json:"as_of"`
 }
 
 func toRecord(o *catalog.Offer) offerRecord {
@@ -56,6 +72,13 @@ func toRecord(o *catalog.Offer) offerRecord {
 	}
 	if o.Confidential != catalog.Unknown {
 		r.Confidential = o.Confidential.String()
+	}
+	r.SpotBasis, r.SpotMin, r.SpotMax, r.SpotZones = o.SpotBasis.String(), o.SpotMin, o.SpotMax, o.SpotZones
+	r.AllUpfront1y, r.AllUpfront3y = o.AllUpfront1y, o.AllUpfront3y
+	for m := catalog.Mode(0); m < catalog.NumModes; m++ {
+		if f := o.PriceFacts[m]; f.Source != "" {
+			r.PriceFacts = append(r.PriceFacts, modeRecord{m.String(), f.Source, f.AsOf.UTC()})
+		}
 	}
 	return r
 }
@@ -75,6 +98,14 @@ func (r *offerRecord) offer() *catalog.Offer {
 	copy(o.ListPrices[:], r.ListPrices)
 	o.YourPrices = o.ListPrices
 	o.Confidential, _ = catalog.ParseTri(r.Confidential)
+	o.SpotBasis, _ = catalog.ParseSpotBasis(r.SpotBasis)
+	o.SpotMin, o.SpotMax, o.SpotZones = r.SpotMin, r.SpotMax, r.SpotZones
+	o.AllUpfront1y, o.AllUpfront3y = r.AllUpfront1y, r.AllUpfront3y
+	for _, f := range r.PriceFacts {
+		if m, ok := catalog.ParseMode(f.Mode); ok {
+			o.PriceFacts[m] = catalog.Fact{Source: f.Source, AsOf: f.AsOf}
+		}
+	}
 	return o
 }
 

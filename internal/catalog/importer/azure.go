@@ -51,6 +51,15 @@ type azureItem struct {
 	Type            string   `json:"type"`
 	ArmSkuName      string   `json:"armSkuName"`
 	ReservationTerm string   `json:"reservationTerm"`
+	// SavingsPlan holds, on a pay-as-you-go item, the hourly price of the
+	// same meter under a 1- or 3-year compute savings plan.
+	SavingsPlan []azureSavingsPlan `json:"savingsPlan"`
+}
+
+// azureSavingsPlan is one term of a savings plan: an hourly price.
+type azureSavingsPlan struct {
+	RetailPrice float64 `json:"retailPrice"`
+	Term        string  `json:"term"`
 }
 
 // decodeAzurePage decodes one page and checks its envelope.
@@ -156,10 +165,31 @@ func azureItems(b *builder, items []azureItem) {
 			b.res.Skipped++
 			continue
 		}
-		b.add(priceRow{
+		row := priceRow{
 			item: item, provider: "azure", instance: azureInstance(it.ArmSkuName), region: it.ArmRegionName,
 			gpu: spec.GPU, count: spec.Count, fraction: frac.Fraction, mode: mode, price: price, currency: it.CurrencyCode,
-		})
+		}
+		b.add(row)
+		if mode != catalog.OnDemand {
+			continue
+		}
+		// A savings plan commits to a spend for a term, priced per hour
+		// of this meter; where a reservation of the same term is also
+		// listed, the lower of the two is the term's price.
+		for _, sp := range it.SavingsPlan {
+			switch sp.Term {
+			case "1 Year":
+				row.mode = catalog.Reserved1y
+			case "3 Years":
+				row.mode = catalog.Reserved3y
+			default:
+				continue
+			}
+			if sp.RetailPrice > 0 {
+				row.price = sp.RetailPrice
+				b.add(row)
+			}
+		}
 	}
 }
 

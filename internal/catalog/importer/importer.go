@@ -37,7 +37,9 @@ import (
 type Row = catalog.Offer
 
 // Sources are the formats Parse reads; the first three can also be fetched.
-var Sources = []string{"azure", "aws", "gcp", "skypilot", "gpuhunt"}
+// The -csv formats are public price documents flattened to one row per
+// instance type and region (extracts.go).
+var Sources = []string{"azure", "aws", "gcp", "skypilot", "gpuhunt", "vantage-csv", "gcp-machines-csv", "azure-retail-csv"}
 
 // Result is the outcome of one import.
 type Result struct {
@@ -148,6 +150,11 @@ type Options struct {
 	Timeout time.Duration
 	// Catalog resolves accelerator ids and aliases and knows the regions.
 	Catalog *catalog.Catalog
+	// SpotBasis is what a spot price that one row alone gives stands for
+	// in this source: a point price of one zone or listing (the default),
+	// or a regional list price. Prices of several zones of one region are
+	// averaged whatever it says.
+	SpotBasis catalog.SpotBasis
 }
 
 func (o *Options) now() time.Time {
@@ -172,7 +179,7 @@ func Parse(format string, r io.Reader, name string, opt Options) (*Result, error
 	if !opt.AsOf.IsZero() {
 		b.fact.AsOf = opt.AsOf.UTC()
 		b.res.FetchedAt = b.fact.AsOf
-	} else if format == "skypilot" || format == "gpuhunt" {
+	} else if format != "azure" && format != "aws" && format != "gcp" {
 		return nil, &apperr.Error{Code: apperr.Invalid, File: name, Field: "as-of",
 			Msg: format + " files carry no date: say the date of the prices (the catalog commit's date) with --as-of YYYY-MM-DD"}
 	} else {
@@ -200,6 +207,12 @@ func Parse(format string, r io.Reader, name string, opt Options) (*Result, error
 		err = parseSkyPilot(b, r, name, opt.Provider)
 	case "gpuhunt":
 		err = parseGpuhunt(b, r, name, opt.Provider)
+	case "vantage-csv":
+		err = parseVantage(b, r)
+	case "gcp-machines-csv":
+		err = parseGCPMachines(b, r)
+	case "azure-retail-csv":
+		err = parseAzureRetailCSV(b, r)
 	default:
 		return nil, apperr.Invalidf("format", "unknown price-list format %q (known: %s)", format, strings.Join(Sources, ", "))
 	}
@@ -236,7 +249,7 @@ func Fetch(ctx context.Context, source string, opt Options) (*Result, error) {
 			return nil, apperr.Invalidf("api-key", "gcp: the Cloud Billing Catalog API needs an API key (create one in the Google Cloud console)")
 		}
 		res, err = fetchGCP(ctx, f, &opt)
-	case "skypilot", "gpuhunt":
+	case "skypilot", "gpuhunt", "vantage-csv", "gcp-machines-csv", "azure-retail-csv":
 		return nil, apperr.Invalidf("source", "%s catalogs are imported from a file you keep: parse it instead of fetching", source)
 	default:
 		return nil, apperr.Invalidf("source", "unknown price source %q (fetchable: azure, aws, gcp)", source)
@@ -266,6 +279,21 @@ type builder struct {
 	accepted map[int]bool
 	// newRegions are regions accepted with an unknown country.
 	newRegions map[string]bool
+	// spots gathers each offer's spot prices over the rows that give one
+	// (one per zone of a region): the offer's spot price is their mean,
+	// with the cheapest and dearest zone as its range, never the cheapest
+	// alone.
+	spots map[string]*spotZones
+	// oneSpot is the basis of a spot price that one row alone gives.
+	oneSpot catalog.SpotBasis
+}
+
+// spotZones is the spot prices an offer's rows gave, or a range the source
+// stated itself (basis set).
+type spotZones struct {
+	sum, lo, hi float64
+	n           int
+	basis       catalog.SpotBasis
 }
 
 func newBuilder(source, provider, url string, opt *Options) *builder {
@@ -278,6 +306,16 @@ func newBuilder(source, provider, url string, opt *Options) *builder {
 		missing:    map[string]int{},
 		accepted:   map[int]bool{},
 		newRegions: map[string]bool{},
+		spots:      map[string]*spotZones{},
+		oneSpot:    opt.SpotBasis,
+	}
+	if b.oneSpot == catalog.SpotBasisUnstated {
+		b.oneSpot = catalog.SpotPoint
+		if source == "azure" || source == "gcp" {
+			// The Retail Prices API and the Billing Catalog give one spot
+			// rate per region and size, not a zone's moment.
+			b.oneSpot = catalog.SpotRegional
+		}
 	}
 	if len(opt.Regions) > 0 {
 		b.want = map[string]bool{}
@@ -322,6 +360,14 @@ type priceRow struct {
 	mode     catalog.Mode
 	price    float64 // per instance-hour, in currency
 	currency string
+	// spotBasis, spotMin and spotMax are a spot row's own statement of
+	// what its price is (an average with its range); unstated for a row
+	// that is one zone's price, which add averages over the region.
+	spotBasis        catalog.SpotBasis
+	spotMin, spotMax float64
+	// allUpfront is, for a reserved row, the effective hourly rate of the
+	// same term paid wholly upfront (0 = not sold or not given).
+	allUpfront float64
 }
 
 // add checks one price against the catalog's rules and merges it into its
@@ -393,9 +439,35 @@ func (b *builder) add(p priceRow) bool {
 			o.RAMGiB = p.ramGiB
 		}
 	}
-	if old := o.LocalPrices[p.mode]; old == 0 || p.price < old {
-		o.LocalPrices[p.mode] = p.price
-		o.ListPrices[p.mode] = p.price * rate.USDPerUnit
+	switch {
+	case p.mode == catalog.Spot:
+		z := b.spots[key]
+		if z == nil {
+			z = &spotZones{lo: p.price, hi: p.price}
+			b.spots[key] = z
+		}
+		if p.spotBasis != catalog.SpotBasisUnstated {
+			// The source states its own average and range.
+			*z = spotZones{sum: p.price, n: 1, lo: p.spotMin, hi: p.spotMax, basis: p.spotBasis}
+			break
+		}
+		z.sum += p.price
+		z.n++
+		z.lo, z.hi = math.Min(z.lo, p.price), math.Max(z.hi, p.price)
+	default:
+		// Zones of one region list one on-demand (or reserved) price;
+		// where two rows differ the lower is the published list price
+		// of the cheaper zone, which a buyer can choose.
+		if old := o.LocalPrices[p.mode]; old == 0 || p.price < old {
+			o.LocalPrices[p.mode] = p.price
+			o.ListPrices[p.mode] = p.price * rate.USDPerUnit
+			switch p.mode {
+			case catalog.Reserved1y:
+				o.AllUpfront1y = p.allUpfront
+			case catalog.Reserved3y:
+				o.AllUpfront3y = p.allUpfront
+			}
+		}
 	}
 	if p.line > 0 {
 		b.accepted[p.line] = true
@@ -428,11 +500,15 @@ func (b *builder) finish() error {
 	providers := map[string]bool{}
 	for _, k := range keys {
 		o := b.offers[k]
+		if z := b.spots[k]; z != nil {
+			b.setSpot(o, z)
+		}
 		if od, ok := o.LocalPrices.Get(catalog.OnDemand); ok {
 			if sp, ok := o.LocalPrices.Get(catalog.Spot); ok && sp >= od {
 				b.res.Warnings = append(b.res.Warnings, Reject{Item: o.Key(), Field: "spot",
 					Reason: fmt.Sprintf("spot %g is not below on-demand %g: spot price dropped", sp, od)})
 				o.LocalPrices[catalog.Spot], o.ListPrices[catalog.Spot] = 0, 0
+				o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones = catalog.SpotBasisUnstated, 0, 0, 0
 			}
 		}
 		o.YourPrices = o.ListPrices
@@ -444,6 +520,31 @@ func (b *builder) finish() error {
 		b.res.Provider = out[0].Provider
 	}
 	return nil
+}
+
+// setSpot gives o the spot price of its rows: the mean over the zones that
+// priced it, with the cheapest and dearest zone as its range (regional when
+// every zone agrees), a range the source stated, or one row's price with
+// the basis of the format (a point price, or a regional list price).
+func (b *builder) setSpot(o *catalog.Offer, z *spotZones) {
+	mean := z.sum / float64(z.n)
+	rate, _ := b.cat.Rate(o.Currency)
+	o.LocalPrices[catalog.Spot] = mean
+	o.ListPrices[catalog.Spot] = mean * rate.USDPerUnit
+	o.SpotZones = 0
+	switch {
+	case z.basis != catalog.SpotBasisUnstated:
+		o.SpotBasis, o.SpotMin, o.SpotMax = z.basis, z.lo, z.hi
+		if z.lo <= 0 || z.hi <= 0 {
+			o.SpotMin, o.SpotMax = 0, 0
+		}
+	case z.n == 1:
+		o.SpotBasis, o.SpotMin, o.SpotMax = b.oneSpot, 0, 0
+	case z.lo == z.hi:
+		o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones = catalog.SpotRegional, 0, 0, z.n
+	default:
+		o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones = catalog.SpotZonesMean, z.lo, z.hi, z.n
+	}
 }
 
 // eachPage decodes the JSON pages of a saved paged response, one after

@@ -43,6 +43,9 @@ var azureSKUs = map[string]gpuSpec{
 	"nd96isr_h200_v5":       {"h200", 8},
 	"nd96isr_mi300x_v5":     {"mi300x", 8},
 	"nd128isr_ndr_gb200_v6": {"gb200", 4}, "nd128isr_gb200_v6": {"gb200", 4},
+	// NV (retired 2023) and NVv3: Tesla M60.
+	"nv6": {"m60", 1}, "nv12": {"m60", 2}, "nv24": {"m60", 4},
+	"nv12s_v3": {"m60", 1}, "nv24s_v3": {"m60", 2}, "nv48s_v3": {"m60", 4},
 	// NVadsA10_v5, whole-GPU sizes.
 	"nv36ads_a10_v5": {"a10", 1}, "nv36adms_a10_v5": {"a10", 1}, "nv72ads_a10_v5": {"a10", 2},
 }
@@ -52,6 +55,23 @@ var azureSKUs = map[string]gpuSpec{
 var azureFractional = map[string]sliceSpec{
 	"nv6ads_a10_v5": {"a10", 1.0 / 6}, "nv12ads_a10_v5": {"a10", 1.0 / 3}, "nv18ads_a10_v5": {"a10", 0.5},
 	"nv4as_v4": {"mi25", 1.0 / 8}, "nv8as_v4": {"mi25", 0.25}, "nv16as_v4": {"mi25", 0.5},
+}
+
+// azureSquashed maps a size name without underscores or spaces to its
+// armSkuName in azureSKUs or azureFractional.
+var azureSquashed = func() map[string]string {
+	m := map[string]string{}
+	for k := range azureSKUs {
+		m[squash(k)] = k
+	}
+	for k := range azureFractional {
+		m[squash(k)] = k
+	}
+	return m
+}()
+
+func squash(s string) string {
+	return strings.NewReplacer("_", "", " ", "").Replace(strings.ToLower(s))
 }
 
 // azureKind says what an Azure armSkuName is.
@@ -74,6 +94,11 @@ func azureGPU(armSku string) (gpuSpec, skuKind, sliceSpec) {
 	}
 	if f, ok := azureFractional[k]; ok {
 		return gpuSpec{f.GPU, 1}, fractionalGPU, f
+	}
+	// Meter names write the size without underscores ("ND96isr H100 v5",
+	// "NC24adsA100v4"): the same size, found by its letters.
+	if arm, ok := azureSquashed[squash(k)]; ok {
+		return azureGPU(arm)
 	}
 	if len(k) >= 2 && k[0] == 'n' && strings.ContainsAny(k[1:2], "cdgv") {
 		return gpuSpec{}, unmappedGPU, sliceSpec{}
@@ -155,6 +180,9 @@ type gcpMachine struct {
 	Models []string
 	// Sky is the AcceleratorName of SkyPilot's GCP catalog for this machine.
 	Sky string
+	// Fraction is the share of one GPU a sliced machine holds (Count 1);
+	// 0 for whole GPUs.
+	Fraction float64
 }
 
 // gcpMachines lists the machine types whose price is host + accelerators.
@@ -166,7 +194,7 @@ var gcpMachines = func() map[string]gcpMachine {
 		for _, s := range shapes {
 			n := int(s[2])
 			name := prefix + strconv.Itoa(n) + "g"
-			if strings.HasPrefix(prefix, "g2-") {
+			if strings.HasPrefix(prefix, "g2-") || strings.HasPrefix(prefix, "g4-") {
 				name = prefix + strconv.Itoa(int(s[0]))
 			}
 			m[name] = gcpMachine{Name: name, VCPUs: int(s[0]), RAMGiB: s[1], GPU: gpu, Count: n, Host: host, Models: models, Sky: sky}
@@ -186,6 +214,19 @@ var gcpMachines = func() map[string]gcpMachine {
 		[3]float64{4, 16, 1}, [3]float64{8, 32, 1}, [3]float64{12, 48, 1}, [3]float64{16, 64, 1},
 		[3]float64{24, 96, 2}, [3]float64{32, 128, 1}, [3]float64{48, 192, 4}, [3]float64{96, 384, 8})
 	add("a3-edgegpu-", "h100-sxm", "a3", "H100", []string{"nvidia h100 80gb"}, [3]float64{208, 1872, 8})
+	// G4: RTX PRO 6000 Blackwell, whole GPUs from g4-standard-48 and
+	// shares of one below it (1/8, 1/4, 1/2), as the billing catalog
+	// counts them (gpu_count 0.125-8 in the machine price list).
+	add("g4-standard-", "rtx-pro-6000", "g4", "RTXPRO6000", nil,
+		[3]float64{48, 180, 1}, [3]float64{96, 360, 2}, [3]float64{192, 720, 4}, [3]float64{384, 1440, 8})
+	for _, s := range []struct {
+		vcpus int
+		ram   float64
+		frac  float64
+	}{{6, 22, 0.125}, {12, 45, 0.25}, {24, 90, 0.5}} {
+		name := "g4-standard-" + strconv.Itoa(s.vcpus)
+		m[name] = gcpMachine{Name: name, VCPUs: s.vcpus, RAMGiB: s.ram, GPU: "rtx-pro-6000", Count: 1, Fraction: s.frac, Host: "g4", Sky: "RTXPRO6000"}
+	}
 	// Variants without local SSD: the same GPUs and host at a lower price.
 	for _, v := range []string{"a3-edgegpu-8g", "a3-ultragpu-8g"} {
 		x := m[v]

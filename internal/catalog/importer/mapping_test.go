@@ -83,7 +83,11 @@ func TestAzureGPU(t *testing.T) {
 		{"Standard_NV4as_v4", gpuSpec{"mi25", 1}, fractionalGPU, 0.125},
 		{"Standard_NV36ads_A10_v5", gpuSpec{"a10", 1}, mappedGPU, 0}, // the whole-GPU size
 		{"Standard_NC6", gpuSpec{}, unmappedGPU, 0},                  // K80, not in the catalog
-		{"Standard_NV12s_v3", gpuSpec{}, unmappedGPU, 0},
+		{"Standard_NV12s_v3", gpuSpec{"m60", 1}, mappedGPU, 0},
+		{"NC24ads A100 v4", gpuSpec{"a100-80gb-pcie", 1}, mappedGPU, 0}, // a meter's display name
+		{"ND96isr H200 v5", gpuSpec{"h200", 8}, mappedGPU, 0},
+		{"NV6adsA10v5", gpuSpec{"a10", 1}, fractionalGPU, 1.0 / 6},
+		{"Standard_NG8ads_V620_v1", gpuSpec{}, unmappedGPU, 0}, // Radeon V620, not in the catalog
 		{"Standard_D4s_v5", gpuSpec{}, notGPU, 0},
 		{"Standard_NP10s", gpuSpec{}, notGPU, 0}, // FPGA
 		{"", gpuSpec{}, notGPU, 0},

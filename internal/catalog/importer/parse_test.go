@@ -190,7 +190,8 @@ func TestParseSkyPilot(t *testing.T) {
 			{"aws/p3.2xlarge@us-east-1", "v100-16gb", 1, 3.06, 0.9, 0, 0},
 			{"aws/p4d.24xlarge@us-east-1", "a100-40gb", 8, 0, 5.09, 0, 0},
 			{"aws/p5.48xlarge@mo-moon-1", "h100-sxm", 8, 98.32, 20.99, 0, 0},
-			{"aws/p5.48xlarge@us-east-1", "h100-sxm", 8, 98.32, 19.5, 0, 0},
+			// two zones, 20.9934 and 19.5: their mean, not the cheaper
+			{"aws/p5.48xlarge@us-east-1", "h100-sxm", 8, 98.32, 20.2467, 0, 0},
 		}, []string{`AcceleratorName: unmapped GPU "Imaginary X1"`, "price: on-demand price must be > 0"},
 			[]string{`region: region "mo-moon-1" of aws is not in the catalog's regions.csv`, "spot: spot 0.9 is not below on-demand 0.8048"}},
 		{"testdata/skypilot/gcp/vms.csv", []offerSum{

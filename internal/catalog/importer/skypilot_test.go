@@ -469,3 +469,40 @@ func TestAbsurdPriceRefused(t *testing.T) {
 		t.Errorf("offers %d, rejects %v", len(res.Offers), res.Rejected)
 	}
 }
+
+// TestSpotAsPaid: the spot price of a region is what a buyer pays on
+// average over its zones, with the cheapest and dearest zone as the range,
+// never the cheapest zone alone. The three zones are those of the 2026
+// SkyPilot AWS file for p6-b200.48xlarge in us-east-2.
+func TestSpotAsPaid(t *testing.T) {
+	const head = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+	res := parseSky(t, "catalogs/v9/aws/vms.csv", head+
+		"p6-b200.48xlarge,B200,8.0,192.0,2048.0,,113.9328,28.757700,us-east-2,use2-az1\n"+
+		"p6-b200.48xlarge,B200,8.0,192.0,2048.0,,113.9328,23.956000,us-east-2,use2-az2\n"+
+		"p6-b200.48xlarge,B200,8.0,192.0,2048.0,,113.9328,11.393300,us-east-2,use2-az3\n"+
+		"p5.48xlarge,H100,8.0,192.0,2048.0,,55.04,30,us-east-1,use1-az1\n"+ // one zone: a point price
+		"g6.xlarge,L4,1.0,4.0,16.0,,0.8048,0.3,us-east-1,use1-az1\n"+ // zones that agree: one regional price
+		"g6.xlarge,L4,1.0,4.0,16.0,,0.8048,0.3,us-east-1,use1-az2\n")
+	type spot struct {
+		Key      string
+		Price    float64
+		Basis    catalog.SpotBasis
+		Lo, Hi   float64
+		Zones    int
+		RangeLow float64 // as a factor of the price
+	}
+	var got []spot
+	for _, o := range res.Offers {
+		lo, _, _ := o.SpotRange()
+		r := func(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+		got = append(got, spot{o.Key(), r(o.ListPrices[catalog.Spot]), o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones, r(lo)})
+	}
+	want := []spot{
+		{"aws/g6.xlarge@us-east-1", 0.3, catalog.SpotRegional, 0, 0, 2, 1},
+		{"aws/p5.48xlarge@us-east-1", 30, catalog.SpotPoint, 0, 0, 0, 1},
+		{"aws/p6-b200.48xlarge@us-east-2", 21.3690, catalog.SpotZonesMean, 11.3933, 28.7577, 3, 0.5332},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("spot prices (-want +got):\n%s", d)
+	}
+}

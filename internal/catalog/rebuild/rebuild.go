@@ -55,7 +55,28 @@ type Source struct {
 	// each type is sold (a fetcher that copies every type to every region):
 	// its offers are marked region_inferred.
 	RegionsInferred string `yaml:"regions_inferred"`
+	// Extract says how the file here was made from the document at Path
+	// (a flattening to CSV); empty when the file is that document.
+	Extract string `yaml:"extract"`
+	// SpotBasis is what a spot price given by one row alone stands for in
+	// this file: point (one zone or listing at one moment, the default) or
+	// regional (one list price per region). Rows of several zones of one
+	// region are averaged whatever it says.
+	SpotBasis string `yaml:"spot_basis"`
+	// MaxRefused raises MaxRejectRate for a file whose rows the importer
+	// refuses in part on purpose, RefusedWhy saying why (sizes it has no
+	// table of GPUs for); 0 means MaxRejectRate.
+	MaxRefused float64 `yaml:"max_refused"`
+	RefusedWhy string  `yaml:"refused_why"`
+	// ModesOnly makes the file add prices (its modes, where newer) to the
+	// offers the provider's other files list, and no offer of its own: an
+	// older document that completes a newer catalog (reserved terms) must
+	// not bring back types or regions the newer one no longer sells.
+	ModesOnly bool `yaml:"modes_only"`
 }
+
+// formats are the importer formats a manifest entry may name.
+var formats = map[string]bool{"skypilot": true, "vantage-csv": true, "gcp-machines-csv": true, "azure-retail-csv": true}
 
 type manifest struct {
 	Sources []Source `yaml:"sources"`
@@ -69,9 +90,12 @@ type FileReport struct {
 	Accepted   int
 	OutOfScope int
 	Offers     int // offers kept after the outlier check
-	Outliers   []importer.Reject
-	Rejected   []importer.Reject
-	Warnings   []importer.Reject
+	// Unlisted counts the offers of a modes-only file that no other file
+	// lists: left out.
+	Unlisted int
+	Outliers []importer.Reject
+	Rejected []importer.Reject
+	Warnings []importer.Reject
 }
 
 // RejectRate is the share of in-scope GPU rows refused.
@@ -138,11 +162,16 @@ func Build(fsys fs.FS) (*Result, error) {
 	res := &Result{Files: map[string][]byte{}}
 	byProvider := map[string][]*catalog.Offer{}
 	imported := map[string]bool{} // offer keys from source files
+	merged := map[string]*catalog.Offer{}
 	// origin names where each offer came from, for errors; a key seen
 	// twice (a file listed twice, two files of one provider that overlap)
 	// is an error rather than a silent duplicate.
 	origin := map[string]string{}
-	seenProvider := map[string]string{}
+	seenFile := map[string]string{}
+	// Prices of one offer may come from several files of its provider:
+	// each mode takes the newest file's price (the first listed of files of
+	// one date), and remembers which file it came from.
+	modeDate := map[string]*[catalog.NumModes]time.Time{}
 	for i, s := range m.Sources {
 		field := fmt.Sprintf("sources[%d]", i)
 		date, err := time.Parse(time.DateOnly, s.AsOf)
@@ -150,17 +179,23 @@ func Build(fsys fs.FS) (*Result, error) {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".as_of", Msg: fmt.Sprintf("want YYYY-MM-DD, got %q", s.AsOf)})
 			continue
 		}
-		if s.Format != "skypilot" || s.Provider == "" || s.File == "" || s.Commit == "" || s.Repository == "" {
+		if !formats[s.Format] || s.Provider == "" || s.File == "" || s.Commit == "" || s.Repository == "" {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field,
-				Msg: "want file, provider, format skypilot, repository and commit"})
+				Msg: "want file, provider, format (" + strings.Join(sortedKeys(formats), ", ") + "), repository and commit"})
 			continue
 		}
-		if other, dup := seenProvider[s.Provider]; dup {
-			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".provider",
-				Msg: fmt.Sprintf("%s already has a source file (%s): one public catalog per provider", s.Provider, other)})
+		if other, dup := seenFile[s.File]; dup {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".file",
+				Msg: fmt.Sprintf("%s is listed twice (also %s)", s.File, other)})
 			continue
 		}
-		seenProvider[s.Provider] = s.File
+		seenFile[s.File] = field
+		spotBasis, ok := catalog.ParseSpotBasis(s.SpotBasis)
+		if !ok || spotBasis == catalog.SpotZonesMean || spotBasis == catalog.SpotAverage {
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".spot_basis",
+				Msg: fmt.Sprintf("want point or regional (what one row's spot price stands for), got %q", s.SpotBasis)})
+			continue
+		}
 		data, err := fs.ReadFile(fsys, path.Join("sources", s.File))
 		if err != nil {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: path.Join("sources", s.File), Msg: "cannot read", Err: err})
@@ -168,7 +203,7 @@ func Build(fsys fs.FS) (*Result, error) {
 		}
 		name := path.Join("sources", s.File)
 		r, err := importer.Parse(s.Format, bytes.NewReader(data), name,
-			importer.Options{Catalog: cat, Provider: s.Provider, AsOf: date})
+			importer.Options{Catalog: cat, Provider: s.Provider, AsOf: date, SpotBasis: spotBasis})
 		if err != nil {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Err: err})
 			continue
@@ -185,12 +220,23 @@ func Build(fsys fs.FS) (*Result, error) {
 					Msg: w.Item + ": region not in " + catalog.RegionsFile + ": add it with its country (the embedded catalog knows every region's country)"})
 			}
 		}
-		if rate := fr.RejectRate(); rate > MaxRejectRate {
+		limit := MaxRejectRate
+		if s.MaxRefused > 0 {
+			limit = s.MaxRefused
+			if s.RefusedWhy == "" || s.MaxRefused >= 1 {
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".max_refused",
+					Msg: "a raised limit below 1 needs refused_why: why the importer refuses these rows on purpose"})
+			}
+		}
+		if rate := fr.RejectRate(); rate > limit {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: fmt.Sprintf(
 				"%.1f%% of its %d GPU rows refused (at most %.0f%% may be): the importer's tables have fallen behind the file; first refusals: %s",
-				100*rate, fr.Rows-fr.OutOfScope, 100*MaxRejectRate, firstReasons(r.Rejected, 3))})
+				100*rate, fr.Rows-fr.OutOfScope, 100*limit, firstReasons(r.Rejected, 3))})
 		}
 		src := s.Repository + "@" + s.Commit + " " + s.Path
+		if s.Extract != "" {
+			src += " (" + s.Extract + ")"
+		}
 		for _, o := range r.Offers {
 			o.Source = src
 			if s.RegionsInferred != "" {
@@ -200,12 +246,35 @@ func Build(fsys fs.FS) (*Result, error) {
 			if sp, ok := specs[o.Provider+"/"+o.InstanceType]; ok {
 				sp.apply(o)
 			}
+			if prev, ok := merged[o.Key()]; ok {
+				if why := layer(prev, o, modeDate[o.Key()]); why != "" {
+					fr.Rejected = append(fr.Rejected, importer.Reject{Item: o.Key(), Field: "gpu", Reason: why})
+				}
+				continue
+			}
+			if s.ModesOnly {
+				fr.Unlisted++
+				continue
+			}
+			dates := new([catalog.NumModes]time.Time)
+			for m := range catalog.NumModes {
+				if o.LocalPrices[m] > 0 {
+					dates[m] = o.AsOf
+				}
+			}
+			modeDate[o.Key()] = dates
+			merged[o.Key()] = o
 			imported[o.Key()] = true
 			origin[o.Key()] = name
 			byProvider[o.Provider] = append(byProvider[o.Provider], o)
 		}
-		fr.Offers = len(r.Offers)
+		fr.Offers = len(r.Offers) - fr.Unlisted
 		res.Reports = append(res.Reports, fr)
+	}
+	for _, offers := range byProvider {
+		for _, o := range offers {
+			settle(o)
+		}
 	}
 	manual, err := fs.Glob(fsys, ManualDir+"/*.csv")
 	if err != nil {
@@ -307,6 +376,106 @@ func Build(fsys fs.FS) (*Result, error) {
 	}
 	res.Files[SourcesDoc] = sourcesDoc(res)
 	return res, nil
+}
+
+// layer takes into prev, the offer as an earlier file gave it, the prices
+// of next (the same offer in a later file of the manifest) that are newer
+// than prev's in their mode, each with next's source and date; specs prev
+// lacks are filled. dates holds the date of each of prev's prices. It says
+// why next is refused when the two disagree on what the offer is.
+func layer(prev, next *catalog.Offer, dates *[catalog.NumModes]time.Time) string {
+	if prev.GPU != next.GPU || prev.GPUCount != next.GPUCount || prev.GPUFraction != next.GPUFraction {
+		return fmt.Sprintf("%s x%d (fraction %g) here, %s x%d (fraction %g) in %s", next.GPU, next.GPUCount, next.GPUFraction,
+			prev.GPU, prev.GPUCount, prev.GPUFraction, catalog.SourcePrefix(prev.Source))
+	}
+	took := false
+	for m := range catalog.NumModes {
+		if next.LocalPrices[m] == 0 || (prev.LocalPrices[m] > 0 && !next.AsOf.After(dates[m])) {
+			continue
+		}
+		if prev.Currency != next.Currency {
+			continue // one currency per offer: the other file's price stays out
+		}
+		prev.LocalPrices[m], prev.ListPrices[m], prev.YourPrices[m] = next.LocalPrices[m], next.ListPrices[m], next.YourPrices[m]
+		prev.PriceFacts[m] = next.Fact
+		dates[m] = next.AsOf
+		took = true
+		switch m {
+		case catalog.Spot:
+			prev.SpotBasis, prev.SpotMin, prev.SpotMax, prev.SpotZones = next.SpotBasis, next.SpotMin, next.SpotMax, next.SpotZones
+		case catalog.Reserved1y:
+			prev.AllUpfront1y = next.AllUpfront1y
+		case catalog.Reserved3y:
+			prev.AllUpfront3y = next.AllUpfront3y
+		}
+	}
+	if prev.VCPUs == 0 {
+		prev.VCPUs = next.VCPUs
+	}
+	if prev.RAMGiB == 0 {
+		prev.RAMGiB = next.RAMGiB
+	}
+	if !took {
+		return ""
+	}
+	// When no price of the earlier file is left, neither are its notes
+	// nor its word on where the type is sold.
+	left := false
+	for m := range catalog.NumModes {
+		left = left || prev.LocalPrices[m] > 0 && prev.PriceFacts[m].Source == ""
+	}
+	if !left {
+		prev.Notes, prev.RegionInferred = next.Notes, next.RegionInferred
+	} else if next.Notes != "" {
+		prev.Notes = joinNotes(prev.Notes, next.Notes)
+	}
+	return ""
+}
+
+// settle makes an offer built from several files read as one: its own
+// source and date are those of its on-demand price (else of its first
+// priced mode), the other modes keep theirs where they differ, and a spot
+// price no longer below a newer on-demand one is dropped.
+func settle(o *catalog.Offer) {
+	first := catalog.Mode(-1)
+	if o.LocalPrices[catalog.OnDemand] > 0 {
+		first = catalog.OnDemand
+	} else {
+		for m := range catalog.NumModes {
+			if o.LocalPrices[m] > 0 {
+				first = m
+				break
+			}
+		}
+	}
+	if first >= 0 && o.PriceFacts[first].Source != "" {
+		own := o.Fact
+		o.Fact = o.PriceFacts[first]
+		for m := range catalog.NumModes {
+			if o.PriceFacts[m].Source == "" && o.LocalPrices[m] > 0 {
+				o.PriceFacts[m] = own
+			}
+		}
+	}
+	for m := range catalog.NumModes {
+		if o.PriceFacts[m] == o.Fact {
+			o.PriceFacts[m] = catalog.Fact{}
+		}
+	}
+	if od, sp := o.LocalPrices[catalog.OnDemand], o.LocalPrices[catalog.Spot]; od > 0 && sp >= od {
+		o.LocalPrices[catalog.Spot], o.ListPrices[catalog.Spot], o.YourPrices[catalog.Spot] = 0, 0, 0
+		o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones = catalog.SpotBasisUnstated, 0, 0, 0
+		o.PriceFacts[catalog.Spot] = catalog.Fact{}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // withoutOffers hides the offers directory of a catalog directory.

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/catalog"
 )
 
 // base is a data directory with the real accelerators, providers, regions
@@ -100,9 +102,12 @@ func TestBuildFailsLoudly(t *testing.T) {
 				"crusoe,h100-80gb.8x,us-east1,h100-sxm,8,24,USD,https://example.com/crusoe,2025-01-01\n"}, "[price outlier:"},
 		{"bad date", map[string]string{ManifestFile: strings.Replace(testManifest, "2026-06-03", "June", 1)}, "as_of"},
 		{"no sources", map[string]string{ManifestFile: "sources: []\n"}, "no source files"},
-		{"one provider twice", map[string]string{ManifestFile: testManifest + strings.Replace(strings.TrimPrefix(testManifest, "sources:\n"), "aws.csv", "aws2.csv", 1),
-			"sources/skypilot/aws.csv":  header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n",
-			"sources/skypilot/aws2.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n"}, "one public catalog per provider"},
+		{"one file twice", map[string]string{ManifestFile: testManifest + strings.TrimPrefix(testManifest, "sources:\n"),
+			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n"}, "listed twice"},
+		{"bad spot basis", map[string]string{ManifestFile: testManifest + "    spot_basis: cheapest\n",
+			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n"}, "want point or regional"},
+		{"raised limit without a reason", map[string]string{ManifestFile: testManifest + "    max_refused: 0.5\n",
+			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n"}, "needs refused_why"},
 		{"hand-kept row the catalog cannot load", map[string]string{ManifestFile: testManifest,
 			"sources/skypilot/aws.csv": header + "p5.48xlarge,H100,8,192,2048,55.04,,us-east-1\n",
 			"sources/manual/crusoe.csv": "provider,instance_type,region,gpu,gpu_count,price_on_demand,currency,source,as_of\n" +
@@ -140,4 +145,73 @@ func TestSpecsUnterminatedQuote(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Line != 2 || !strings.Contains(err.Error(), "malformed CSV") {
 		t.Fatalf("got %v, want a malformed-CSV error on line 2", err)
 	}
+}
+
+// TestLayeredSources: an offer priced by several files of its provider
+// takes each mode's price from the newest file that gives it, and says
+// which file that was; a modes-only file adds no offer of its own.
+func TestLayeredSources(t *testing.T) {
+	manifest := testManifest + `  - file: vantage/aws.csv
+    provider: aws
+    format: vantage-csv
+    repository: example.com/older
+    path: instances.json
+    commit: fedcba9876543210
+    as_of: 2025-11-30
+    as_of_basis: a test
+    modes_only: true
+`
+	vantage := "instance_type,region,accelerator_count,vcpu,memory_gib,linux_ondemand_usd_per_hour,linux_spot_avg_usd_per_hour,linux_spot_min_usd_per_hour,linux_spot_max_usd_per_hour," +
+		"ri_yrTerm1Standard_noUpfront_effective_usd_per_hour,ri_yrTerm1Standard_allUpfront_effective_usd_per_hour,ri_yrTerm3Standard_noUpfront_effective_usd_per_hour,ri_yrTerm3Standard_allUpfront_effective_usd_per_hour\n" +
+		"p5.48xlarge,us-east-1,8,192,2048,60.00,25,20,31,40.1,38.5,28.2,25.9\n" + // older on-demand and spot: the 2026 file's stay
+		"p5.48xlarge,us-west-2,8,192,2048,55.04,21,18,30,39,37,27,25\n" // a region the 2026 file does not list
+	res, err := Build(base(t, map[string]string{ManifestFile: manifest,
+		"sources/skypilot/aws.csv": "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n" +
+			"p5.48xlarge,H100,8,192,2048,55.04,20,us-east-1,use1-az1\n" +
+			"p5.48xlarge,H100,8,192,2048,55.04,30,us-east-1,use1-az2\n",
+		"sources/vantage/aws.csv": vantage}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offers) != 1 {
+		t.Fatalf("%d offers, want 1 (us-west-2 is only in the modes-only file)", len(res.Offers))
+	}
+	o := res.Offers[0]
+	type got struct {
+		OD, Spot, SpotMin, SpotMax, R1, R3, All1, All3 float64
+		Basis                                          catalog.SpotBasis
+		Source, R1Source                               string
+		R1Date                                         string
+	}
+	want := got{55.04, 25, 20, 30, 40.1, 28.2, 38.5, 25.9, catalog.SpotZonesMean,
+		"example.com/catalog@0123456789abcdef aws/vms.csv", "example.com/older@fedcba9876543210 instances.json", "2025-11-30"}
+	g := got{o.LocalPrices[catalog.OnDemand], o.LocalPrices[catalog.Spot], o.SpotMin, o.SpotMax,
+		o.LocalPrices[catalog.Reserved1y], o.LocalPrices[catalog.Reserved3y], o.AllUpfront1y, o.AllUpfront3y, o.SpotBasis,
+		o.Source, o.PriceFact(catalog.Reserved1y).Source, o.PriceFact(catalog.Reserved1y).AsOf.Format("2006-01-02")}
+	if d := cmp.Diff(want, g); d != "" {
+		t.Errorf("layered offer (-want +got):\n%s", d)
+	}
+	if f := o.PriceFact(catalog.Spot); f != o.Fact {
+		t.Errorf("spot fact %v, want the 2026 file's %v: the older average does not replace a newer zones mean", f, o.Fact)
+	}
+	// What is written reads back the same.
+	files, err := catalog.Parse(fstestFS(res.Files), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back *catalog.Offer
+	for _, x := range files.Offers {
+		back = x
+	}
+	if back == nil || back.PriceFacts != o.PriceFacts || back.SpotMin != o.SpotMin || back.AllUpfront3y != o.AllUpfront3y || back.SpotBasis != o.SpotBasis {
+		t.Errorf("written and read back: %+v, want %+v", back, o)
+	}
+}
+
+func fstestFS(files map[string][]byte) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for k, v := range files {
+		fsys[k] = &fstest.MapFile{Data: v}
+	}
+	return fsys
 }
