@@ -122,6 +122,12 @@ type Candidate struct {
 	// CostP10 and CostP90 bound the total cost (a service's month) with
 	// 80% confidence, USD; 0 when the price or the interval is unknown.
 	CostP10, CostP90 float64
+	// PriceLow and PriceHigh are how far the price may be from what a
+	// buyer pays, as factors (a spot range, a point price, an old price):
+	// they widen the cost range; PriceSpread says why ("" = a current
+	// list price, both 1).
+	PriceLow, PriceHigh float64
+	PriceSpread         string
 	// UnitCost is USD per unit of work: per million tokens (trained or
 	// generated), per thousand images, per thousand items.
 	UnitCost     float64
@@ -222,6 +228,24 @@ const (
 	WarnNeedsWork      = "stack_needs_work"  // args: the compatibility reason and its fix
 	WarnPreferred      = "preferred_not_met" // args: the compliance reason
 	WarnRegionInferred = "region_inferred"   // args: region
+	// WarnSpotUnheld: a spot job unlikely to keep its instances for its
+	// length, ranked at its expected cost. args: instances, percent chance
+	// of holding them throughout, expected interruptions, hours waited for
+	// capacity in all.
+	WarnSpotUnheld = "spot_unheld"
+	// WarnSpotService: a service on spot. args: interruptions a month over
+	// the fleet, percent of time a replica is away, hours it waits for
+	// capacity each time.
+	WarnSpotService = "spot_service"
+	// WarnSpotPoint: the spot price is one zone's or listing's moment.
+	// args: low and high factor of the range assumed.
+	WarnSpotPoint = "spot_point_price"
+	// WarnEgressUnknown: the provider's egress price is unknown and a
+	// default was assumed. args: provider, GB, assumed USD per GB.
+	WarnEgressUnknown = "egress_unknown"
+	// WarnOldPrice: the price is more than a year old. args: date, age in
+	// years.
+	WarnOldPrice = "old_price"
 )
 
 // CheckWarning is a warning from a Check: its code and sentence.

@@ -32,20 +32,30 @@ type Confidence struct {
 // predicted throughput, does too. Storage, egress and set-up do not.
 func setIntervals(c *Candidate, service bool) {
 	iv := c.Pred.Interval
-	if iv == nil || iv.SpeedP10 <= 0 || iv.SpeedP90 <= 0 {
+	sp10, sp90 := 1.0, 1.0
+	if iv != nil && iv.SpeedP10 > 0 && iv.SpeedP90 > 0 {
+		sp10, sp90 = iv.SpeedP10, iv.SpeedP90
+	} else if c.PriceLow == 0 {
 		return
 	}
 	e := c.Cost
-	if !service {
+	if !service && iv != nil {
 		fixed := e.WallHours - e.ProductiveHours
-		c.DurationHoursP10 = fixed + e.ProductiveHours/iv.SpeedP90
-		c.DurationHoursP90 = fixed + e.ProductiveHours/iv.SpeedP10
+		c.DurationHoursP10 = fixed + e.ProductiveHours/sp90
+		c.DurationHoursP90 = fixed + e.ProductiveHours/sp10
 	}
 	if e.PriceKnown {
+		// Compute scales with the speed and with how far the price may be
+		// from what is really paid (a spot range, a point price, an old
+		// price); setup with the price alone; storage and egress not.
+		lo, hi := c.PriceLow, c.PriceHigh
+		if lo == 0 || hi == 0 {
+			lo, hi = 1, 1
+		}
 		variable := e.Cost.Compute + e.Cost.SpotOverhead
-		fixed := e.Cost.Total - variable
-		c.CostP10 = fixed + variable/iv.SpeedP90
-		c.CostP90 = fixed + variable/iv.SpeedP10
+		fixed := e.Cost.Total - variable - e.Cost.Setup
+		c.CostP10 = fixed + e.Cost.Setup*lo + variable*lo/sp90
+		c.CostP90 = fixed + e.Cost.Setup*hi + variable*hi/sp10
 	}
 }
 

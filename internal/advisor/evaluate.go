@@ -556,6 +556,12 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	}
 	job.DatasetGB = spec.Data.DatasetGB
 	job.CheckpointGB = ev.ckptGB
+	if m == catalog.Spot {
+		job.SpotRisk = ev.req.Catalog.SpotRiskOf(o)
+		if service {
+			job.WeightsGB = ev.ckptGB
+		}
+	}
 	if spec.Data.Storage == workload.StorageLocalNVMe || (spec.Data.Storage == workload.StorageAuto && o.NVMeTB*1000*0.9 >= spec.Data.DatasetGB && spec.Data.DatasetGB > 0) {
 		job.StagingGBps = math.Min(o.NetworkGbps/8*0.6, 2)
 		if job.StagingGBps <= 0 {
@@ -589,6 +595,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	if c.Plan.Slice != nil && job.Share > 0 {
 		c.Plan.Slice.Shared = true
 	}
+	c.PriceLow, c.PriceHigh, c.PriceSpread = cost.PriceSpread(o, m, ev.req.Now)
 	setIntervals(c, service)
 }
 
@@ -656,16 +663,22 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 		}
 	}
 	// Warnings, in this order.
-	stale := o.Stale(ev.req.Now)
+	stale := o.PriceFact(m).Stale(ev.req.Now)
 	// An image service's replicas are kept below full load on purpose: the
 	// headroom is what the latency SLO costs, not waste to warn about.
 	lowUtil := p.Utilization < LowUtilization && !ev.image
 	sp := e.Spot
 	spotRisk := sp != nil && sp.ProbMissingDeadline > 0.01
-	spotInt := sp != nil && sp.ExpectedInterrupts >= 0.1
+	spotUnheld := sp != nil && !service && sp.HoldProbability < 0.5
+	spotInt := sp != nil && !service && !spotUnheld && sp.ExpectedInterrupts >= 0.1
+	spotSvc := sp != nil && service
+	spotPoint := m == catalog.Spot && (o.SpotBasis == catalog.SpotPoint || o.SpotBasis == catalog.SpotBasisUnstated)
+	egressUnknown := e.PriceKnown && e.EgressAssumedGB > 0
+	oldPrice := o.PriceFact(m).AsOf.Before(ev.req.Now.AddDate(-1, 0, 0)) && !ev.req.Now.IsZero()
 	rsv := e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0
 	lowConf := p.Confidence == "low"
-	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown)
+	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown) +
+		b2i(spotUnheld) + b2i(spotSvc) + b2i(spotPoint) + b2i(egressUnknown) + b2i(oldPrice)
 	if n == 0 {
 		return
 	}
@@ -673,9 +686,12 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 		ev.warnings = make([]Warning, 0, max(sliceChunk, n))
 	}
 	w0 := len(ev.warnings)
-	if stale {
-		if ev.asOfArgs == nil || o.AsOf != ev.asOf {
-			ev.asOf, ev.asOfArgs = o.AsOf, []any{o.AsOf.Format("2006-01-02")}
+	if oldPrice {
+		f := o.PriceFact(m)
+		ev.warnings = append(ev.warnings, Warning{WarnOldPrice, []any{f.AsOf.Format("2006-01-02"), round1(ev.req.Now.Sub(f.AsOf).Hours() / cost.HoursPerYear)}})
+	} else if stale {
+		if at := o.PriceFact(m).AsOf; ev.asOfArgs == nil || at != ev.asOf {
+			ev.asOf, ev.asOfArgs = at, []any{at.Format("2006-01-02")}
 		}
 		ev.warnings = append(ev.warnings, Warning{WarnStale, ev.asOfArgs})
 	}
@@ -698,6 +714,18 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 			ev.spotKey, ev.spotArgs = k, []any{a, b}
 		}
 		ev.warnings = append(ev.warnings, Warning{WarnSpot, ev.spotArgs})
+	}
+	if spotUnheld {
+		ev.warnings = append(ev.warnings, Warning{WarnSpotUnheld, []any{c.Instances, math.Round(100 * sp.HoldProbability), round1(sp.ExpectedInterrupts), round1(sp.WaitedHours)}})
+	}
+	if spotSvc {
+		ev.warnings = append(ev.warnings, Warning{WarnSpotService, []any{round1(sp.ExpectedInterrupts), round1(100 * sp.DowntimeFraction), round1(sp.WaitHours)}})
+	}
+	if spotPoint {
+		ev.warnings = append(ev.warnings, Warning{WarnSpotPoint, []any{math.Round(c.PriceLow*100) / 100, math.Round(c.PriceHigh*100) / 100}})
+	}
+	if egressUnknown {
+		ev.warnings = append(ev.warnings, Warning{WarnEgressUnknown, []any{e.EgressAssumedProvider, math.Round(e.EgressAssumedGB), cost.DefaultEgressUSDPerGB}})
 	}
 	if rsv {
 		ev.warnings = append(ev.warnings, Warning{WarnReserved, []any{m.String(), math.Round(e.Reserved.BreakEvenUtilization * 100), math.Round(e.Reserved.Utilization * 100)}})

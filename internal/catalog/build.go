@@ -29,6 +29,10 @@ type Catalog struct {
 	fx       map[string]FX
 	sliced   map[sliceKey]*Accelerator
 	mig      map[string][]*MIGProfile // accelerator id -> profiles
+	spotRisk map[spotRiskKey]*SpotRisk
+	// SpotRisks are the rows of spot-risk.csv, later layers replacing
+	// earlier rows of the same scope.
+	SpotRisks []*SpotRisk
 }
 
 // sliceKey names the accelerator of a sliced offer: id and fraction.
@@ -51,6 +55,7 @@ func Build(layers ...*Files) (*Catalog, error) {
 		region:   map[string]*Region{},
 		fx:       map[string]FX{"USD": {Currency: "USD", USDPerUnit: 1}},
 		sliced:   map[sliceKey]*Accelerator{},
+		spotRisk: map[spotRiskKey]*SpotRisk{},
 	}
 	var errs apperr.List
 	accel := map[string]*Accelerator{}
@@ -85,6 +90,19 @@ func Build(layers ...*Files) (*Catalog, error) {
 		}
 		for _, o := range f.Offers {
 			offers[o.Key()] = o
+		}
+		for _, r := range f.SpotRisks {
+			k := spotRiskKey{r.Provider, r.InstanceType, r.GPU, r.Region}
+			if _, ok := c.spotRisk[k]; !ok {
+				c.SpotRisks = append(c.SpotRisks, r)
+			} else {
+				for i, x := range c.SpotRisks {
+					if (spotRiskKey{x.Provider, x.InstanceType, x.GPU, x.Region}) == k {
+						c.SpotRisks[i] = r
+					}
+				}
+			}
+			c.spotRisk[k] = r
 		}
 	}
 	for _, a := range accel {

@@ -58,6 +58,8 @@ type Files struct {
 	// MIGProfiles are the rows of mig-profiles.csv (optional: a catalog
 	// without it has no MIG profiles).
 	MIGProfiles []*MIGProfile
+	// SpotRisks are the rows of spot-risk.csv (optional).
+	SpotRisks []*SpotRisk
 }
 
 // Parse reads a catalog directory. With requireAll, every file must be
@@ -93,6 +95,11 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 		f.MIGProfiles = parseMIGProfiles(MIGProfilesFile, b, &errs)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: MIGProfilesFile, Msg: "cannot read", Err: err})
+	}
+	if b, err := fs.ReadFile(fsys, SpotRiskFile); err == nil {
+		f.SpotRisks = ParseSpotRisks(SpotRiskFile, b, &errs)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: SpotRiskFile, Msg: "cannot read", Err: err})
 	}
 	names, err := fs.Glob(fsys, OffersDir+"/*.csv")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +45,14 @@ nothing in data/ is changed. The same command runs from go generate ./data.`,
 				fmt.Fprintf(e.Stdout, "%-10s %5d GPU rows, %5d accepted, %4d refused (%s), %4d offers  %s\n", f.Provider, f.Rows, f.Accepted,
 					f.Rows-f.OutOfScope-f.Accepted, fmt.Sprintf("%.1f%%", 100*f.RejectRate()), f.Offers, f.File)
 			}
-			_, err = fmt.Fprintf(e.Stdout, "wrote %d offer files and %s: %d offers\n", len(res.Files)-1, filepath.Join(dir, rebuild.SourcesDoc), len(res.Offers))
+			offerFiles := 0
+			for name := range res.Files {
+				if strings.HasPrefix(name, catalog.OffersDir+"/") {
+					offerFiles++
+				}
+			}
+			_, err = fmt.Fprintf(e.Stdout, "wrote %d offer files, %s (%d rows) and %s: %d offers\n", offerFiles,
+				filepath.Join(dir, catalog.SpotRiskFile), res.SpotRisks, filepath.Join(dir, rebuild.SourcesDoc), len(res.Offers))
 			return err
 		},
 	}
@@ -102,12 +110,36 @@ func writeBuilt(dir string, res *rebuild.Result) error {
 		os.Rename(old, offers) // put the old files back
 		return apperr.Wrap(apperr.Unavailable, "catalog build", err)
 	}
-	if err := os.Rename(filepath.Join(tmp, rebuild.SourcesDoc), filepath.Join(dir, rebuild.SourcesDoc)); err != nil {
-		// Put the old offers back: the new ones without their SOURCES.md
-		// would be a half-written catalog.
+	// The files beside offers/ (spot-risk.csv, then SOURCES.md last): the
+	// old ones are kept aside until every new one is in place.
+	var moved []string
+	undo := func() {
+		for _, name := range moved {
+			os.Remove(filepath.Join(dir, name))
+			os.Rename(filepath.Join(tmp, "old-"+name), filepath.Join(dir, name))
+		}
+		// The new offers without their SOURCES.md would be a half-written catalog.
 		os.Rename(offers, filepath.Join(tmp, "new-offers"))
 		os.Rename(old, offers)
-		return apperr.Wrap(apperr.Unavailable, "catalog build", err)
+	}
+	var top []string
+	for _, name := range sortedNames(res.Files) {
+		if !strings.Contains(name, "/") && name != rebuild.SourcesDoc {
+			top = append(top, name)
+		}
+	}
+	for _, name := range append(top, rebuild.SourcesDoc) {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			if err := os.Rename(filepath.Join(dir, name), filepath.Join(tmp, "old-"+name)); err != nil {
+				undo()
+				return apperr.Wrap(apperr.Unavailable, "catalog build", err)
+			}
+		}
+		moved = append(moved, name)
+		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
+			undo()
+			return apperr.Wrap(apperr.Unavailable, "catalog build", err)
+		}
 	}
 	return nil
 }

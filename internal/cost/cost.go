@@ -7,6 +7,8 @@ package cost
 import (
 	"fmt"
 	"math"
+	"strings"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 )
@@ -14,19 +16,17 @@ import (
 // Defaults used when the catalog or the workload does not say. Each use is
 // recorded in Estimate.Notes.
 const (
-	// A GPU instance on spot is reclaimed within a month with probability
-	// 0.3 (the ">20%" bucket of AWS's Spot Instance Advisor, where GPU
-	// families sit): hazard -ln(0.7)/720 h.
-	DefaultSpotHazardPerHour = 4.95e-4
-	ProvisionHours           = 0.25 // request to a booted instance with drivers
-	ImagePullHours           = 0.1  // a ~15 GB training or serving image
-	RequeueHours             = 0.5  // after a spot interruption: wait for capacity, provision, pull
-	CheckpointWriteGBps      = 2.0  // per node, to block or object storage
-	InterRegionUSDPerGB      = 0.02 // transfer between regions of one provider
-	TransferGbps             = 10.0 // sustained rate of a bulk copy between clouds
-	DefaultBlockUSDPerGBMo   = 0.08 // when the provider's block-storage price is unknown
-	DefaultEgressUSDPerGB    = 0.09 // when the provider's egress price is unknown
-	HoursPerYear             = 8760.0
+	ProvisionHours      = 0.25 // request to a booted instance with drivers
+	ImagePullHours      = 0.1  // a ~15 GB training or serving image
+	CheckpointWriteGBps = 2.0  // per node, to block or object storage
+	// WeightsReadGBps is how fast a replica that starts reads its model's
+	// weights from where they are kept (object or block storage).
+	WeightsReadGBps        = 1.0
+	InterRegionUSDPerGB    = 0.02 // transfer between regions of one provider
+	TransferGbps           = 10.0 // sustained rate of a bulk copy between clouds
+	DefaultBlockUSDPerGBMo = 0.08 // when the provider's block-storage price is unknown
+	DefaultEgressUSDPerGB  = 0.09 // when the provider's egress price is unknown
+	HoursPerYear           = 8760.0
 )
 
 // Breakdown is a total and its parts, in USD. Nil-free: unknown totals are
@@ -75,19 +75,49 @@ type Job struct {
 	// slices its replicas hold when the instances are a shared pool whose
 	// other slices serve other workloads. 0 means 1 (whole instances).
 	Share float64
+	// SpotRisk is what is published or measured about how often the
+	// offer's spot capacity is reclaimed; nil = nothing (a stated default).
+	SpotRisk *catalog.SpotRisk
+	// WeightsGB is what a service replica reads before it serves (its
+	// model weights); it makes a spot restart's cold start.
+	WeightsGB float64
 }
 
-// Spot is the risk model of one spot candidate (Young/Daly checkpointing).
+// Spot is the risk model of one spot candidate: how often its capacity is
+// reclaimed (from what the provider publishes or a trace measured), how
+// long it waits to get its instances back, and what each loss costs: for a
+// job, Young/Daly checkpointing; for a service, a replica's cold start.
 type Spot struct {
-	HazardPerHour       float64 `json:"interruptions_per_instance_hour"`
-	HazardSource        string  `json:"hazard_source"`
-	MTBFHours           float64 `json:"mtbf_hours"` // of the whole job (all instances)
-	CheckpointHours     float64 `json:"checkpoint_write_hours"`
-	CheckpointInterval  float64 `json:"checkpoint_interval_hours"`
-	RestartHours        float64 `json:"restart_hours"`
-	OverheadFraction    float64 `json:"overhead_fraction"`
-	ExpectedInterrupts  float64 `json:"expected_interruptions"`
+	HazardPerHour float64 `json:"interruptions_per_instance_hour"`
+	// HazardSource says where the rate comes from: the provider's
+	// published frequency for the type and region, a measured trace, or
+	// the default for a provider that publishes none.
+	HazardSource string  `json:"hazard_source"`
+	HazardAsOf   string  `json:"hazard_as_of,omitempty"`
+	MTBFHours    float64 `json:"mtbf_hours"` // of the whole job (all instances)
+	// Availability is the share of time all the instances can be had at
+	// once; WaitHours the expected wait for them at each (re)start.
+	Availability float64 `json:"availability"`
+	WaitHours    float64 `json:"wait_hours"`
+	// WaitedHours is a job's expected time waiting for capacity in all:
+	// at the start and after each interruption. It delays the job and
+	// costs nothing.
+	WaitedHours        float64 `json:"waited_hours,omitempty"`
+	CheckpointHours    float64 `json:"checkpoint_write_hours"`
+	CheckpointInterval float64 `json:"checkpoint_interval_hours,omitempty"` // 0 for a service: it keeps no state
+	RestartHours       float64 `json:"restart_hours"`
+	// OverheadFraction is the billed time lost to interruptions, a share
+	// of the productive time.
+	OverheadFraction   float64 `json:"overhead_fraction"`
+	ExpectedInterrupts float64 `json:"expected_interruptions"`
+	// HoldProbability is the chance of keeping every instance for the
+	// job's length without an interruption (a service: for a month).
+	HoldProbability     float64 `json:"p_hold"`
 	ProbMissingDeadline float64 `json:"p_miss_deadline"`
+	// DowntimeFraction is, for a service, the share of time a replica is
+	// away (waiting for capacity and starting again): what spare replicas
+	// or an on-demand fallback must cover to hold the SLO.
+	DowntimeFraction float64 `json:"downtime_fraction,omitempty"`
 }
 
 // Reserved is the commitment view of a reserved or monthly candidate.
@@ -116,7 +146,11 @@ type Estimate struct {
 	PerHourUSD      float64      `json:"per_hour_usd"` // all instances
 	Spot            *Spot        `json:"spot,omitempty"`
 	Reserved        *Reserved    `json:"reserved,omitempty"`
-	Notes           []string     `json:"notes"`
+	// EgressAssumedGB is the data priced at DefaultEgressUSDPerGB because
+	// the egress price of EgressAssumedProvider is unknown (0: none).
+	EgressAssumedGB       float64  `json:"egress_assumed_gb,omitempty"`
+	EgressAssumedProvider string   `json:"egress_assumed_provider,omitempty"`
+	Notes                 []string `json:"notes"`
 }
 
 // Price estimates j. A mode without a known price gives PriceKnown false
@@ -196,6 +230,10 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 		default:
 			usd := EgressUSD(j.DataFrom, j.DatasetGB)
 			e.Cost.Egress += usd
+			if len(j.DataFrom.EgressTiers) == 0 {
+				e.EgressAssumedGB += j.DatasetGB
+				e.EgressAssumedProvider = j.DataFrom.ID
+			}
 			if j.Detail {
 				// Cents, so the sentence agrees with the egress line of the
 				// breakdown even for a few GB.
@@ -207,6 +245,10 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 	if j.OutputsGB > 0 {
 		usd := offerEgress(j)
 		e.Cost.Egress += usd
+		if j.Offer.EgressUSDPerGB == 0 && (j.Provider == nil || len(j.Provider.EgressTiers) == 0) {
+			e.EgressAssumedGB += j.OutputsGB
+			e.EgressAssumedProvider = j.Offer.Provider
+		}
 		if j.Detail {
 			e.note("%.0f GB of outputs leave %s: $%.2f (%s)", j.OutputsGB, j.Offer.Provider, usd, offerEgressBasis(j))
 		}
@@ -232,6 +274,9 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 		e.Reserved = res
 	}
 	e.WallHours = e.TransferHours + e.SetupHours + hours + lost
+	if e.Spot != nil {
+		e.WallHours += e.Spot.WaitedHours
+	}
 	e.BilledHours = granular(hours+e.SetupHours+lost, j.Provider)
 	if e.Reserved == nil {
 		e.Cost.Compute = hours * e.PerHourUSD
@@ -381,40 +426,130 @@ func offerEgressBasis(j *Job) string {
 	return EgressBasis(j.Provider)
 }
 
-// spotRisk applies Young/Daly: checkpoint every sqrt(2CM) - C hours; the
-// expected overhead is C/T + (T/2 + R)/M of the productive time.
+// Spot capacity. A published frequency of interruption (AWS's Spot
+// Instance Advisor: the share of instances reclaimed over the trailing
+// month, in buckets) becomes a rate per instance-hour as -ln(1-p)/window.
+// The window is the one fitted factor: with the ">20%" bucket taken as
+// p = 0.5 it gives 0.060 instances lost per instance-hour, the lowest rate
+// measured on a GPU spot fleet of that bucket (4 p3.2xlarge in us-east-2a
+// over 17.8 days of 2023, skypilot-org/spot-traces preemption/4-node; the
+// other zones of that trace and Bamboo's 2021 traces lost 0.24-0.61). So
+// <5% is 0.0022 per instance-hour, 5-10% 0.0067, 10-15% 0.0116, 15-20%
+// 0.0166. Once lost, a zone's capacity for the type stays away for
+// SpotCapacityGapHours on average, and K instances are there at once a
+// little less often than one (SpotGangExponent): capacity comes and goes
+// for a zone as a whole.
+const (
+	SpotBucketWindowHours = 11.55
+	// SpotCapacityGapHours: the median over 9 zones of the mean time
+	// p3.2xlarge spot capacity stayed away (0.72-10.4 h), 45 days of 2023
+	// (skypilot-org/spot-traces availability/1-node/aws-02-15-2023).
+	SpotCapacityGapHours = 4.26
+	// SpotGangExponent: K instances are all there K^-0.05 as often as one
+	// is (16 p3.2xlarge in one zone: 0.73-0.94 of the time, 2023,
+	// spot-traces availability/16-node).
+	SpotGangExponent = 0.05
+)
+
+// spotBucketShare is the share of instances reclaimed a month taken for
+// each bucket: the middle of its range, and 0.5 for ">20%".
+var spotBucketShare = [len(catalog.SpotBuckets)]float64{0.025, 0.075, 0.125, 0.175, 0.5}
+
+// DefaultSpotBucket is the bucket assumed for an offer of a provider that
+// publishes nothing: the worst, as GPU spot capacity of unknown providers
+// is no safer than the worst published.
+const DefaultSpotBucket = len(catalog.SpotBuckets) - 1
+
+// SpotHazard is the rate at which an instance's spot capacity is
+// reclaimed, per instance-hour, and where that comes from.
+func SpotHazard(r *catalog.SpotRisk) (perHour float64, source string) {
+	switch {
+	case r == nil:
+		return bucketHazard(DefaultSpotBucket), fmt.Sprintf("no published rate: assumed as the %s bucket of AWS's Spot Instance Advisor", catalog.SpotBuckets[DefaultSpotBucket])
+	case r.Bucket >= 0 && strings.HasPrefix(r.Notes, "[estimated]"):
+		return bucketHazard(r.Bucket), fmt.Sprintf("%s Spot Instance Advisor: %s of instances reclaimed a month, estimated from similar types", r.Provider, catalog.SpotBuckets[r.Bucket])
+	case r.Bucket >= 0:
+		return bucketHazard(r.Bucket), fmt.Sprintf("%s Spot Instance Advisor: %s of instances reclaimed a month", r.Provider, catalog.SpotBuckets[r.Bucket])
+	case strings.HasPrefix(r.Notes, "[assumed]"):
+		return r.PerHour, fmt.Sprintf("assumed from a trace of another GPU: %.3g instances lost per instance-hour", r.PerHour)
+	default:
+		return r.PerHour, fmt.Sprintf("measured in a published trace: %.3g instances lost per instance-hour", r.PerHour)
+	}
+}
+
+func bucketHazard(b int) float64 {
+	return -math.Log(1-spotBucketShare[b]) / SpotBucketWindowHours
+}
+
+// SpotAvailability is the share of time n instances can be had at once
+// when each is reclaimed at lambda per hour: the zone's capacity comes
+// for 1/lambda and goes for SpotCapacityGapHours on average, and n at once
+// are there n^-SpotGangExponent as often as one.
+func SpotAvailability(lambda float64, n int) float64 {
+	up := 1 / lambda
+	return up / (up + SpotCapacityGapHours) * math.Pow(float64(max(1, n)), -SpotGangExponent)
+}
+
+// spotRisk prices the interruptions of a spot plan. A job checkpoints
+// (Young/Daly: every sqrt(2CM) - C hours; the expected overhead is C/T +
+// (T/2 + R)/M of the productive time) and restarts after waiting for its
+// instances; the wait is time, not money. A service keeps no state: each
+// loss costs the replica a cold start (billed) after a wait (unbilled), and
+// the fleet must cover the replica while it is away.
 func spotRisk(j *Job, hours float64, e *Estimate) Spot {
-	s := Spot{HazardPerHour: DefaultSpotHazardPerHour, HazardSource: "default: GPU spot in AWS's >20%/month interruption bucket"}
-	if j.Provider != nil && j.Provider.SpotInterruptionPerHour > 0 {
-		s.HazardPerHour = j.Provider.SpotInterruptionPerHour
-		s.HazardSource = j.Provider.ID + " published rate"
+	var s Spot
+	s.HazardPerHour, s.HazardSource = SpotHazard(j.SpotRisk)
+	switch {
+	case j.SpotRisk != nil:
+		s.HazardAsOf = j.SpotRisk.AsOf.Format("2006-01-02")
+	case j.Provider != nil && j.Provider.SpotInterruptionPerHour > 0:
+		s.HazardPerHour, s.HazardSource = j.Provider.SpotInterruptionPerHour, j.Provider.ID+" published rate"
 	}
 	n := float64(max(1, j.Instances))
-	lambda := s.HazardPerHour * n // any instance lost stops the job
+	lambda := s.HazardPerHour * n // any instance lost stops a job
+	if j.Service {
+		lambda = s.HazardPerHour // replicas come and go on their own
+		s.Availability = SpotAvailability(s.HazardPerHour, 1)
+	} else {
+		s.Availability = SpotAvailability(s.HazardPerHour, j.Instances)
+	}
 	s.MTBFHours = 1 / lambda
+	s.WaitHours = (1 - s.Availability) * SpotCapacityGapHours
+	relaunch := ProvisionHours + ImagePullHours
+	if j.Service {
+		cold := relaunch + j.WeightsGB/WeightsReadGBps/3600
+		s.RestartHours = s.WaitHours + cold
+		s.OverheadFraction = s.HazardPerHour * cold
+		s.DowntimeFraction = math.Min(1, s.HazardPerHour*s.RestartHours)
+		s.ExpectedInterrupts = s.HazardPerHour * n * hours
+		s.HoldProbability = math.Exp(-s.HazardPerHour * hours) // one replica through the month
+		if j.Detail {
+			e.note("spot: %.2g interruptions per instance-hour (%s); a replica lost waits %.1f h for capacity on average and restarts in %.2f h (%.0f GB of weights at %.1f GB/s): away %.1f%% of the time",
+				s.HazardPerHour, s.HazardSource, s.WaitHours, cold, j.WeightsGB, WeightsReadGBps, 100*s.DowntimeFraction)
+		}
+		return s
+	}
 	perNodeGB := j.CheckpointGB / n
 	s.CheckpointHours = perNodeGB / CheckpointWriteGBps / 3600
 	C, M := math.Max(s.CheckpointHours, 1e-4), s.MTBFHours
-	s.RestartHours = RequeueHours + C
+	// A restart waits for the instances, relaunches and reads the last
+	// checkpoint back.
+	s.RestartHours = s.WaitHours + relaunch + C
 	T := math.Sqrt(2*C*M) - C
 	if C >= 2*M || T <= 0 {
 		T = M
 	}
 	s.CheckpointInterval = T
-	if j.Service {
-		// A service does not checkpoint: an interruption costs a cold start
-		// of that replica; capacity is kept by running spares.
-		s.CheckpointInterval = 0
-		s.OverheadFraction = s.HazardPerHour * s.RestartHours
-	} else {
-		s.OverheadFraction = C/T + (T/2+s.RestartHours)/M
-	}
-	wall := hours * (1 + s.OverheadFraction)
+	wallOverhead := C/T + (T/2+s.RestartHours)/M
+	s.OverheadFraction = C/T + (T/2+s.RestartHours-s.WaitHours)/M // the waits are not billed
+	wall := hours * (1 + wallOverhead)
 	s.ExpectedInterrupts = lambda * wall
-	if j.DeadlineHours > 0 && !j.Service {
+	s.WaitedHours = s.WaitHours * (1 + hours/M)
+	s.HoldProbability = math.Exp(-lambda * hours)
+	if j.DeadlineHours > 0 {
 		// Interruptions arrive as a Poisson process; each costs T/2 + R on
 		// average. The deadline is missed when more than k happen.
-		base := e.TransferHours + e.SetupHours + hours*(1+C/T)
+		base := e.TransferHours + e.SetupHours + s.WaitHours + hours*(1+C/T)
 		slack := j.DeadlineHours - base
 		if slack < 0 {
 			s.ProbMissingDeadline = 1
@@ -424,8 +559,9 @@ func spotRisk(j *Job, hours float64, e *Estimate) Spot {
 		}
 	}
 	if j.Detail {
-		e.note("spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average",
-			s.HazardPerHour, s.HazardSource, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours)
+		e.note("spot: %.2g interruptions per instance-hour (%s); %d instance(s) at once are there %.0f%% of the time (a wait of %.1f h at each start); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average; %.1f interruptions expected, all %d instance(s) kept for the whole job with probability %.0f%%",
+			s.HazardPerHour, s.HazardSource, j.Instances, 100*s.Availability, s.WaitHours, s.CheckpointInterval, s.CheckpointInterval/2+s.RestartHours,
+			s.ExpectedInterrupts, j.Instances, 100*s.HoldProbability)
 	}
 	return s
 }
@@ -490,4 +626,44 @@ func reserved(j *Job, billed float64, e *Estimate) Reserved {
 			j.Mode, term, u*100, e.PricePerHourUSD/u, r.BreakEvenUtilization*100)
 	}
 	return r
+}
+
+// How far a price may be from what a buyer pays, beyond the model's speed
+// error. A spot price made of one zone's or listing's moment is spread like
+// one zone of a region against the region's mean: in the 2026 AWS file's
+// regions of two or more zones (2,282 zone prices), a zone's price is
+// 0.74-1.23 of its region's mean at p10-p90, so the mean is 0.81-1.35 of a
+// zone's. A price older than StaleAfter drifts by PriceDriftPerYear of its
+// age, both ways (GPU list prices have moved by 45% in one step: AWS P5,
+// 2025-06).
+const (
+	PointSpotLow      = 0.81
+	PointSpotHigh     = 1.35
+	PriceDriftPerYear = 0.25
+)
+
+// PriceSpread is the range, as factors of the price, that o's price in m
+// may really be at now: the spot range the source gives (or a point
+// price's spread), widened by the price's age. basis says why, "" when the
+// price is a current list price.
+func PriceSpread(o *catalog.Offer, m catalog.Mode, now time.Time) (lo, hi float64, basis string) {
+	lo, hi = 1, 1
+	if m == catalog.Spot {
+		if l, h, ok := o.SpotRange(); ok {
+			lo, hi, basis = l, h, fmt.Sprintf("the spot range of a %s price", o.SpotBasis)
+		} else if o.SpotBasis == catalog.SpotPoint || o.SpotBasis == catalog.SpotBasisUnstated {
+			lo, hi, basis = PointSpotLow, PointSpotHigh, "a point spot price"
+		}
+	}
+	f := o.PriceFact(m)
+	if age := now.Sub(f.AsOf); !f.AsOf.IsZero() && age > catalog.StaleAfter {
+		years := age.Hours() / HoursPerYear
+		d := 1 + PriceDriftPerYear*years
+		lo, hi = lo/d, hi*d
+		if basis != "" {
+			basis += ", "
+		}
+		basis += fmt.Sprintf("a price %.1f years old", years)
+	}
+	return lo, hi, basis
 }

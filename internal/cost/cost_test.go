@@ -64,14 +64,25 @@ func TestSpotYoungDalyByHand(t *testing.T) {
 	e := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 1, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72})
 	s := e.Spot
 	C, M := 0.01, 1000.0
+	// The zone's capacity is there 1000 h for every 4.26 h away: a start
+	// waits (1 - f) x 4.26 h on average, and a restart also relaunches and
+	// reads the checkpoint back.
+	f := M / (M + SpotCapacityGapHours)
+	W := (1 - f) * SpotCapacityGapHours
 	T := math.Sqrt(2*C*M) - C
-	R := RequeueHours + C
-	phi := C/T + (T/2+R)/M
+	R := W + ProvisionHours + ImagePullHours + C
+	phi := C/T + (T/2+R-W)/M // billed: the waits are not
+	wall := C/T + (T/2+R)/M
+	near(t, "availability", s.Availability, f, 1e-12)
+	near(t, "wait", s.WaitHours, W, 1e-12)
 	near(t, "checkpoint interval", s.CheckpointInterval, T, 1e-9)
 	near(t, "overhead fraction", s.OverheadFraction, phi, 1e-9)
 	near(t, "spot overhead", e.Cost.SpotOverhead, 100*phi*4, 1e-6)
 	near(t, "compute", e.Cost.Compute, 400, 1e-9)
-	near(t, "expected interruptions", s.ExpectedInterrupts, 0.001*100*(1+phi), 1e-9)
+	near(t, "expected interruptions", s.ExpectedInterrupts, 0.001*100*(1+wall), 1e-9)
+	near(t, "held throughout", s.HoldProbability, math.Exp(-0.1), 1e-12)
+	near(t, "waited", s.WaitedHours, W*(1+100/M), 1e-12)
+	near(t, "wall time", e.WallHours, e.SetupHours+100*(1+phi)+W*(1+100/M), 1e-9)
 	// Four instances quadruple the job's hazard.
 	e4 := Price(Job{Offer: offer(10, 4, 0), Provider: p, Instances: 4, Mode: catalog.Spot, ProductiveHours: 100, CheckpointGB: 72})
 	near(t, "MTBF of 4 instances", e4.Spot.MTBFHours, 250, 1e-9)
@@ -184,4 +195,48 @@ func TestNotesAgreeWithTheBreakdown(t *testing.T) {
 	if !strings.Contains(notes, "(two copies of the 140 GB model weights) for one month") || strings.Contains(notes, "checkpoint") {
 		t.Errorf("a service's storage must be its model weights for a month:\n%s", notes)
 	}
+}
+
+// TestSpotHazardFromBuckets: a published frequency becomes a rate per
+// instance-hour through the one fitted window, and a provider that
+// publishes nothing gets the worst bucket, said so.
+func TestSpotHazardFromBuckets(t *testing.T) {
+	for b, want := range []float64{0.00219, 0.00675, 0.01156, 0.01664, 0.06001} {
+		got, src := SpotHazard(&catalog.SpotRisk{Provider: "aws", Bucket: b})
+		near(t, catalog.SpotBuckets[b], got, want, 5e-5)
+		if !strings.Contains(src, catalog.SpotBuckets[b]) {
+			t.Errorf("bucket %d: source %q does not name it", b, src)
+		}
+	}
+	got, src := SpotHazard(nil)
+	near(t, "nothing published", got, 0.06001, 5e-5)
+	if !strings.Contains(src, "assumed") {
+		t.Errorf("a default rate must say it is assumed: %q", src)
+	}
+	got, src = SpotHazard(&catalog.SpotRisk{Provider: "gcp", Bucket: -1, PerHour: 0.099})
+	if got != 0.099 || !strings.Contains(src, "measured") {
+		t.Errorf("a measured rate: %g %q", got, src)
+	}
+	// Eight instances at once are there less often than one.
+	if a1, a8 := SpotAvailability(0.0067, 1), SpotAvailability(0.0067, 8); !(a8 < a1 && a1 < 1) {
+		t.Errorf("availability of 1 and 8 instances: %g %g", a1, a8)
+	}
+}
+
+// TestSpotServiceColdStartByHand: a service on spot keeps no checkpoint; a
+// replica lost waits for capacity and reads its weights again.
+func TestSpotServiceColdStartByHand(t *testing.T) {
+	risk := &catalog.SpotRisk{Provider: "aws", Bucket: 1}
+	e := Price(Job{Offer: offer(10, 4, 0), Provider: provider(time.Second), Instances: 3, Mode: catalog.Spot, Service: true, WeightsGB: 140, SpotRisk: risk})
+	s := e.Spot
+	lambda := bucketHazard(1)
+	cold := ProvisionHours + ImagePullHours + 140/WeightsReadGBps/3600
+	W := (1 - SpotAvailability(lambda, 1)) * SpotCapacityGapHours
+	if s.CheckpointInterval != 0 {
+		t.Errorf("a service checkpoints every %g h: it keeps no state", s.CheckpointInterval)
+	}
+	near(t, "billed overhead", s.OverheadFraction, lambda*cold, 1e-12)
+	near(t, "downtime", s.DowntimeFraction, lambda*(W+cold), 1e-12)
+	near(t, "interruptions a month", s.ExpectedInterrupts, 3*lambda*catalog.HoursPerMonth, 1e-9)
+	near(t, "spot overhead", e.Cost.SpotOverhead, catalog.HoursPerMonth*lambda*cold*3*4, 1e-6)
 }

@@ -38,6 +38,11 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 		a.Factors = factors(r, pick, runner, svc, l)
 	}
 	a.Headline = headline(pick, svc, l)
+	for _, w := range pick.Warnings {
+		if w.Code == advisor.WarnOldPrice && len(w.Args) > 0 {
+			a.Headline += am(l, "head_old_price", w.Args[0])
+		}
+	}
 	if pick.Cost.PriceKnown {
 		b := pick.Cost.Cost
 		a.Cost = &AnswerCostJSON{Unit: "USD", Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress),
@@ -352,6 +357,16 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 			add(w.Code, "high", sentenceCase(fmt.Sprint(arg(0))))
 		case advisor.WarnSpot:
 			add(w.Code, "medium", am(l, "risk_spot", arg(0), arg(1)))
+		case advisor.WarnSpotUnheld:
+			add(w.Code, "high", am(l, "risk_spot_unheld", arg(0), arg(1), arg(2), arg(3)))
+		case advisor.WarnSpotService:
+			add(w.Code, "medium", am(l, "risk_spot_service", arg(0), arg(1), arg(2)))
+		case advisor.WarnSpotPoint:
+			add(w.Code, "low", am(l, "risk_spot_point", arg(0), arg(1)))
+		case advisor.WarnEgressUnknown:
+			add(w.Code, "medium", am(l, "risk_egress_unknown", arg(0), arg(1), arg(2)))
+		case advisor.WarnOldPrice:
+			add(w.Code, "medium", am(l, "risk_old_price", arg(0), arg(1)))
 		case advisor.WarnNeedsWork:
 			add(w.Code, "medium", am(l, "risk_stack", fmt.Sprint(arg(0))))
 		case advisor.WarnPreferred:

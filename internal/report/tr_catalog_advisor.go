@@ -72,4 +72,14 @@ var trCost = map[string]string{
 	" published rate":   " 公布费率",
 	"%s published rate": "%s 公布的费率", // composed: the spot hazard's source
 	"default: GPU spot in AWS's >20%%/month interruption bucket": "默认值：AWS 中断率 >20%%/月 档的 GPU 竞价实例",
+	"spot: %.2g interruptions per instance-hour (%s); %d instance(s) at once are there %.0f%% of the time (a wait of %.1f h at each start); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average; %.1f interruptions expected, all %d instance(s) kept for the whole job with probability %.0f%%": "竞价实例：每实例小时 %.2g 次中断（%s）；%d 台实例同时可得的时间占 %.0f%%（每次启动平均等待 %.1f 小时）；每 %.2f 小时保存一次检查点（Young/Daly 公式），每次中断平均损失 %.2f 小时；预计 %.1f 次中断，%d 台实例在整个任务期间全部保住的概率为 %.0f%%",
+	"spot: %.2g interruptions per instance-hour (%s); a replica lost waits %.1f h for capacity on average and restarts in %.2f h (%.0f GB of weights at %.1f GB/s): away %.1f%% of the time":                                                                                                                               "竞价实例：每实例小时 %[1]s 次中断（%[2]s）；失去的副本平均等待容量 %[3]s 小时，再用 %[4]s 小时重启（以 %[6]s GB/s 读取 %[5]s GB 权重）：约 %[7]s%% 的时间不可用",
+	"no published rate: assumed as the %s bucket of AWS's Spot Instance Advisor":                "无公布的中断率：按 AWS 竞价实例顾问的 %s 档假设",
+	"%s Spot Instance Advisor: %s of instances reclaimed a month, estimated from similar types": "%s 竞价实例顾问：每月 %s 的实例被回收（按同类机型估计）",
+	"%s Spot Instance Advisor: %s of instances reclaimed a month":                               "%s 竞价实例顾问：每月 %s 的实例被回收",
+	"assumed from a trace of another GPU: %.3g instances lost per instance-hour":                "按另一款 GPU 的实测轨迹假设：每实例小时失去 %.3g 台实例",
+	"measured in a published trace: %.3g instances lost per instance-hour":                      "公开轨迹实测：每实例小时失去 %.3g 台实例",
+	"the spot range of a %s price":                                                              "%s 竞价价格的区间",
+	"a point spot price":                                                                        "单点竞价价格",
+	"a price %.1f years old":                                                                    "已有 %.1f 年的价格",
 }

@@ -80,6 +80,9 @@ var formats = map[string]bool{"skypilot": true, "vantage-csv": true, "gcp-machin
 
 type manifest struct {
 	Sources []Source `yaml:"sources"`
+	// SpotRisk are the files spot-risk.csv is made from (with the hand-kept
+	// measured rates of MeasuredSpotFile).
+	SpotRisk []Source `yaml:"spot_risk"`
 }
 
 // FileReport is what the build did with one source file.
@@ -119,6 +122,8 @@ type Result struct {
 	Reports []FileReport
 	Manual  []ManualReport
 	Offers  []*catalog.Offer
+	// SpotRisks counts the rows of spot-risk.csv written.
+	SpotRisks int
 }
 
 // Build reads the sources under fsys (the data directory) and makes
@@ -369,9 +374,17 @@ func Build(fsys fs.FS) (*Result, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
+	risks := spotRisks(fsys, cat, m.SpotRisk, res.Offers, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	if len(risks) > 0 {
+		res.Files[catalog.SpotRiskFile] = catalog.WriteSpotRisks(risks)
+	}
+	res.SpotRisks = len(risks)
 	// What is written must load: every accelerator, region, currency and
 	// fraction of every row checked as the binary will check it.
-	if _, err := catalog.Build(base, &catalog.Files{Offers: res.Offers}); err != nil {
+	if _, err := catalog.Build(base, &catalog.Files{Offers: res.Offers, SpotRisks: risks}); err != nil {
 		return nil, err
 	}
 	res.Files[SourcesDoc] = sourcesDoc(res)
@@ -390,6 +403,12 @@ func layer(prev, next *catalog.Offer, dates *[catalog.NumModes]time.Time) string
 	}
 	took := false
 	for m := range catalog.NumModes {
+		if m == catalog.Spot && prev.LocalPrices[m] > 0 && next.LocalPrices[m] > 0 && prev.Currency == next.Currency {
+			if averageSpot(prev, next, dates) {
+				took = true
+				continue
+			}
+		}
 		if next.LocalPrices[m] == 0 || (prev.LocalPrices[m] > 0 && !next.AsOf.After(dates[m])) {
 			continue
 		}
@@ -430,6 +449,53 @@ func layer(prev, next *catalog.Offer, dates *[catalog.NumModes]time.Time) string
 		prev.Notes = joinNotes(prev.Notes, next.Notes)
 	}
 	return ""
+}
+
+// SpotHistory is how far apart two files' spot prices of one offer may be
+// for a point price to be averaged with the other: within a year, both
+// are recent history.
+const SpotHistory = 365 * 24 * time.Hour
+
+// averageSpot handles an offer whose spot price two files give when the
+// newer of them is a point price (one zone or listing at one moment): a
+// buyer pays neither moment, so the offer's spot price is the mean of the
+// two, with the range of everything either saw, basis average. It reports
+// whether it set the price; otherwise the newer price wins as for any mode.
+func averageSpot(prev, next *catalog.Offer, dates *[catalog.NumModes]time.Time) bool {
+	newer, older, olderDate := next, prev, dates[catalog.Spot]
+	if !next.AsOf.After(dates[catalog.Spot]) {
+		newer, older, olderDate = prev, next, next.AsOf
+	}
+	newerDate := newer.AsOf
+	if newer == prev {
+		newerDate = dates[catalog.Spot]
+	}
+	if (newer.SpotBasis != catalog.SpotPoint && newer.SpotBasis != catalog.SpotBasisUnstated) || newerDate.Sub(olderDate) > SpotHistory {
+		return false
+	}
+	a, b := newer.LocalPrices[catalog.Spot], older.LocalPrices[catalog.Spot]
+	lo, hi := math.Min(a, b), math.Max(a, b)
+	if older.SpotMin > 0 {
+		lo = math.Min(lo, older.SpotMin)
+	}
+	if older.SpotMax > 0 {
+		hi = math.Max(hi, older.SpotMax)
+	}
+	mean := (a + b) / 2
+	rate := 1.0
+	if prev.LocalPrices[catalog.Spot] > 0 {
+		rate = prev.ListPrices[catalog.Spot] / prev.LocalPrices[catalog.Spot]
+	}
+	olderSrc := catalog.SourcePrefix(older.PriceFact(catalog.Spot).Source)
+	prev.Notes = joinNotes(prev.Notes, fmt.Sprintf("spot: the mean of a point price %g (%s) and %g (%s, %s)",
+		a, newerDate.Format(time.DateOnly), b, olderDate.Format(time.DateOnly), olderSrc))
+	prev.LocalPrices[catalog.Spot], prev.ListPrices[catalog.Spot], prev.YourPrices[catalog.Spot] = mean, mean*rate, mean*rate
+	prev.SpotBasis, prev.SpotMin, prev.SpotMax, prev.SpotZones = catalog.SpotAverage, lo, hi, 0
+	if newer == next {
+		prev.PriceFacts[catalog.Spot] = next.Fact
+	}
+	dates[catalog.Spot] = newerDate
+	return true
 }
 
 // settle makes an offer built from several files read as one: its own

@@ -2,6 +2,7 @@ package rebuild
 
 import (
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -214,4 +215,39 @@ func fstestFS(files map[string][]byte) fstest.MapFS {
 		fsys[k] = &fstest.MapFile{Data: v}
 	}
 	return fsys
+}
+
+// TestPointSpotAveraged: a newer file's spot price of one zone at one
+// moment is averaged with an older file's within a year, with the range of
+// both: AWS p6-b300.48xlarge us-west-2 was 15.98 in one zone in June 2026
+// and 103.74 on average in November 2025.
+func TestPointSpotAveraged(t *testing.T) {
+	manifest := testManifest + `  - file: vantage/aws.csv
+    provider: aws
+    format: vantage-csv
+    repository: example.com/older
+    path: instances.json
+    commit: fedcba9876543210
+    as_of: 2025-11-30
+    as_of_basis: a test
+    modes_only: true
+`
+	res, err := Build(base(t, map[string]string{ManifestFile: manifest,
+		"sources/skypilot/aws.csv": "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n" +
+			"p6-b300.48xlarge,B300,8,192,4096,142.416,15.9815,us-west-2,usw2-az2\n",
+		"sources/vantage/aws.csv": "instance_type,region,accelerator_count,vcpu,memory_gib,linux_ondemand_usd_per_hour,linux_spot_avg_usd_per_hour,linux_spot_min_usd_per_hour,linux_spot_max_usd_per_hour\n" +
+			"p6-b300.48xlarge,us-west-2,8,192,4096,142.416,103.7412,103.7412,103.7412\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Offers[0]
+	if got, want := o.LocalPrices[catalog.Spot], (15.9815+103.7412)/2; math.Abs(got-want) > 1e-9 {
+		t.Errorf("spot %g, want the mean %g", got, want)
+	}
+	if o.SpotBasis != catalog.SpotAverage || o.SpotMin != 15.9815 || o.SpotMax != 103.7412 {
+		t.Errorf("basis %v range %g-%g, want average 15.9815-103.7412", o.SpotBasis, o.SpotMin, o.SpotMax)
+	}
+	if !strings.Contains(o.Notes, "the mean of a point price") {
+		t.Errorf("notes do not say how the price was made: %q", o.Notes)
+	}
 }

@@ -1,0 +1,212 @@
+package data_test
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// readCSV reads a source file under sources/ by column name.
+func readCSV(t *testing.T, name string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			if i < len(r) {
+				m[h] = r[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func num(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// Spot as paid: no spot price of the catalog is the cheapest zone of its
+// region. Every AWS offer whose region has several zones in the 2026 file
+// carries the mean of its zones (or, where the zones agree, their one
+// price), with the cheapest and dearest zone as its range.
+func TestSpotIsTheZonesMean(t *testing.T) {
+	c := load(t)
+	zones := map[string][]float64{}
+	for _, r := range readCSV(t, "sources/skypilot/aws.csv") {
+		if r["AcceleratorName"] == "" || num(r["SpotPrice"]) <= 0 {
+			continue
+		}
+		k := "aws/" + r["InstanceType"] + "@" + r["Region"]
+		zones[k] = append(zones[k], num(r["SpotPrice"]))
+	}
+	checked := 0
+	for _, o := range c.Offers {
+		z := zones[o.Key()]
+		sp, ok := o.LocalPrices.Get(catalog.Spot)
+		if len(z) < 2 || !ok || o.PriceFact(catalog.Spot).AsOf.Year() < 2026 {
+			continue
+		}
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for _, v := range z {
+			lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
+		}
+		mean := sum / float64(len(z))
+		checked++
+		if math.Abs(sp-mean) > 1e-6*mean {
+			t.Errorf("%s: spot %g, want the mean %g of its %d zones (%v)", o.Key(), sp, mean, len(z), z)
+		}
+		if lo < hi && (o.SpotBasis != catalog.SpotZonesMean || o.SpotMin != lo || o.SpotMax != hi || o.SpotZones != len(z)) {
+			t.Errorf("%s: basis %v range %g-%g over %d zones, want zones-mean %g-%g over %d", o.Key(), o.SpotBasis, o.SpotMin, o.SpotMax, o.SpotZones, lo, hi, len(z))
+		}
+	}
+	if checked < 500 {
+		t.Errorf("checked %d AWS offers with several zones, want at least 500", checked)
+	}
+	// The three offers the price review found at their cheapest zone.
+	for key, want := range map[string]float64{
+		"aws/p6-b200.48xlarge@us-east-2": (28.7577 + 23.956 + 11.3933) / 3,
+		"aws/p5en.48xlarge@eu-south-2":   (16.4548 + 8.6583) / 2,
+		"aws/g6.xlarge@eu-south-2":       (0.1991 + 0.1581 + 0.2103) / 3,
+	} {
+		o := offer(t, c, key)
+		if got := o.ListPrices[catalog.Spot]; math.Abs(got-want) > 0.002*want {
+			t.Errorf("%s: spot %g, want the zones' mean %g", key, got, want)
+		}
+	}
+}
+
+func offer(t *testing.T, c *catalog.Catalog, key string) *catalog.Offer {
+	t.Helper()
+	for _, o := range c.Offers {
+		if o.Key() == key {
+			return o
+		}
+	}
+	t.Fatalf("%s: not in the catalog", key)
+	return nil
+}
+
+// GCP machines are priced whole (vCPUs, memory, GPUs, bundled local SSD):
+// every GCP offer of a machine type and region the billing-derived price
+// list gives is within 1% of it, on demand and under 1- and 3-year
+// commitments; a3-highgpu-8g in us-central1 is the list's 88.49, 61.38 and
+// 38.86 USD/h.
+func TestGCPWholeMachinePrices(t *testing.T) {
+	c := load(t)
+	byKey := map[string]*catalog.Offer{}
+	for _, o := range c.Offers {
+		byKey[o.Key()] = o
+	}
+	checked := 0
+	for _, r := range readCSV(t, "sources/gcp-machines/gcp.csv") {
+		o := byKey["gcp/"+r["machine_type"]+"@"+r["region"]]
+		if o == nil {
+			continue
+		}
+		for col, m := range map[string]catalog.Mode{"on_demand_usd_per_hour": catalog.OnDemand,
+			"cud_1y_usd_per_hour": catalog.Reserved1y, "cud_3y_usd_per_hour": catalog.Reserved3y} {
+			want := num(r[col])
+			if want == 0 {
+				continue
+			}
+			checked++
+			if got := o.ListPrices[m]; math.Abs(got-want) > 0.01*want {
+				t.Errorf("%s %s: %g USD/h, the price list says %g", o.Key(), m, got, want)
+			}
+		}
+	}
+	if checked < 2000 {
+		t.Errorf("checked %d GCP prices, want at least 2,000", checked)
+	}
+	o := byKey["gcp/a3-highgpu-8g@us-central1"]
+	if o == nil {
+		t.Fatal("gcp/a3-highgpu-8g@us-central1 missing")
+	}
+	for m, want := range map[catalog.Mode]float64{catalog.OnDemand: 88.49, catalog.Reserved1y: 61.38, catalog.Reserved3y: 38.86} {
+		if got := o.ListPrices[m]; math.Abs(got-want) > 0.03*want {
+			t.Errorf("a3-highgpu-8g us-central1 %s: %g, want %g", m, got, want)
+		}
+	}
+}
+
+// Commitments: at least 800 offers carry a reserved or committed price,
+// each with the source and date of that price, cheaper than on-demand, and
+// the 3-year term no dearer than the 1-year one.
+func TestReservedPrices(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers {
+		r1, ok1 := o.ListPrices.Get(catalog.Reserved1y)
+		r3, ok3 := o.ListPrices.Get(catalog.Reserved3y)
+		if !ok1 && !ok3 {
+			continue
+		}
+		n++
+		od, okOD := o.ListPrices.Get(catalog.OnDemand)
+		for m, v := range map[catalog.Mode]float64{catalog.Reserved1y: r1, catalog.Reserved3y: r3} {
+			if v == 0 {
+				continue
+			}
+			if f := o.PriceFact(m); f.Source == "" || f.AsOf.IsZero() {
+				t.Errorf("%s %s: no source or date", o.Key(), m)
+			}
+			if okOD && v >= od {
+				t.Errorf("%s %s: %g is not below on-demand %g", o.Key(), m, v, od)
+			}
+		}
+		if ok1 && ok3 && r3 > r1*1.0001 {
+			t.Errorf("%s: 3-year %g dearer than 1-year %g", o.Key(), r3, r1)
+		}
+		if o.AllUpfront1y > 0 && o.AllUpfront1y > o.LocalPrices[catalog.Reserved1y]*1.0001 {
+			t.Errorf("%s: all-upfront 1-year %g dearer than no-upfront %g", o.Key(), o.AllUpfront1y, o.LocalPrices[catalog.Reserved1y])
+		}
+	}
+	if n < 800 {
+		t.Errorf("%d offers with a reserved or committed price, want at least 800", n)
+	}
+}
+
+// Every spot price says how it was made, and a range holds its price.
+func TestSpotBasisStated(t *testing.T) {
+	c := load(t)
+	for _, o := range c.Offers {
+		sp, ok := o.LocalPrices.Get(catalog.Spot)
+		if !ok {
+			continue
+		}
+		if o.SpotMin > 0 && (o.SpotMin > sp*(1+1e-9) || o.SpotMax < sp*(1-1e-9)) {
+			t.Errorf("%s: spot %g outside its range %g-%g", o.Key(), sp, o.SpotMin, o.SpotMax)
+		}
+		if o.SpotBasis == catalog.SpotBasisUnstated && o.Source != "" && !isManual(o) {
+			t.Errorf("%s: a spot price from a public file without a basis", o.Key())
+		}
+	}
+}
+
+// isManual reports whether o is a hand-kept row: its source names no
+// commit of the manifest's public files.
+func isManual(o *catalog.Offer) bool {
+	manifest, _ := os.ReadFile("sources/sources.yaml")
+	for _, line := range strings.Split(string(manifest), "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(line), "commit: "); ok && strings.Contains(o.Source, "@"+c) {
+			return false
+		}
+	}
+	return true
+}
