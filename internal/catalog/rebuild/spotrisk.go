@@ -85,7 +85,7 @@ func advisorRows(cat *catalog.Catalog, doc spotAdvisor, s Source, date time.Time
 	}
 	src := s.Repository + "@" + s.Commit + " " + s.Path
 	fact := catalog.Fact{Source: src, AsOf: date}
-	byType := map[string][]int{}   // buckets of a type over its regions
+	byType := map[string][]int{} // buckets of a type over its regions
 	have := map[string]bool{}
 	var out []*catalog.SpotRisk
 	seen := map[string]bool{}
