@@ -320,6 +320,9 @@ type Result struct {
 	// maxOtherModes) in pricing modes the request did not ask for: what
 	// relaxing constraints.pricing would admit.
 	OtherModes []*Candidate
+	// Terms compares the ways to pay for #1's fleet (on demand, 1- and
+	// 3-year terms, spot); nil when #1 has no price.
+	Terms *Terms
 }
 
 // maxOtherModes bounds Result.OtherModes.
@@ -549,6 +552,9 @@ func Recommend(req Request) (*Result, error) {
 	markPareto(res.Candidates)
 	if !slices.ContainsFunc(res.Candidates, func(c *Candidate) bool { return c.Cost.PriceKnown }) {
 		res.OtherModes = otherModes(req, tasks, modes)
+	}
+	if len(res.Candidates) > 0 {
+		res.Terms = TermsOf(req, res.Candidates[0])
 	}
 	res.ConfidenceVsNext = confidenceVsNext(res, func(gpu string) string {
 		if a, ok := req.Catalog.Accelerator(gpu); ok {

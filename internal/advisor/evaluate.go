@@ -543,13 +543,16 @@ func (ev *evaluator) noPriceReason(o *catalog.Offer, m catalog.Mode) string {
 	return s
 }
 
-// price fills the slot's candidate with its cost and the figures the
-// constraints judge: what is kept of a candidate that is dropped.
-func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) {
-	spec, o := ev.spec, t.offer
-	prov := ev.provider
+// costJob is what the cost model prices for instances of o in mode m,
+// running p: the job's data, checkpoints and constraints from the spec.
+func (ev *evaluator) costJob(o *catalog.Offer, instances int, p *perf.Prediction, m catalog.Mode, service bool, share float64) cost.Job {
+	spec := ev.spec
+	prov := ev.provider // the current group's
+	if prov == nil || prov.ID != o.Provider {
+		prov, _ = ev.req.Catalog.Provider(o.Provider)
+	}
 	job := cost.Job{Offer: o, Provider: prov, Instances: instances, Mode: m, Service: service,
-		DeadlineHours: spec.Constraints.DeadlineHours, Share: ev.share(t, instances, replicas), ReservedUtilization: spec.Constraints.ReservedUtilization,
+		DeadlineHours: spec.Constraints.DeadlineHours, Share: share, ReservedUtilization: spec.Constraints.ReservedUtilization,
 		OutputsGB: spec.Data.OutputsGB, Detail: ev.req.Detail}
 	if p.DurationHours != nil {
 		job.ProductiveHours = *p.DurationHours
@@ -580,6 +583,14 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 			job.DataFrom = ev.locSrc
 		}
 	}
+	return job
+}
+
+// price fills the slot's candidate with its cost and the figures the
+// constraints judge: what is kept of a candidate that is dropped.
+func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) {
+	spec, o := ev.spec, t.offer
+	job := ev.costJob(o, instances, p, m, service, ev.share(t, instances, replicas))
 	c := &s.c
 	cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
 	e := &c.Cost

@@ -47,6 +47,43 @@ type AnswerJSON struct {
 	// NearMisses are excluded candidates that one relaxed constraint
 	// would admit (the cheapest or fastest per constraint).
 	NearMisses []NearMissJSON `json:"near_misses"`
+	// Terms compares the ways to pay for the pick's fleet (on demand, 1-
+	// and 3-year terms, spot) and says which wins and why; nil when the
+	// pick has no price.
+	Terms *TermsJSON `json:"terms,omitempty"`
+}
+
+// TermsJSON is the pick's fleet priced in every pricing mode its offer
+// publishes. Costs are USD for the job, USD per month for a service.
+type TermsJSON struct {
+	Unit     string     `json:"unit"`
+	Options  []TermJSON `json:"options"`
+	Best     string     `json:"best"`     // the cheapest pricing mode
+	Held     string     `json:"held"`     // the cheapest whose capacity is not reclaimed ("" = none priced)
+	Sentence string     `json:"sentence"` // which term wins and why
+}
+
+// TermJSON is one pricing mode of the pick's fleet.
+type TermJSON struct {
+	Pricing    string   `json:"pricing"`
+	Known      bool     `json:"known"`
+	CostUSD    *float64 `json:"cost_usd"`
+	PerHourUSD *float64 `json:"per_hour_usd"`
+	// VsOnDemand is the cost over on-demand's (nil without an on-demand
+	// price).
+	VsOnDemand *float64 `json:"vs_on_demand"`
+	// BreakEvenUse is, for a commitment, the share of the term the
+	// capacity must be busy to beat on-demand; Use the share this job or
+	// service uses.
+	BreakEvenUse *float64 `json:"break_even_use,omitempty"`
+	Use          *float64 `json:"use,omitempty"`
+	// AllUpfrontPerHourUSD is the same term paid wholly upfront, effective
+	// per fleet-hour, where sold.
+	AllUpfrontPerHourUSD *float64 `json:"all_upfront_per_hour_usd,omitempty"`
+	// ExpectedInterruptions and HoldProbability are a spot term's risk.
+	ExpectedInterruptions *float64 `json:"expected_interruptions,omitempty"`
+	HoldProbability       *float64 `json:"p_hold,omitempty"`
+	Sentence              string   `json:"sentence"`
 }
 
 // AnswerPickJSON names one candidate of the answer.

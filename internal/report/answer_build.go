@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -67,6 +68,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: confidenceText(l, c)}
 	}
 	a.Risks = risks(r, pick, svc, l)
+	a.Terms = termsAnswer(r, l)
 	return a
 }
 
@@ -606,3 +608,110 @@ func levelName(l Lang, level string) string {
 	}
 	return level
 }
+
+// termsAnswer says how the pick's fleet could be paid for, and which way
+// wins and why: the cheapest term, and when that is spot, the cheapest one
+// whose capacity is held.
+func termsAnswer(r *advisor.Result, l Lang) *TermsJSON {
+	t := r.Terms
+	if t == nil || t.Best < 0 || len(r.Candidates) == 0 {
+		return nil
+	}
+	out := &TermsJSON{Unit: "USD", Best: t.Options[t.Best].Mode.String()}
+	if t.Service {
+		out.Unit = "USD/month"
+	}
+	var od *advisor.Term
+	for i := range t.Options {
+		if t.Options[i].Mode == catalog.OnDemand && t.Options[i].Known {
+			od = &t.Options[i]
+		}
+	}
+	money := func(v float64) string {
+		if t.Service {
+			return am(l, "per_month_v", usd(v))
+		}
+		return usd(v)
+	}
+	for _, o := range t.Options {
+		j := TermJSON{Pricing: o.Mode.String(), Known: o.Known}
+		name := modeName(l, o.Mode.String())
+		if !o.Known {
+			j.Sentence = am(l, "term_none", name, t.Offer.Provider)
+			out.Options = append(out.Options, j)
+			continue
+		}
+		j.CostUSD, j.PerHourUSD = fp(r2(o.CostUSD)), fp(r2(o.PerHourUSD))
+		rel := ""
+		if od != nil && od.CostUSD > 0 && o.Mode != catalog.OnDemand {
+			v := o.CostUSD / od.CostUSD
+			j.VsOnDemand = fp(math.Round(v*1000) / 1000)
+			if v < 1 {
+				rel = am(l, "term_less", pct(1-v))
+			} else {
+				rel = am(l, "term_more", pct(v-1))
+			}
+		}
+		switch {
+		case o.BreakEven > 0:
+			j.BreakEvenUse, j.Use = fp(math.Round(o.BreakEven*1000)/1000), fp(math.Round(o.Use*1000)/1000)
+			key := "term_commit_pays"
+			if o.Use < o.BreakEven {
+				key = "term_commit_idle"
+			}
+			j.Sentence = am(l, key, name, money(o.CostUSD), rel, pct(o.BreakEven), pct(o.Use))
+			if o.AllUpfrontPerHourUSD > 0 {
+				j.AllUpfrontPerHourUSD = fp(r2(o.AllUpfrontPerHourUSD))
+				j.Sentence += am(l, "term_upfront", am(l, "per_hour_v", usd(o.AllUpfrontPerHourUSD)))
+			}
+		case o.Spot != nil:
+			j.ExpectedInterruptions = fp(math.Round(o.Spot.ExpectedInterrupts*10) / 10)
+			j.HoldProbability = fp(math.Round(o.Spot.HoldProbability*100) / 100)
+			if t.Service {
+				j.Sentence = am(l, "term_spot_svc", name, money(o.CostUSD), rel, round1(o.Spot.ExpectedInterrupts), pct(o.Spot.DowntimeFraction))
+			} else {
+				j.Sentence = am(l, "term_spot_job", name, money(o.CostUSD), rel, round1(o.Spot.ExpectedInterrupts), pct(o.Spot.HoldProbability))
+			}
+		default:
+			j.Sentence = am(l, "term_plain", name, money(o.CostUSD), rel)
+		}
+		out.Options = append(out.Options, j)
+	}
+	best := t.Options[t.Best]
+	bestName := modeName(l, best.Mode.String())
+	switch {
+	case best.Mode == catalog.Spot && t.Held >= 0:
+		held := t.Options[t.Held]
+		out.Held = held.Mode.String()
+		key := "terms_spot_job"
+		if t.Service {
+			key = "terms_spot_svc"
+		}
+		out.Sentence = am(l, key, bestName, money(best.CostUSD), modeName(l, held.Mode.String()), money(held.CostUSD))
+	case best.BreakEven > 0:
+		out.Held = best.Mode.String()
+		out.Sentence = am(l, "terms_commit", bestName, money(best.CostUSD), pct(best.Use), pct(best.BreakEven))
+	default:
+		out.Held = best.Mode.String()
+		key := "terms_od_job"
+		if t.Service {
+			key = "terms_od_svc"
+		}
+		out.Sentence = am(l, key, bestName, money(best.CostUSD))
+		if !slices.ContainsFunc(t.Options, func(o advisor.Term) bool { return o.Known && o.BreakEven > 0 }) {
+			out.Sentence += am(l, "terms_no_commit", t.Offer.Provider)
+		}
+	}
+	return out
+}
+
+// pct writes a share as a percentage: whole from 1% ("38%"), with one
+// decimal below ("0.4%").
+func pct(v float64) string {
+	if v > 0 && v < 0.01 {
+		return strconv.FormatFloat(math.Round(v*1000)/10, 'f', 1, 64) + "%"
+	}
+	return strconv.Itoa(int(math.Round(v*100))) + "%"
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }

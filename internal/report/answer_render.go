@@ -25,6 +25,8 @@ type answerLines struct {
 	sure                string
 	risks               []RiskJSON
 	near                []string
+	termsHead           string   // "Terms for this fleet:" or empty
+	terms               []string // one sentence per pricing mode, then which wins
 }
 
 func answerParts(a AnswerJSON, l Lang) answerLines {
@@ -70,6 +72,13 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 		}
 	}
 	p.risks = a.Risks
+	if t := a.Terms; t != nil && len(t.Options) > 1 {
+		p.termsHead = am(l, "terms_head")
+		for _, o := range t.Options {
+			p.terms = append(p.terms, o.Sentence)
+		}
+		p.terms = append(p.terms, t.Sentence)
+	}
 	for _, n := range a.NearMisses {
 		p.near = append(p.near, n.Sentence)
 	}
@@ -161,6 +170,12 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "%s\n", s)
 		}
 	}
+	if p.termsHead != "" {
+		fmt.Fprintf(b, "%s\n", heading(l, p.termsHead))
+		for _, s := range p.terms {
+			fmt.Fprintf(b, "  - %s\n", s)
+		}
+	}
 	if a.Qualifies {
 		if len(p.risks) == 0 {
 			fmt.Fprintf(b, "%s\n", am(l, "no_risks"))
@@ -198,6 +213,12 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 	}
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "\n%s\n", strings.Join(facts, "\n"))
+	}
+	if p.termsHead != "" {
+		fmt.Fprintf(b, "\n**%s**\n", mdEscape(p.termsHead))
+		for _, s := range p.terms {
+			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		}
 	}
 	if a.Qualifies {
 		if len(p.risks) == 0 {
@@ -255,6 +276,13 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 	}
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
+	}
+	if p.termsHead != "" {
+		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"terms\">\n", e(p.termsHead))
+		for _, s := range p.terms {
+			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
+		}
+		b.WriteString("</ul>\n")
 	}
 	if a.Qualifies {
 		if len(p.risks) == 0 {
