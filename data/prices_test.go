@@ -210,3 +210,45 @@ func isManual(o *catalog.Offer) bool {
 	}
 	return true
 }
+
+// Serverless platforms: at least five, each offer with a per-worker price,
+// its source and date, on a whole GPU, and never an hourly price beside it.
+func TestServerlessOffers(t *testing.T) {
+	c := load(t)
+	platforms := map[string]int{}
+	for _, o := range c.Offers {
+		v, ok := o.ListPrices.Get(catalog.Serverless)
+		if !ok {
+			continue
+		}
+		platforms[o.Provider]++
+		if v > 20 || o.GPUCount != 1 || o.Source == "" || o.AsOf.IsZero() {
+			t.Errorf("%s: serverless %g USD per worker-hour, %d GPUs, source %q", o.Key(), v, o.GPUCount, o.Source)
+		}
+		if od, ok := o.ListPrices.Get(catalog.OnDemand); ok {
+			t.Errorf("%s: a serverless worker with an hourly price %g too", o.Key(), od)
+		}
+	}
+	if len(platforms) < 5 {
+		t.Errorf("serverless offers from %d platforms (%v), want at least 5", len(platforms), platforms)
+	}
+}
+
+// Egress: at least 17 providers have a known internet egress price, each
+// with its source and date; an unknown price is no tier at all, never 0.
+func TestEgressKnown(t *testing.T) {
+	c := load(t)
+	known := 0
+	for _, p := range c.Providers {
+		if len(p.EgressTiers) == 0 {
+			continue
+		}
+		known++
+		if p.Egress.Source == "" || p.Egress.AsOf.IsZero() {
+			t.Errorf("%s: egress tiers without their own source and date", p.ID)
+		}
+	}
+	if known < 17 {
+		t.Errorf("egress known for %d providers, want at least 17", known)
+	}
+}

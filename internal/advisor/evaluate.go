@@ -388,9 +388,15 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
 	}
 	pp := p // shared by the candidates of every pricing mode
+	serverlessOnly := o.YourPrices[catalog.Serverless] > 0 && o.YourPrices == catalog.Prices{catalog.Serverless: o.YourPrices[catalog.Serverless]}
 	for _, m := range ev.modes {
 		unknown := false
 		if _, ok := o.YourPrices.Get(m); !ok {
+			if (m == catalog.Serverless) != serverlessOnly && o.YourPrices != (catalog.Prices{}) {
+				// A serverless platform is not sold by the hour, nor an
+				// instance by the worker-second: not an exclusion to list.
+				continue
+			}
 			if o.YourPrices != (catalog.Prices{}) || m != ev.modes[0] {
 				excl(m.String(), ReasonNoPrice, ev.noPriceReason(o, m))
 				continue
@@ -559,10 +565,17 @@ func (ev *evaluator) costJob(o *catalog.Offer, instances int, p *perf.Prediction
 	}
 	job.DatasetGB = spec.Data.DatasetGB
 	job.CheckpointGB = ev.ckptGB
-	if m == catalog.Spot {
+	switch m {
+	case catalog.Spot:
 		job.SpotRisk = ev.req.Catalog.SpotRiskOf(o)
 		if service {
 			job.WeightsGB = ev.ckptGB
+		}
+	case catalog.Serverless:
+		job.WeightsGB = ev.ckptGB
+		if service {
+			job.RequestsPerSecond, _ = serviceRate(spec)
+			job.RequestSeconds = requestSeconds(spec, p)
 		}
 	}
 	if spec.Data.Storage == workload.StorageLocalNVMe || (spec.Data.Storage == workload.StorageAuto && o.NVMeTB*1000*0.9 >= spec.Data.DatasetGB && spec.Data.DatasetGB > 0) {
@@ -584,6 +597,22 @@ func (ev *evaluator) costJob(o *catalog.Offer, instances int, p *perf.Prediction
 		}
 	}
 	return job
+}
+
+// requestSeconds is how long one request keeps a replica busy: its first
+// token and every output token after it, or an image pipeline's call.
+func requestSeconds(spec *workload.Spec, p *perf.Prediction) float64 {
+	if p.LatencyS != nil {
+		return *p.LatencyS
+	}
+	s := 0.0
+	if p.TTFTMs != nil {
+		s += *p.TTFTMs / 1000
+	}
+	if p.TPOTMs != nil && spec.Inference != nil {
+		s += *p.TPOTMs / 1000 * float64(spec.Inference.OutputTokens)
+	}
+	return s
 }
 
 // price fills the slot's candidate with its cost and the figures the

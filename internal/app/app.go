@@ -361,6 +361,9 @@ func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *
 	}
 	price, ok := o.YourPrices.Get(catalog.OnDemand)
 	if !ok {
+		price, ok = o.YourPrices.Get(catalog.Serverless) // a serverless platform: its worker's price
+	}
+	if !ok {
 		price = spec.Pricing.PerHourUSD
 	}
 	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()

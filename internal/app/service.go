@@ -3,12 +3,14 @@ package app
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/cost"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )
@@ -114,6 +116,9 @@ func imageBatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog
 	perInstance := groups
 	price, ok := o.YourPrices.Get(catalog.OnDemand)
 	if !ok {
+		price, ok = o.YourPrices.Get(catalog.Serverless) // a serverless platform: its worker's price
+	}
+	if !ok {
 		price = spec.Pricing.PerHourUSD * float64(groups)
 	}
 	price /= float64(groups)
@@ -134,8 +139,22 @@ func imageBatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog
 }
 
 // coldStart is the spec's cold start, or provisioning + image pull +
-// weights read from the offer's storage.
+// weights read from the offer's storage; on a serverless platform, the
+// worker start it states (or cost's default) + the weights read.
 func coldStart(spec *autoscale.Spec, o *catalog.Offer, weightsGB float64) float64 {
+	_, hourly := o.YourPrices.Get(catalog.OnDemand)
+	if !hourly && o.YourPrices[catalog.Serverless] > 0 && defaulted(spec, "service.provisioning_s") {
+		// A serverless platform's worker starts as the platform says,
+		// unless the file says otherwise.
+		start := o.ColdStartS
+		if start == 0 {
+			start = cost.DefaultServerlessColdStartS
+		}
+		return start + weightsGB/cost.WeightsReadGBps
+	}
+	if cold := spec.Service.ColdStartS; cold != 0 {
+		return cold
+	}
 	storage := o.NVMeReadGBps
 	if storage == 0 {
 		storage = o.BlockGBps
@@ -150,10 +169,13 @@ func coldStart(spec *autoscale.Spec, o *catalog.Offer, weightsGB float64) float6
 	if pull == 0 {
 		pull = defaultImagePullS
 	}
-	if cold := spec.Service.ColdStartS; cold != 0 {
-		return cold
-	}
 	return prov + pull + weightsGB/storage
+}
+
+// defaulted reports whether the spec filled field with its default (the
+// file did not set it).
+func defaulted(spec *autoscale.Spec, field string) bool {
+	return slices.ContainsFunc(spec.Defaults, func(d string) bool { return strings.HasPrefix(d, field+" = ") })
 }
 
 // cpuCore is what the CPU tier's speed needs of a processor: its
@@ -283,6 +305,13 @@ func ApplyPrices(spec *autoscale.Spec, o *catalog.Offer, m *autoscale.BatchModel
 	p := &spec.Policy
 	if p.Kind == autoscale.PolicyServerless && spec.Pricing.PerHourUSD > 0 {
 		m.PricePerHourUSD, m.ReplicasPerInstance = spec.Pricing.PerHourUSD, 0
+		return
+	}
+	if sv, ok := o.YourPrices.Get(catalog.Serverless); ok && p.Kind == autoscale.PolicyServerless {
+		// The offer is a serverless platform: a worker is billed at its
+		// price whatever instance it runs on.
+		m.PricePerHourUSD, m.ReplicasPerInstance = sv, 0
+		spec.Defaults = append(spec.Defaults, fmt.Sprintf("pricing.per_hour_usd = %.4g (the serverless price of %s per worker)", m.PricePerHourUSD, o.ID()))
 		return
 	}
 	if p.Kind == autoscale.PolicyMixed && p.Spot != nil && p.Spot.MaxReplicas > 0 && spec.Pricing.SpotPerHourUSD == 0 {

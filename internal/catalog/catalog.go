@@ -177,8 +177,13 @@ type Provider struct {
 	CustomerManagedKeys Tri             `json:"customer_managed_keys"`
 	ConfidentialGPUVMs  Tri             `json:"confidential_gpu_vms"`
 	SecureBoot          Tri             `json:"secure_boot"`
-	// EgressTiers are in USD (converted at load when published in another currency).
+	// EgressTiers are in USD (converted at load when published in another
+	// currency); none means the egress price is unknown, and a free
+	// provider has one tier at 0. Egress is where they were read and the
+	// date they speak for; EgressNotes what they leave out.
 	EgressTiers []EgressTier `json:"egress_tiers"`
+	Egress      Fact         `json:"egress_fact"`
+	EgressNotes string       `json:"egress_notes,omitempty"`
 	// Storage prices in USD per GB-month; 0 = unknown.
 	BlockUSDPerGBMonth  float64       `json:"block_storage_usd_per_gb_month,omitempty"`
 	ObjectUSDPerGBMonth float64       `json:"object_storage_usd_per_gb_month,omitempty"`
@@ -202,10 +207,15 @@ const (
 	Monthly
 	Reserved1y
 	Reserved3y
+	// Serverless is a platform that bills a worker by the second while it
+	// runs and scales to zero: its price is per worker-hour, and the
+	// offer's ColdStartS, IdleTimeoutS and BillingIncrementS say how a
+	// worker starts, stays and is billed.
+	Serverless
 	NumModes
 )
 
-var modeNames = [NumModes]string{"on-demand", "spot", "monthly", "reserved-1y", "reserved-3y"}
+var modeNames = [NumModes]string{"on-demand", "spot", "monthly", "reserved-1y", "reserved-3y", "serverless"}
 
 func (m Mode) String() string { return modeNames[m] }
 
@@ -330,8 +340,17 @@ type Offer struct {
 	// Currency per instance-hour) of a 1- and 3-year term paid wholly
 	// upfront, where the provider sells one; the reserved modes hold the
 	// no-upfront rate. 0 = not sold or unknown.
-	AllUpfront1y       float64 `json:"-"`
-	AllUpfront3y       float64 `json:"-"`
+	AllUpfront1y float64 `json:"-"`
+	AllUpfront3y float64 `json:"-"`
+	// ColdStartS and IdleTimeoutS are what a serverless platform states
+	// of a worker: seconds from a request to a ready worker when none is
+	// warm (its own figure, before the model loads), and how long an idle
+	// worker is kept (and billed) before it scales to zero, by default.
+	// BillingIncrementS is the unit a worker's time is billed in. 0 =
+	// not stated.
+	ColdStartS         float64 `json:"cold_start_s,omitempty"`
+	IdleTimeoutS       float64 `json:"idle_timeout_s,omitempty"`
+	BillingIncrementS  float64 `json:"billing_increment_s,omitempty"`
 	EgressUSDPerGB     float64 `json:"egress_usd_per_gb,omitempty"`
 	BlockUSDPerGBMonth float64 `json:"block_usd_per_gb_month,omitempty"`
 	Confidential       Tri     `json:"confidential_computing"`

@@ -42,6 +42,7 @@ var offerColumns = []string{
 	"driver", "source", "as_of", "notes", "region_inferred",
 	"spot_min", "spot_max", "spot_basis", "spot_zones",
 	"price_reserved_1y_all_upfront", "price_reserved_3y_all_upfront", "price_sources",
+	"price_serverless", "cold_start_s", "idle_timeout_s", "billing_increment_s",
 }
 
 // Files is the parsed content of one catalog directory, before references
@@ -272,7 +273,7 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 				Fact:               t.fact(),
 			}
 			o.srcLine = t.line
-			for _, col := range []string{"price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y"} {
+			for _, col := range []string{"price_on_demand", "price_spot", "price_reserved_1y", "price_reserved_3y", "price_serverless"} {
 				if v := t.num(col); v > MaxLocalPricePerHour {
 					t.fail(t.line, col, "%g per instance-hour is beyond any real instance (at most %g)", v, MaxLocalPricePerHour)
 				}
@@ -285,6 +286,11 @@ func ParseOffers(file string, data []byte, errs *apperr.List) []*Offer {
 			o.LocalPrices[Reserved1y] = t.pos("price_reserved_1y")
 			o.LocalPrices[Reserved3y] = t.pos("price_reserved_3y")
 			o.LocalPrices[Monthly] = t.pos("price_monthly") / HoursPerMonth
+			o.LocalPrices[Serverless] = t.pos("price_serverless")
+			o.ColdStartS, o.IdleTimeoutS, o.BillingIncrementS = t.pos("cold_start_s"), t.pos("idle_timeout_s"), t.pos("billing_increment_s")
+			if (o.ColdStartS > 0 || o.IdleTimeoutS > 0 || o.BillingIncrementS > 0) && o.LocalPrices[Serverless] == 0 {
+				t.fail(t.line, "cold_start_s", "cold_start_s, idle_timeout_s and billing_increment_s describe a serverless price: price_serverless is empty")
+			}
 			o.AllUpfront1y = t.pos("price_reserved_1y_all_upfront")
 			o.AllUpfront3y = t.pos("price_reserved_3y_all_upfront")
 			parseSpotColumns(t, o)
@@ -414,6 +420,9 @@ type providerYAML struct {
 		USDPerGB float64 `yaml:"usd_per_gb"`
 	} `yaml:"egress_tiers_usd_per_gb"`
 	EgressCurrency          string  `yaml:"egress_currency"`
+	EgressSource            string  `yaml:"egress_source"`
+	EgressAsOf              string  `yaml:"egress_as_of"`
+	EgressNotes             string  `yaml:"egress_notes"`
 	BlockUSDPerGBMonth      float64 `yaml:"block_storage_usd_per_gb_month"`
 	ObjectUSDPerGBMonth     float64 `yaml:"object_storage_usd_per_gb_month"`
 	BillingGranularityS     float64 `yaml:"billing_granularity_s"`
@@ -511,6 +520,20 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			}
 			p.EgressTiers = append(p.EgressTiers, EgressTier{UpToTB: e.UpToTB, USDPerGB: e.USDPerGB})
 		}
+		if len(r.EgressTiers) > 0 {
+			// Without its own source and date, the egress price is the
+			// provider row's fact.
+			p.Egress = p.Fact
+			if r.EgressSource != "" {
+				p.Egress.Source = r.EgressSource
+			}
+			if r.EgressAsOf != "" {
+				p.Egress.AsOf = date(i, "egress_as_of", r.EgressAsOf)
+			}
+		} else if r.EgressSource != "" || r.EgressAsOf != "" {
+			bad(i, "egress_source", "names the source of an egress price, but egress_tiers_usd_per_gb is empty (a free provider has one tier at 0)")
+		}
+		p.EgressNotes = r.EgressNotes
 		if c := strings.ToUpper(r.EgressCurrency); c != "" && c != "USD" {
 			f.providerCurrency[p.ID] = c
 		}

@@ -58,6 +58,7 @@ func WriteOffers(w io.Writer, offers []*Offer) error {
 			o.Source, o.AsOf.Format(time.DateOnly), o.Notes, yes(o.RegionInferred),
 			f(o.SpotMin), f(o.SpotMax), o.SpotBasis.String(), i(o.SpotZones),
 			f(o.AllUpfront1y), f(o.AllUpfront3y), formatPriceSources(o),
+			f(o.LocalPrices[Serverless]), f(o.ColdStartS), f(o.IdleTimeoutS), f(o.BillingIncrementS),
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

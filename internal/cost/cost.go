@@ -7,6 +7,7 @@ package cost
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,9 +80,45 @@ type Job struct {
 	// offer's spot capacity is reclaimed; nil = nothing (a stated default).
 	SpotRisk *catalog.SpotRisk
 	// WeightsGB is what a service replica reads before it serves (its
-	// model weights); it makes a spot restart's cold start.
+	// model weights); it makes a spot restart's or a serverless worker's
+	// cold start.
 	WeightsGB float64
+	// RequestsPerSecond and RequestSeconds are a service's offered load
+	// and how long one request keeps a worker busy (its latency): a
+	// serverless worker that sees no request for its idle timeout scales
+	// to zero and is not billed.
+	RequestsPerSecond, RequestSeconds float64
 }
+
+// Serverless is how a serverless platform bills a plan: the share of the
+// month its workers are up (and billed), the cold starts that scaling from
+// zero costs, and the share of requests that wait for one.
+type Serverless struct {
+	// BilledWorkers is the mean number of workers up and billed.
+	BilledWorkers float64 `json:"billed_workers"`
+	// ColdStartS is one worker's cold start: the platform's own and the
+	// weights' load; ColdStartsPerHour how often the fleet pays one.
+	ColdStartS        float64 `json:"cold_start_s"`
+	ColdStartsPerHour float64 `json:"cold_starts_per_hour"`
+	// ColdRequestShare is the share of requests that find no warm worker
+	// and wait ColdStartS more.
+	ColdRequestShare float64 `json:"cold_request_share"`
+	IdleTimeoutS     float64 `json:"idle_timeout_s"`
+	// Stated is false when the platform states no cold start (a default
+	// was assumed).
+	Stated bool `json:"stated"`
+}
+
+// Serverless defaults, used when a platform does not state its own.
+const (
+	// DefaultServerlessColdStartS is a worker's start before the model
+	// loads: a container on a warm host (Cloud Run states 5 s for an L4;
+	// Modal about 1 s; RunPod and others state none).
+	DefaultServerlessColdStartS = 30.0
+	// DefaultServerlessIdleS is how long an idle worker is kept: Modal's
+	// and Cerebrium's default 60 s.
+	DefaultServerlessIdleS = 60.0
+)
 
 // Spot is the risk model of one spot candidate: how often its capacity is
 // reclaimed (from what the provider publishes or a trace measured), how
@@ -145,6 +182,7 @@ type Estimate struct {
 	Cost            Breakdown    `json:"cost_usd"`
 	PerHourUSD      float64      `json:"per_hour_usd"` // all instances
 	Spot            *Spot        `json:"spot,omitempty"`
+	Serverless      *Serverless  `json:"serverless,omitempty"`
 	Reserved        *Reserved    `json:"reserved,omitempty"`
 	// EgressAssumedGB is the data priced at DefaultEgressUSDPerGB because
 	// the egress price of EgressAssumedProvider is unknown (0: none).
@@ -272,6 +310,18 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 		}
 		*res = reserved(j, hours+e.SetupHours, e)
 		e.Reserved = res
+	case catalog.Serverless:
+		sv := serverless(j, e)
+		e.Serverless = &sv
+		// No machine to provision: a worker's cold start instead, once for
+		// a job, as often as the fleet scales from zero for a service.
+		e.SetupHours = sv.ColdStartS / 3600
+		if j.Service {
+			e.SetupHours = sv.ColdStartsPerHour * sv.ColdStartS / 3600 * hours
+			// Only the workers up are billed: hours stands for the
+			// month's worker-hours over the plan's instances.
+			hours *= sv.BilledWorkers / float64(max(1, j.Instances))
+		}
 	}
 	e.WallHours = e.TransferHours + e.SetupHours + hours + lost
 	if e.Spot != nil {
@@ -306,6 +356,43 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 		e.storageNote(j, storedGB, blockPrice)
 	}
 	e.Cost.Total = e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead
+}
+
+// serverless is what scaling to zero does to a plan of j.Instances
+// workers. A job keeps its workers busy: they are billed while it runs,
+// after one cold start. A service's workers are all up while the load
+// needs them; a lone worker, though, sees a request every 1/rate seconds,
+// holds each for RequestSeconds and stays RequestSeconds + idle timeout
+// after it: with Poisson arrivals it is up 1 - exp(-rate (S + idle)) of
+// the time, and the arrivals that find it down (exp(-rate (S + idle)) of
+// them) wait for a cold start, which is billed.
+func serverless(j *Job, e *Estimate) Serverless {
+	o := j.Offer
+	sv := Serverless{ColdStartS: o.ColdStartS, IdleTimeoutS: o.IdleTimeoutS, Stated: o.ColdStartS > 0}
+	if sv.ColdStartS == 0 {
+		sv.ColdStartS = DefaultServerlessColdStartS
+	}
+	if sv.IdleTimeoutS == 0 {
+		sv.IdleTimeoutS = DefaultServerlessIdleS
+	}
+	sv.ColdStartS += j.WeightsGB / WeightsReadGBps
+	n := float64(max(1, j.Instances))
+	sv.BilledWorkers = n
+	if j.Service && j.Instances <= 1 && j.RequestsPerSecond > 0 {
+		cold := math.Exp(-j.RequestsPerSecond * (j.RequestSeconds + sv.IdleTimeoutS))
+		sv.BilledWorkers = 1 - cold
+		sv.ColdRequestShare = cold
+		sv.ColdStartsPerHour = 3600 * j.RequestsPerSecond * cold
+	}
+	if j.Detail {
+		basis := "as the platform states"
+		if !sv.Stated {
+			basis = fmt.Sprintf("%.0f s assumed: the platform states none", DefaultServerlessColdStartS)
+		}
+		e.note("serverless: %.2f worker(s) up on average, %.1f cold starts an hour of %.0f s each (%s, with %.0f GB of weights at %.1f GB/s); %.1f%% of requests wait for one; idle workers stop after %.0f s",
+			sv.BilledWorkers, sv.ColdStartsPerHour, sv.ColdStartS, basis, j.WeightsGB, WeightsReadGBps, 100*sv.ColdRequestShare, sv.IdleTimeoutS)
+	}
+	return sv
 }
 
 // timing is the time a job spends before it computes: setup billed on the
@@ -406,6 +493,9 @@ func EgressUSD(p *catalog.Provider, gb float64) float64 {
 func EgressBasis(p *catalog.Provider) string {
 	if p == nil || len(p.EgressTiers) == 0 {
 		return fmt.Sprintf("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
+	}
+	if free := !slices.ContainsFunc(p.EgressTiers, func(t catalog.EgressTier) bool { return t.USDPerGB > 0 }); free {
+		return fmt.Sprintf("%s charges no egress", p.ID)
 	}
 	return fmt.Sprintf("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
 }

@@ -240,3 +240,29 @@ func TestSpotServiceColdStartByHand(t *testing.T) {
 	near(t, "interruptions a month", s.ExpectedInterrupts, 3*lambda*catalog.HoursPerMonth, 1e-9)
 	near(t, "spot overhead", e.Cost.SpotOverhead, catalog.HoursPerMonth*lambda*cold*3*4, 1e-6)
 }
+
+// TestServerlessByHand: a lone serverless worker is up 1 - exp(-rate (S +
+// idle)) of the time and the arrivals that find it down pay a cold start;
+// a fleet the load keeps busy is always up.
+func TestServerlessByHand(t *testing.T) {
+	o := offer(0, 0, 0)
+	o.LocalPrices[catalog.Serverless], o.ListPrices[catalog.Serverless], o.YourPrices[catalog.Serverless] = 3.6, 3.6, 3.6
+	o.ColdStartS, o.IdleTimeoutS = 10, 60
+	rate, S := 0.01, 5.0
+	e := Price(Job{Offer: o, Provider: provider(time.Second), Instances: 1, Mode: catalog.Serverless, Service: true,
+		WeightsGB: 16, RequestsPerSecond: rate, RequestSeconds: S})
+	sv := e.Serverless
+	cold := math.Exp(-rate * (S + 60))
+	near(t, "workers up", sv.BilledWorkers, 1-cold, 1e-12)
+	near(t, "cold start", sv.ColdStartS, 10+16/WeightsReadGBps, 1e-12)
+	near(t, "cold starts an hour", sv.ColdStartsPerHour, 3600*rate*cold, 1e-9)
+	near(t, "compute", e.Cost.Compute, catalog.HoursPerMonth*(1-cold)*3.6, 1e-6)
+	near(t, "cold starts billed", e.Cost.Setup, catalog.HoursPerMonth*3600*rate*cold*26/3600*3.6, 0.01) // billed to the second
+	// Four workers the load needs: all up, no cold start.
+	busy := Price(Job{Offer: o, Provider: provider(time.Second), Instances: 4, Mode: catalog.Serverless, Service: true,
+		WeightsGB: 16, RequestsPerSecond: 40, RequestSeconds: S})
+	near(t, "busy fleet", busy.Cost.Compute, catalog.HoursPerMonth*4*3.6, 1e-6)
+	if busy.Serverless.ColdRequestShare != 0 {
+		t.Errorf("a busy fleet's requests find a warm worker, got %g cold", busy.Serverless.ColdRequestShare)
+	}
+}

@@ -298,6 +298,9 @@ type ProviderJSON struct {
 	ConfidentialGPUVMs      catalog.Tri             `json:"confidential_gpu_vms"`
 	SecureBoot              catalog.Tri             `json:"secure_boot"`
 	EgressTiers             []catalog.EgressTier    `json:"egress_tiers_usd_per_gb"`
+	EgressSource            string                  `json:"egress_source,omitempty"`
+	EgressAsOf              string                  `json:"egress_as_of,omitempty"`
+	EgressNotes             string                  `json:"egress_notes,omitempty"`
 	BlockUSDPerGBMonth      float64                 `json:"block_storage_usd_per_gb_month,omitempty"`
 	ObjectUSDPerGBMonth     float64                 `json:"object_storage_usd_per_gb_month,omitempty"`
 	BillingGranularityS     float64                 `json:"billing_granularity_s"`
@@ -348,6 +351,8 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 		}
 		if j.EgressTiers == nil {
 			j.EgressTiers = []catalog.EgressTier{}
+		} else {
+			j.EgressSource, j.EgressAsOf, j.EgressNotes = p.Egress.Source, date(p.Egress.AsOf), p.EgressNotes
 		}
 		pricesAsOf, pricesStale := "", ""
 		if n, ok := newest[p.ID]; ok {
@@ -366,7 +371,7 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 		}
 		egress, egressCSV := tc(l, "unknown"), ""
 		if len(p.EgressTiers) > 0 {
-			egress = fmt.Sprintf("%.3f", p.EgressTiers[0].USDPerGB)
+			egress = egressCell(l, p.EgressTiers)
 			egressCSV = csvNum(p.EgressTiers[0].USDPerGB, 6, true)
 		}
 		act := tc(l, "no")
@@ -384,3 +389,19 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 
 // triText is a yes/no/unknown fact in l.
 func triText(l Lang, t catalog.Tri) string { return tc(l, t.String()) }
+
+// egressCell says a provider's egress price in a few words: free, the
+// first paid tier after a free allowance, or the first tier's price per GB.
+func egressCell(l Lang, tiers []catalog.EgressTier) string {
+	for i, t := range tiers {
+		if t.USDPerGB == 0 {
+			continue
+		}
+		price := fmt.Sprintf("%.4g", t.USDPerGB)
+		if i > 0 && tiers[i-1].UpToTB > 0 {
+			return fmt.Sprintf(tc(l, "egress_after"), price, fmt.Sprintf("%g", tiers[i-1].UpToTB))
+		}
+		return price
+	}
+	return tc(l, "egress_free")
+}

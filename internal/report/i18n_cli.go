@@ -10,6 +10,8 @@ var cliMessages = map[string][2]string{
 	"no":           {"no", "否"},
 	"unknown":      {"unknown", "未知"},
 	"stale_suffix": {" (stale)", "（过期）"},
+	"egress_free":  {"free", "免费"},
+	"egress_after": {"%s after %s TB free", "前 %[2]s TB 免费，之后 %[1]s"},
 	"list_sep":     {", ", "、"},
 
 	// column headers

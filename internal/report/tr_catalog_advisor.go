@@ -65,6 +65,7 @@ var trCost = map[string]string{
 	"storage: %.0f GB (dataset and two copies of the %.0f GB model weights) for one month at $%.3f/GB-month":                             "存储：%.0f GB（数据集和两份各 %.0f GB 的模型权重），一个月，%.3f 美元/GB·月",
 	"storage: %.0f GB (two copies of the %.0f GB model weights) for one month at $%.3f/GB-month":                                         "存储：%.0f GB（两份各 %.0f GB 的模型权重），一个月，%.3f 美元/GB·月",
 	"egress price unknown: assumed $%.2f/GB":                                                                                             "出网流量价格未知：假设为 %.2f 美元/GB",
+	"%s charges no egress":                                                                                                               "%s 不收取出网流量费用",
 	"%s egress tiers, first $%.3f/GB":                                                                                                    "%s 出网流量阶梯价，首档 %.3f 美元/GB",
 	"$%.3f/GB for this offer":                                                                                                            "该实例 %.3f 美元/GB",
 	"spot: %.2g interruptions per instance-hour (%s); checkpoint every %.2f h (Young/Daly), %.2f h lost per interruption on average":     "竞价实例：每实例小时 %.2g 次中断（%s）；每 %.2f 小时保存一次检查点（Young/Daly 公式），每次中断平均损失 %.2f 小时",
@@ -82,4 +83,7 @@ var trCost = map[string]string{
 	"the spot range of a %s price":                                                              "%s 竞价价格的区间",
 	"a point spot price":                                                                        "单点竞价价格",
 	"a price %.1f years old":                                                                    "已有 %.1f 年的价格",
+	"%.0f s assumed: the platform states none":                                                  "假设为 %.0f 秒：平台未公布",
+	"serverless: %.2f worker(s) up on average, %.1f cold starts an hour of %.0f s each (%s, with %.0f GB of weights at %.1f GB/s); %.1f%% of requests wait for one; idle workers stop after %.0f s": "无服务器：平均 %.2f 个 worker 在运行，每小时 %.1f 次冷启动，每次 %.0f 秒（%s，以 %[6]s GB/s 加载 %[5]s GB 权重）；%[7]s%% 的请求需等待冷启动；空闲 worker 在 %[8]s 秒后停止",
+	"as the platform states": "按平台公布的数值",
 }

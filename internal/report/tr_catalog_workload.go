@@ -110,6 +110,8 @@ var trWorkload = map[string]string{
 	"%q is not a version constraint (want e.g. \">=2.4\" or \">=0.6, <0.8\")":                                                                   "%q 不是版本约束（应为 \">=2.4\" 或 \">=0.6, <0.8\" 这样的形式）",
 	"%q is not a feature id (lowercase, e.g. flash-attention-3, fp8)":                                                                           "%q 不是功能 id（小写，例如 flash-attention-3、fp8）",
 	"must be in (0, 1], got %s":                                                                                                                 "必须在 (0, 1] 之间，实际为 %s",
+	"not set; on-demand only (list spot, monthly, reserved-1y, reserved-3y or serverless to compare them)":                                      "未设置；仅按需（列出 spot、monthly、reserved-1y、reserved-3y 或 serverless 可一并比较）",
+	"not set; on-demand, and serverless platforms for a service (list spot, monthly, reserved-1y or reserved-3y to compare them)":               "未设置；按需，服务另加无服务器平台（列出 spot、monthly、reserved-1y 或 reserved-3y 可一并比较）",
 	"not set; on-demand only (list spot, monthly, reserved-1y or reserved-3y to compare them)":                                                  "未设置；仅按需（列出 spot、monthly、reserved-1y 或 reserved-3y 可一并比较）",
 	"%q is not an ISO 3166-1 alpha-2 country code (e.g. DE, US, CN)":                                                                            "%q 不是 ISO 3166-1 二字母国家代码（例如 DE、US、CN）",
 	"unknown certification %q (known: %s)":                                                                                                      "未知的认证 %q（已知：%s）",

@@ -49,6 +49,10 @@ type offerRecord struct {
 	AllUpfront1y float64      `json:"all_upfront_1y,omitempty"` // Currency per instance-hour, effective
 	AllUpfront3y float64      `json:"all_upfront_3y,omitempty"`
 	PriceFacts   []modeRecord `json:"price_facts,omitempty"`
+	// Serverless platforms' worker facts, seconds.
+	ColdStartS        float64 `json:"cold_start_s,omitempty"`
+	IdleTimeoutS      float64 `json:"idle_timeout_s,omitempty"`
+	BillingIncrementS float64 `json:"billing_increment_s,omitempty"`
 }
 
 // modeRecord is the source and date of one mode's price when it differs
@@ -75,6 +79,7 @@ func toRecord(o *catalog.Offer) offerRecord {
 	}
 	r.SpotBasis, r.SpotMin, r.SpotMax, r.SpotZones = o.SpotBasis.String(), o.SpotMin, o.SpotMax, o.SpotZones
 	r.AllUpfront1y, r.AllUpfront3y = o.AllUpfront1y, o.AllUpfront3y
+	r.ColdStartS, r.IdleTimeoutS, r.BillingIncrementS = o.ColdStartS, o.IdleTimeoutS, o.BillingIncrementS
 	for m := catalog.Mode(0); m < catalog.NumModes; m++ {
 		if f := o.PriceFacts[m]; f.Source != "" {
 			r.PriceFacts = append(r.PriceFacts, modeRecord{m.String(), f.Source, f.AsOf.UTC()})
@@ -101,6 +106,7 @@ func (r *offerRecord) offer() *catalog.Offer {
 	o.SpotBasis, _ = catalog.ParseSpotBasis(r.SpotBasis)
 	o.SpotMin, o.SpotMax, o.SpotZones = r.SpotMin, r.SpotMax, r.SpotZones
 	o.AllUpfront1y, o.AllUpfront3y = r.AllUpfront1y, r.AllUpfront3y
+	o.ColdStartS, o.IdleTimeoutS, o.BillingIncrementS = r.ColdStartS, r.IdleTimeoutS, r.BillingIncrementS
 	for _, f := range r.PriceFacts {
 		if m, ok := catalog.ParseMode(f.Mode); ok {
 			o.PriceFacts[m] = catalog.Fact{Source: f.Source, AsOf: f.AsOf}

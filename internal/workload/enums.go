@@ -266,11 +266,12 @@ const (
 	PricingMonthly    PricingMode = "monthly"     // monthly subscription, as Chinese clouds sell it
 	PricingReserved1y PricingMode = "reserved-1y" // one-year commitment
 	PricingReserved3y PricingMode = "reserved-3y" // three-year commitment
+	PricingServerless PricingMode = "serverless"  // per-second workers that scale to zero
 )
 
 // PricingModes lists every PricingMode.
 func PricingModes() []PricingMode {
-	return []PricingMode{PricingOnDemand, PricingSpot, PricingMonthly, PricingReserved1y, PricingReserved3y}
+	return []PricingMode{PricingOnDemand, PricingSpot, PricingMonthly, PricingReserved1y, PricingReserved3y, PricingServerless}
 }
 
 // Valid reports whether m is one of PricingModes.

@@ -899,8 +899,14 @@ func (p *checker) constraints() {
 		p.errorf("constraints.shared_gpus", "a shared GPU pool prices a service's replicas per slice; %s is a training job, which needs whole GPUs", p.s.Kind)
 	}
 	if len(c.Pricing) == 0 {
-		c.Pricing = []PricingMode{PricingOnDemand}
-		p.def("constraints.pricing", string(PricingOnDemand), "not set; on-demand only (list spot, monthly, reserved-1y or reserved-3y to compare them)")
+		service := p.s.Inference != nil && p.s.Inference.RequestsPerSecond != nil || p.s.Image != nil && p.s.Image.RequestsPerSecond != nil
+		if service {
+			c.Pricing = []PricingMode{PricingOnDemand, PricingServerless}
+			p.def("constraints.pricing", "on-demand, serverless", "not set; on-demand, and serverless platforms for a service (list spot, monthly, reserved-1y or reserved-3y to compare them)")
+		} else {
+			c.Pricing = []PricingMode{PricingOnDemand}
+			p.def("constraints.pricing", string(PricingOnDemand), "not set; on-demand only (list spot, monthly, reserved-1y, reserved-3y or serverless to compare them)")
+		}
 	}
 	for i, m := range c.Pricing {
 		if pm, err := ParsePricingMode(string(m)); err != nil {

@@ -26,7 +26,7 @@ import (
 // Paths inside the data directory.
 const (
 	ManifestFile = "sources/sources.yaml"
-	ManualDir    = "sources/manual"
+	ManualDir    = "sources/manual" // <provider>.csv or <provider>.<part>.csv
 	SpecsFile    = "sources/instance-specs.csv"
 	SourcesDoc   = "SOURCES.md"
 )
@@ -293,7 +293,10 @@ func Build(fsys fs.FS) (*Result, error) {
 			continue
 		}
 		rows := catalog.ParseOffers(name, data, &errs)
-		mr := ManualReport{Provider: strings.TrimSuffix(path.Base(name), ".csv"), File: name, Rows: len(rows)}
+		// <provider>.csv, or <provider>.<part>.csv for a provider's rows of
+		// another kind (its serverless workers beside its instances).
+		provider, _, _ := strings.Cut(strings.TrimSuffix(path.Base(name), ".csv"), ".")
+		mr := ManualReport{Provider: provider, File: name, Rows: len(rows)}
 		sources := map[string]bool{}
 		for i, o := range rows {
 			where := fmt.Sprintf("%s:%d", name, i+2) // one record per line: hand-kept rows have no line breaks in cells
