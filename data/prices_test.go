@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -250,5 +251,40 @@ func TestEgressKnown(t *testing.T) {
 	}
 	if known < 17 {
 		t.Errorf("egress known for %d providers, want at least 17", known)
+	}
+}
+
+// Memory is GiB a program can use: every accelerator AWS sells holds, in
+// the catalog, within 3% of the memory per GPU AWS reports for it (the
+// 2026 SkyPilot AWS file's GpuInfo, MiB). A datasheet's GB read as GiB
+// (B300's 288 GB is 268.6 GiB) fails here.
+func TestMemoryIsGiB(t *testing.T) {
+	c := load(t)
+	gpuOf := map[string]*catalog.Offer{}
+	for _, o := range c.Offers {
+		if o.Provider == "aws" && !o.Sliced() {
+			gpuOf[o.InstanceType] = o
+		}
+	}
+	size := regexp.MustCompile(`'SizeInMiB':\s*([0-9.]+)`)
+	checked := map[string]bool{}
+	for _, r := range readCSV(t, "sources/skypilot/aws.csv") {
+		o := gpuOf[r["InstanceType"]]
+		m := size.FindStringSubmatch(r["GpuInfo"])
+		if o == nil || m == nil || checked[o.GPU] {
+			continue
+		}
+		a, _ := c.Accelerator(o.GPU)
+		if a.Vendor != "nvidia" { // Neuron and AMD parts report per device or per node differently
+			continue
+		}
+		checked[o.GPU] = true
+		reported := num(m[1]) / 1024
+		if math.Abs(reported-a.MemGiB) > 0.03*a.MemGiB {
+			t.Errorf("%s: %.1f GiB in the catalog, AWS reports %.1f GiB per GPU for %s", a.ID, a.MemGiB, reported, o.InstanceType)
+		}
+	}
+	if len(checked) < 8 {
+		t.Errorf("checked %d accelerators, want at least 8", len(checked))
 	}
 }
