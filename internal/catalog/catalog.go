@@ -383,6 +383,28 @@ func (o *Offer) PriceFact(m Mode) Fact {
 	return o.Fact
 }
 
+// PricesAsOf is the date of the offer's prices: of its on-demand price,
+// else the newest of its priced modes (its own date when unpriced).
+func (o *Offer) PricesAsOf() time.Time {
+	if o.LocalPrices[OnDemand] > 0 {
+		return o.PriceFact(OnDemand).AsOf
+	}
+	var d time.Time
+	for m := Mode(0); m < NumModes; m++ {
+		if f := o.PriceFact(m); o.LocalPrices[m] > 0 && f.AsOf.After(d) {
+			d = f.AsOf
+		}
+	}
+	if d.IsZero() {
+		return o.AsOf
+	}
+	return d
+}
+
+// PricesStale reports whether the offer's prices (PricesAsOf) are older
+// than StaleAfter at now.
+func (o *Offer) PricesStale(now time.Time) bool { return now.Sub(o.PricesAsOf()) > StaleAfter }
+
 // SpotRange is the spread of the spot price as factors of it (lo <= 1 <=
 // hi): the cheapest and dearest zone, or the lowest and highest the source
 // saw. ok is false when the source gives no range.

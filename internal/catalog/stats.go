@@ -29,6 +29,19 @@ type PriceStats struct {
 	// Sources are the distinct sources of all the rows, each cut at its
 	// first ';' (SourcePrefix), sorted.
 	Sources []string
+	// Modes are, per pricing mode with at least one price, how many rows
+	// are priced in it and the oldest and newest date of those prices;
+	// SpotBases counts the spot prices by basis ("" = unstated).
+	Modes     []ModeStats
+	SpotBases map[string]int
+}
+
+// ModeStats is how many offers are priced in one mode, and how old the
+// prices are.
+type ModeStats struct {
+	Mode           Mode
+	Offers         int
+	Oldest, Newest time.Time
 }
 
 // ProviderStats is the PriceStats of one provider's offers.
@@ -62,16 +75,42 @@ func Stats(offers []*Offer, now time.Time) PriceStats {
 	var dates []time.Time
 	providers, sources := map[string]bool{}, map[string]bool{}
 	staleBy := map[string]int{}
+	var modes [NumModes]ModeStats
 	for _, o := range offers {
 		providers[o.Provider] = true
 		sources[SourcePrefix(o.Source)] = true
 		if !o.Priced() {
 			continue
 		}
-		dates = append(dates, o.AsOf)
-		if o.Stale(now) {
+		for m := Mode(0); m < NumModes; m++ {
+			if _, ok := o.ListPrices.Get(m); !ok {
+				continue
+			}
+			ms, d := &modes[m], o.PriceFact(m).AsOf
+			ms.Offers++
+			if ms.Oldest.IsZero() || d.Before(ms.Oldest) {
+				ms.Oldest = d
+			}
+			if d.After(ms.Newest) {
+				ms.Newest = d
+			}
+			if m == Spot {
+				if s.SpotBases == nil {
+					s.SpotBases = map[string]int{}
+				}
+				s.SpotBases[o.SpotBasis.String()]++
+			}
+		}
+		dates = append(dates, o.PricesAsOf())
+		if o.PricesStale(now) {
 			s.Stale++
 			staleBy[o.Provider]++
+		}
+	}
+	for m, ms := range modes {
+		if ms.Offers > 0 {
+			ms.Mode = Mode(m)
+			s.Modes = append(s.Modes, ms)
 		}
 	}
 	s.Priced = len(dates)

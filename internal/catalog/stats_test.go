@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestStats(t *testing.T) {
@@ -79,7 +80,8 @@ func TestStats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, Stats(tt.offers, now)); diff != "" {
+			// Modes and spot bases have a test of their own.
+			if diff := cmp.Diff(tt.want, Stats(tt.offers, now), cmpopts.IgnoreFields(PriceStats{}, "Modes", "SpotBases")); diff != "" {
 				t.Errorf("Stats (-want +got):\n%s", diff)
 			}
 		})
@@ -127,5 +129,31 @@ func TestSourcePrefix(t *testing.T) {
 		if got := SourcePrefix(in); got != want {
 			t.Errorf("SourcePrefix(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Stats counts each pricing mode's rows with the dates of those prices
+// (a mode priced from another file keeps that file's date), and the spot
+// prices by basis.
+func TestStatsModes(t *testing.T) {
+	d1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d2 := time.Date(2025, 11, 30, 0, 0, 0, 0, time.UTC)
+	mk := func(basis SpotBasis, reserved bool) *Offer {
+		o := &Offer{Provider: "aws", InstanceType: "x", Region: "r", Fact: Fact{Source: "a", AsOf: d1}, SpotBasis: basis}
+		o.ListPrices[OnDemand], o.LocalPrices[OnDemand] = 10, 10
+		o.ListPrices[Spot], o.LocalPrices[Spot] = 3, 3
+		if reserved {
+			o.ListPrices[Reserved1y], o.LocalPrices[Reserved1y] = 6, 6
+			o.PriceFacts[Reserved1y] = Fact{Source: "b", AsOf: d2}
+		}
+		return o
+	}
+	s := Stats([]*Offer{mk(SpotZonesMean, true), mk(SpotZonesMean, false), mk(SpotPoint, false)}, d1)
+	want := []ModeStats{{OnDemand, 3, d1, d1}, {Spot, 3, d1, d1}, {Reserved1y, 1, d2, d2}}
+	if d := cmp.Diff(want, s.Modes); d != "" {
+		t.Errorf("modes (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string]int{"zones-mean": 2, "point": 1}, s.SpotBases); d != "" {
+		t.Errorf("spot bases (-want +got):\n%s", d)
 	}
 }

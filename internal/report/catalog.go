@@ -173,7 +173,7 @@ func OfferView(o *catalog.Offer, now time.Time) OfferJSON {
 		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps, FabricKind: o.FabricKind,
 		FabricGbps: o.FabricGbps, Prices: priceMap(o.ListPrices), Currency: o.Currency,
 		EgressUSDPerGB: o.EgressUSDPerGB, BlockUSDPerGBMonth: o.BlockUSDPerGBMonth, Confidential: o.Confidential,
-		Source: o.Source, AsOf: date(o.AsOf), Stale: o.Stale(now), Notes: o.Notes,
+		Source: o.Source, AsOf: date(o.PricesAsOf()), Stale: o.PricesStale(now), Notes: o.Notes,
 	}
 	if o.Currency != "USD" {
 		j.LocalPrices = priceMap(o.LocalPrices)
@@ -240,7 +240,7 @@ func OffersIn(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time
 			crow = append(crow, cyp, cypg)
 		}
 		s := tc(l, "no")
-		if o.Stale(now) {
+		if o.PriceFact(m).Stale(now) {
 			s = tc(l, "yes")
 			stale++
 		}
@@ -248,8 +248,8 @@ func OffersIn(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time
 		if fabric == "" {
 			fabric = "-"
 		}
-		row = append(row, fabric, date(o.AsOf), s)
-		crow = append(crow, csvNum(o.FabricGbps, 1, o.FabricGbps > 0), date(o.AsOf), csvBool(o.Stale(now)), o.Provider, o.InstanceType, m.String())
+		row = append(row, fabric, date(o.PriceFact(m).AsOf), s)
+		crow = append(crow, csvNum(o.FabricGbps, 1, o.FabricGbps > 0), date(o.PriceFact(m).AsOf), csvBool(o.PriceFact(m).Stale(now)), o.Provider, o.InstanceType, m.String())
 		t.Add(row...)
 		t.AddCSV(crow...)
 	}
@@ -325,8 +325,8 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 	newest := map[string]time.Time{}
 	for _, o := range c.Offers {
 		count[o.Provider]++
-		if o.ListPrices != (catalog.Prices{}) && o.AsOf.After(newest[o.Provider]) {
-			newest[o.Provider] = o.AsOf
+		if d := o.PricesAsOf(); o.ListPrices != (catalog.Prices{}) && d.After(newest[o.Provider]) {
+			newest[o.Provider] = d
 		}
 	}
 	t := &Table{Columns: []Column{

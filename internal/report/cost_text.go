@@ -52,7 +52,8 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 		if c.Cost.PriceRule != "" {
 			price += tc(l, "cost.rule", c.Cost.PriceRule)
 		}
-		fmt.Fprintln(&b, price+tc(l, "cost.source", ShortSource(o.Source, sourceWidth), date(o.AsOf)))
+		f := o.PriceFact(c.Cost.Mode)
+		fmt.Fprintln(&b, price+tc(l, "cost.source", ShortSource(f.Source, sourceWidth), date(f.AsOf)))
 		b.WriteString("\n" + tc(l, "cost.breakdown") + "\n")
 		k := c.Cost.Cost
 		t := &Table{Columns: []Column{{tc(l, "col.part"), "part", false}, {tc(l, "col.usd"), "usd", true}}}

@@ -51,7 +51,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 		if c.Cost.PriceRule != "" {
 			rule = am(l, "ex_rule", c.Cost.PriceRule)
 		}
-		fmt.Fprintln(&b, am(l, "ex_price", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD, rule, o.Source, o.AsOf.Format("2006-01-02")))
+		fmt.Fprintln(&b, am(l, "ex_price", c.Cost.PricePerHourUSD, c.Cost.ListPerHourUSD, rule, o.PriceFact(c.Cost.Mode).Source, o.PriceFact(c.Cost.Mode).AsOf.Format("2006-01-02")))
 		k := c.Cost.Cost
 		fmt.Fprintln(&b, msg(l, "cost_breakdown", k.Compute, k.Storage, k.Egress, k.Setup, k.SpotOverhead, k.Total))
 		if c.PerMonthUSD > 0 {

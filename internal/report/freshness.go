@@ -174,6 +174,20 @@ type ProviderStatsJSON struct {
 	// Sources are the distinct sources of the provider's rows, each cut at
 	// its first ';'.
 	Sources []string `json:"sources"`
+	// Modes are the pricing modes priced, each with how many rows and the
+	// dates of those prices; SpotBases counts spot prices by basis
+	// (zones-mean, regional, average, point; "unstated" for hand-kept rows
+	// that do not say).
+	Modes     []ModeStatsJSON `json:"modes"`
+	SpotBases map[string]int  `json:"spot_bases,omitempty"`
+}
+
+// ModeStatsJSON is one pricing mode of a provider's rows.
+type ModeStatsJSON struct {
+	Pricing    string `json:"pricing"`
+	Rows       int    `json:"rows"`
+	OldestAsOf string `json:"oldest_as_of"`
+	NewestAsOf string `json:"newest_as_of"`
 }
 
 // CatalogStatsJSON is the document `gpupick catalog stats -o json` prints.
@@ -191,17 +205,31 @@ func CatalogStats(by []catalog.ProviderStats, total catalog.PriceStats, now time
 	t := &Table{Columns: []Column{
 		{"PROVIDER", "provider", false}, {"ROWS", "rows", true}, {"PRICED", "priced_rows", true},
 		{"OLDEST AS OF", "oldest_as_of", false}, {"MEDIAN AS OF", "median_as_of", false}, {"NEWEST AS OF", "newest_as_of", false},
-		{fmt.Sprintf("STALE >%d d", staleDays), "stale_rows", true}, {"SOURCE", "sources", false},
+		{fmt.Sprintf("STALE >%d d", staleDays), "stale_rows", true}, {"PRICING MODES (ROWS)", "modes", false}, {"SOURCE", "sources", false},
 	}}
 	j := CatalogStatsJSON{Now: date(now), StaleAfterDays: staleDays, Providers: make([]ProviderStatsJSON, 0, len(by))}
 	add := func(name string, s catalog.PriceStats) ProviderStatsJSON {
-		v := ProviderStatsJSON{Provider: name, FreshnessJSON: freshnessView(s), Sources: nonNil(s.Sources)}
+		v := ProviderStatsJSON{Provider: name, FreshnessJSON: freshnessView(s), Sources: nonNil(s.Sources), Modes: []ModeStatsJSON{}}
+		var modes []string
+		for _, m := range s.Modes {
+			v.Modes = append(v.Modes, ModeStatsJSON{Pricing: m.Mode.String(), Rows: m.Offers, OldestAsOf: date(m.Oldest), NewestAsOf: date(m.Newest)})
+			modes = append(modes, fmt.Sprintf("%s %s", m.Mode, thousands(m.Offers)))
+		}
+		if len(s.SpotBases) > 0 {
+			v.SpotBases = map[string]int{}
+			for k, n := range s.SpotBases {
+				if k == "" {
+					k = "unstated"
+				}
+				v.SpotBases[k] += n
+			}
+		}
 		source := fmt.Sprintf("%d sources", len(s.Sources))
 		if len(s.Sources) == 1 {
 			source = orDash(ShortSource(s.Sources[0], 80)) // whole in -o json
 		}
 		t.Add(name, thousands(s.Offers), thousands(s.Priced), dateOrDash(s.Oldest, s.Priced), dateOrDash(s.Median, s.Priced),
-			dateOrDash(s.Newest, s.Priced), thousands(s.Stale), source)
+			dateOrDash(s.Newest, s.Priced), thousands(s.Stale), orDash(strings.Join(modes, ", ")), source)
 		return v
 	}
 	for _, p := range by {
@@ -210,6 +238,7 @@ func CatalogStats(by []catalog.ProviderStats, total catalog.PriceStats, now time
 	j.Total = add("total", total)
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("Dates are the as_of of priced rows (an offer with at least one list price); STALE = priced rows older than %d days on %s.", staleDays, date(now)),
+		"PRICING MODES = the modes priced and how many rows each; -o json gives each mode's oldest and newest price date and how the spot prices were made (zones-mean, regional, average, point).",
 		"SOURCE = the one source all of a provider's rows share (up to the first ';'), else how many there are; -o json lists them.")
 	return j, t
 }

@@ -238,7 +238,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		Rank: c.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region,
 		Country: o.Country, GPU: o.GPU, GPUs: c.GPUs, Nodes: c.Instances, Pricing: c.Cost.Mode.String(),
 		Utilization: c.Pred.Utilization, Bottleneck: c.Pred.Bottleneck, Pareto: c.Pareto,
-		PriceAsOf: o.AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),
+		PriceAsOf: o.PriceFact(c.Cost.Mode).AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),
 		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved,
 		Parallelism: c.Pred.Parallelism, PriceRule: c.Cost.PriceRule, Warnings: []WarningJSON{},
 		Plan: PlanView(c.Plan), LatencyS: c.Pred.LatencyS,

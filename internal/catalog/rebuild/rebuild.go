@@ -281,6 +281,7 @@ func Build(fsys fs.FS) (*Result, error) {
 			settle(o)
 		}
 	}
+	gpuHour := readGPUHour(fsys, cat, &errs)
 	manual, err := fs.Glob(fsys, ManualDir+"/*.csv")
 	if err != nil {
 		return nil, err
@@ -326,6 +327,20 @@ func Build(fsys fs.FS) (*Result, error) {
 		}
 		mr.Sources = len(sources)
 		res.Manual = append(res.Manual, mr)
+	}
+	// Per-GPU-hour prices of the providers' pages, on the offers of both
+	// the public files and the hand-kept rows, where newer.
+	applyGPUHour(gpuHour, byProvider, modeDate, &errs)
+	for _, offers := range byProvider {
+		for _, o := range offers {
+			// The offer's own source stays the file that lists it; a
+			// page's price keeps its own in price_sources.
+			for m := range catalog.NumModes {
+				if o.PriceFacts[m] == o.Fact {
+					o.PriceFacts[m] = catalog.Fact{}
+				}
+			}
+		}
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
