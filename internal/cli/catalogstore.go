@@ -301,7 +301,7 @@ func newCatalogImportCmd(e *Env, db *string) *cobra.Command {
 	var regions []string
 	var allowShrink, replaceModes bool
 	cmd := &cobra.Command{
-		Use:   "import --format azure|aws|gcp|skypilot|gpuhunt FILE...",
+		Use:   "import --format azure|aws|gcp|skypilot|gpuhunt|vantage-csv|gcp-machines-csv|azure-retail-csv FILE...",
 		Short: "Import saved price lists into the catalog store, one snapshot per provider",
 		Long: `Import saved price lists (an Azure Retail Prices response, an AWS offer file, a GCP
 skus response, SkyPilot's vms.csv or a gpuhunt CSV) into the store. Every file
