@@ -59,3 +59,19 @@ func FuzzParseGPURequest(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseSpotRisks(f *testing.F) {
+	f.Add("provider,instance_type,gpu,region,frequency,interruptions_per_hour,source,as_of,notes\naws,p5.48xlarge,,us-east-1,5-10%,,src,2025-06-28,\ngcp,,a100-40gb,,,0.099,src,2021-12-17,\n")
+	f.Add("provider,frequency,interruptions_per_hour,source,as_of\naws,>20%,0.5,s,2025-01-01\naws,nope,,s,x\n,,-1,,\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := Parse(fstest.MapFS{SpotRiskFile: {Data: []byte(s)}}, false)
+		if err != nil {
+			return
+		}
+		for _, r := range files.SpotRisks {
+			if (r.Bucket >= 0) == (r.PerHour > 0) || r.Bucket >= len(SpotBuckets) || r.PerHour < 0 || r.PerHour > 10 {
+				t.Fatalf("accepted %+v", r)
+			}
+		}
+	})
+}

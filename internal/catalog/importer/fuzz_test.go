@@ -48,7 +48,35 @@ func fuzzParse(t *testing.T, format, name string, data []byte) {
 				t.Fatalf("%s: spot %g >= on-demand %g", o.Key(), sp, od)
 			}
 		}
+		// A spot range holds its price; a basis needs a price.
+		if lo, hi, ok := o.SpotRange(); ok && (lo > 1+1e-9 || hi < 1-1e-9) {
+			t.Fatalf("%s: spot %g outside its range %g-%g", o.Key(), o.LocalPrices[catalog.Spot], o.SpotMin, o.SpotMax)
+		}
+		if o.SpotBasis != catalog.SpotBasisUnstated && o.LocalPrices[catalog.Spot] == 0 {
+			t.Fatalf("%s: spot basis %v without a spot price", o.Key(), o.SpotBasis)
+		}
 	}
+}
+
+func FuzzVantage(f *testing.F) {
+	f.Add([]byte("instance_type,region,accelerator_count,vcpu,memory_gib,linux_ondemand_usd_per_hour,linux_spot_avg_usd_per_hour,linux_spot_min_usd_per_hour,linux_spot_max_usd_per_hour,ri_yrTerm1Standard_noUpfront_effective_usd_per_hour,ri_yrTerm1Standard_allUpfront_effective_usd_per_hour\n" +
+		"p5.48xlarge,us-east-1,8,192,2048,55.04,25,20,31,40.1,38.5\ng6f.large,us-east-1,0.125,2,8,0.29,0.07,,,,\np2.xlarge,us-east-1,1,4,61,0.9,0.3,,,,\n" +
+		"g5.xlarge,us-east-1-bos-1,1,4,16,1.2,,,,,\np5.48xlarge,us-gov-west-1,8,192,2048,NaN,-1,5,1,x,\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, "vantage-csv", "aws.csv", data) })
+}
+
+func FuzzGCPMachines(f *testing.F) {
+	f.Add([]byte("machine_type,region,gpu_type,gpu_count,vcpu,ram_gb,local_ssd_gb,on_demand_usd_per_hour,spot_usd_per_hour,cud_1y_usd_per_hour,cud_3y_usd_per_hour\n" +
+		"a3-highgpu-8g,us-central1,h100-80gb,8,208,1872,6000,88.49,50.6,61.38,38.86\ng4-standard-6,us-central1,rtx6000,0.125,6,22,,0.9,0.4,,\nx,y,,,,,,1e999,,,\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, "gcp-machines-csv", "gcp.csv", data) })
+}
+
+func FuzzAzureRetailCSV(f *testing.F) {
+	f.Add([]byte("scope,armRegionName,skuName,meterName,productName,type,retailPrice_usd,unitPrice_usd,savingsPlan_1y_retailPrice_usd,unitOfMeasure\n" +
+		"eu-west,westeurope,Standard_ND96amsr_A100_v4 Spot,ND96amsr A100 v4 Spot,Virtual Machines NDamsr A100 v4 Series Linux,Consumption,10.65,10.65,,1 Hour\n" +
+		"eu-west,westeurope,NC24ads A100 v4,NC24ads A100 v4,Virtual Machines NCadsA100v4 Series,Consumption,4.2,4.2,3.1,1 Hour\n" +
+		"eu-west,westeurope,NC6,NC6,x,Consumption,-1,,NaN,1 Hour\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, "azure-retail-csv", "azure.csv", data) })
 }
 
 func addSeeds(f *testing.F, files ...string) {

@@ -251,3 +251,39 @@ func TestPointSpotAveraged(t *testing.T) {
 		t.Errorf("notes do not say how the price was made: %q", o.Notes)
 	}
 }
+
+func FuzzReadGPUHour(f *testing.F) {
+	f.Add("provider,gpu,gpu_count,instance_match,mode,usd_per_gpu_hour,source,as_of,notes\nlambda,h100-sxm,8,,on-demand,3.99,page,2026-09-20,\n")
+	f.Add("provider,gpu,mode,usd_per_gpu_hour,source,as_of\nnope,x,spot,-1,,2026-13-01\nlambda,h100,on-demand,1e999,s,2026-01-01\n\"unterminated")
+	cat := testCatalog(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		var errs apperr.List
+		for _, r := range readGPUHour(fstest.MapFS{GPUHourFile: &fstest.MapFile{Data: []byte(s)}}, cat, &errs) {
+			if !(r.usdPerGPUHour > 0 && r.usdPerGPUHour < 1000) || r.asOf.IsZero() || r.source == "" {
+				t.Fatalf("accepted %+v", r)
+			}
+		}
+	})
+}
+
+// testCatalog is the real accelerators, providers, regions and rates.
+func testCatalog(tb testing.TB) *catalog.Catalog {
+	tb.Helper()
+	fsys := fstest.MapFS{}
+	for _, name := range []string{"accelerators.csv", "providers.yaml", "regions.csv", "fx.csv"} {
+		b, err := os.ReadFile("../../../data/" + name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fsys[name] = &fstest.MapFile{Data: b}
+	}
+	files, err := catalog.Parse(fsys, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := catalog.Build(files)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
