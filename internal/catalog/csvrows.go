@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -25,9 +26,10 @@ type table struct {
 // contain every required one, and calls row for each record. Problems are
 // appended to errs.
 func readTable(file string, data []byte, known, required []string, errs *apperr.List, row func(t *table)) {
-	r := csv.NewReader(strings.NewReader(string(data)))
+	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	r.TrimLeadingSpace = true
+	r.ReuseRecord = true // row reads the record before the next Read
 	t := &table{file: file, errs: errs, cols: map[string]int{}}
 	header, err := r.Read()
 	if err != nil {

@@ -238,9 +238,11 @@ func Build(fsys fs.FS) (*Result, error) {
 				"%.1f%% of its %d GPU rows refused (at most %.0f%% may be): the importer's tables have fallen behind the file; first refusals: %s",
 				100*rate, fr.Rows-fr.OutOfScope, 100*limit, firstReasons(r.Rejected, 3))})
 		}
+		// The row names the document; how an extract was made is in
+		// SOURCES.md, once.
 		src := s.Repository + "@" + s.Commit + " " + s.Path
 		if s.Extract != "" {
-			src += " (" + s.Extract + ")"
+			src += " (extract: see SOURCES.md)"
 		}
 		for _, o := range r.Offers {
 			o.Source = src
