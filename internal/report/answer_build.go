@@ -637,7 +637,7 @@ func termsAnswer(r *advisor.Result, l Lang) *TermsJSON {
 		j := TermJSON{Pricing: o.Mode.String(), Known: o.Known}
 		name := modeName(l, o.Mode.String())
 		if !o.Known {
-			j.Sentence = am(l, "term_none", name, t.Offer.Provider)
+			j.Sentence = am(l, "term_none", name, t.Offer.ID())
 			out.Options = append(out.Options, j)
 			continue
 		}
@@ -699,7 +699,7 @@ func termsAnswer(r *advisor.Result, l Lang) *TermsJSON {
 		}
 		out.Sentence = am(l, key, bestName, money(best.CostUSD))
 		if !slices.ContainsFunc(t.Options, func(o advisor.Term) bool { return o.Known && o.BreakEven > 0 }) {
-			out.Sentence += am(l, "terms_no_commit", t.Offer.Provider)
+			out.Sentence += am(l, "terms_no_commit", t.Offer.ID())
 		}
 	}
 	return out

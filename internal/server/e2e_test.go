@@ -349,6 +349,14 @@ func (p *pageCheck) recommendService() {
 	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, map[bool]string{false: "time to first token", true: "首 token"}[zh]) {
 		t.Errorf("service chart caption %q", cap)
 	}
+	// How to pay for it: the pick's fleet on demand and in each term its
+	// offer sells, with which wins.
+	terms := p.text("terms", "#answer-terms")
+	if !strings.Contains(terms, map[bool]string{false: "How to pay for it", true: "如何付费"}[zh]) ||
+		!strings.Contains(terms, map[bool]string{false: "on-demand: $", true: "按需：$"}[zh]) ||
+		!regexp.MustCompile(map[bool]string{false: `wins at \$|is cheapest at \$`, true: `最划算|最便宜`}[zh]).MatchString(terms) {
+		t.Errorf("the terms of the pick's fleet are not shown:\n%s", terms)
+	}
 	p.noEnglish("#answer")
 	p.noEnglish("#candidates-table")
 	p.view("service")
