@@ -297,7 +297,9 @@ func ApplyFallback(spec *autoscale.Spec, ws *workload.Spec, m *autoscale.BatchMo
 // not the instance it runs on; m's price becomes it), and a mixed
 // policy's spot tier, when the file gives no spot_per_hour_usd, pays the
 // offer's spot price per replica (over the replicas one instance holds,
-// as the on-demand price). Each filled value is recorded in spec.Defaults.
+// as the on-demand price). The offer's reserved and committed prices
+// become the spec's commitments when the file gives none. Each filled
+// value is recorded in spec.Defaults.
 func ApplyPrices(spec *autoscale.Spec, o *catalog.Offer, m *autoscale.BatchModel) {
 	if spec.Service.Kind != autoscale.ServiceModel || m == nil {
 		return
@@ -313,6 +315,19 @@ func ApplyPrices(spec *autoscale.Spec, o *catalog.Offer, m *autoscale.BatchModel
 		m.PricePerHourUSD, m.ReplicasPerInstance = sv, 0
 		spec.Defaults = append(spec.Defaults, fmt.Sprintf("pricing.per_hour_usd = %.4g (the serverless price of %s per worker)", m.PricePerHourUSD, o.ID()))
 		return
+	}
+	if len(spec.Pricing.Commitments) == 0 && p.Kind != autoscale.PolicyServerless {
+		// The offer's reserved and committed prices, per replica as the
+		// on-demand price, for the on-demand replicas' committed base.
+		n := max(m.ReplicasPerInstance, 1)
+		for _, mode := range []catalog.Mode{catalog.Monthly, catalog.Reserved1y, catalog.Reserved3y} {
+			if price, ok := o.YourPrices.Get(mode); ok {
+				per := price / float64(n)
+				spec.Pricing.Commitments = append(spec.Pricing.Commitments, autoscale.Commitment{Term: mode.String(), PerHourUSD: per})
+				spec.Defaults = append(spec.Defaults, fmt.Sprintf("pricing.commitments: %s %.4g (the %s price of %s in %s over %d replicas an instance)",
+					mode, per, mode, o.ID(), o.Region, n))
+			}
+		}
 	}
 	if p.Kind == autoscale.PolicyMixed && p.Spot != nil && p.Spot.MaxReplicas > 0 && spec.Pricing.SpotPerHourUSD == 0 {
 		if spot, ok := o.YourPrices.Get(catalog.Spot); ok {

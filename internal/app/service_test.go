@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -255,5 +256,41 @@ func TestImageBatchModel(t *testing.T) {
 	}
 	if one, full := 1/m.StepS(1), 8/m.StepS(8); !(full > one) {
 		t.Errorf("batch 8 serves %.3f images/s, batch 1 %.3f", full, one)
+	}
+}
+
+// A model service's commitments come from its offer's reserved and
+// committed prices, per replica as the on-demand price, unless the file
+// gives one; a serverless policy gets none.
+func TestApplyPricesCommitments(t *testing.T) {
+	o := &catalog.Offer{Provider: "aws", InstanceType: "p5.48xlarge", Region: "us-east-1"}
+	o.YourPrices[catalog.OnDemand], o.YourPrices[catalog.Reserved1y], o.YourPrices[catalog.Reserved3y] = 80, 56, 36
+	parse := func(extra string) *autoscale.Spec {
+		sp, err := autoscale.ParseSpec([]byte("traffic: {kind: constant, rate_per_s: 1, duration_s: 60}\nservice: {kind: model, workload: w.yaml, offer: aws/p5.48xlarge}\nslo: {ttft_s: 5}\n" + extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	sp := parse("policy: {kind: fixed, replicas: 2}")
+	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	got := sp.Pricing.Commitments
+	if len(got) != 2 || got[0] != (autoscale.Commitment{Term: "reserved-1y", PerHourUSD: 28}) || got[1] != (autoscale.Commitment{Term: "reserved-3y", PerHourUSD: 18}) {
+		t.Errorf("commitments %+v, want reserved-1y 28 and reserved-3y 18 per replica", got)
+	}
+	if !slices.ContainsFunc(sp.Defaults, func(d string) bool { return strings.HasPrefix(d, "pricing.commitments: reserved-1y 28 ") }) {
+		t.Errorf("the filled commitment is not among the defaults: %q", sp.Defaults)
+	}
+
+	sp = parse("policy: {kind: fixed, replicas: 2}\npricing: {reserved_per_hour_usd: 30}")
+	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	if got := sp.Pricing.Commitments; len(got) != 1 || got[0].Term != "reserved" || got[0].PerHourUSD != 30 {
+		t.Errorf("the file's reserved price was replaced: %+v", got)
+	}
+
+	sp = parse("policy: {kind: serverless, max_workers: 2}")
+	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	if len(sp.Pricing.Commitments) != 0 {
+		t.Errorf("a serverless policy got commitments %+v", sp.Pricing.Commitments)
 	}
 }

@@ -99,15 +99,18 @@ type Result struct {
 	CostUSD       float64 `json:"cost_usd"` // billed time (rounded up per replica) × price
 	// Utilization is busy replica-time (at least one request in service)
 	// over replica-time.
-	Utilization   float64       `json:"utilization"`
-	MeanReplicas  float64       `json:"mean_replicas"`
-	PeakReplicas  int           `json:"peak_replicas"`
-	ColdStarts    int64         `json:"cold_starts"`   // replicas launched after t = 0
-	ScaleEvents   int64         `json:"scale_events"`  // policy decisions that changed the fleet
-	Interruptions int64         `json:"interruptions"` // spot reclaims
-	Tiers         []TierResult  `json:"tiers"`
-	SeriesStepS   float64       `json:"series_step_s"`
-	Series        []SeriesPoint `json:"series"`
+	Utilization   float64      `json:"utilization"`
+	MeanReplicas  float64      `json:"mean_replicas"`
+	PeakReplicas  int          `json:"peak_replicas"`
+	ColdStarts    int64        `json:"cold_starts"`   // replicas launched after t = 0
+	ScaleEvents   int64        `json:"scale_events"`  // policy decisions that changed the fleet
+	Interruptions int64        `json:"interruptions"` // spot reclaims
+	Tiers         []TierResult `json:"tiers"`
+	// Commitments price the on-demand replicas as a committed base plus
+	// on-demand above it, one per committed price the spec has.
+	Commitments []CommitResult `json:"commitments,omitempty"`
+	SeriesStepS float64        `json:"series_step_s"`
+	Series      []SeriesPoint  `json:"series"`
 	// events counts the simulator's events (loop turns): arrivals,
 	// completions, ticks, fleet changes. Tests compare it with Estimate.
 	events int64

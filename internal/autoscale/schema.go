@@ -97,6 +97,7 @@ var FieldRanges = map[string]FieldRange{
 	"pricing.spot_per_hour_usd":     {0, false, MaxPricePerHourUSD},
 	"pricing.fallback_per_hour_usd": {0, false, MaxPricePerHourUSD},
 	"pricing.billing_granularity_s": {0, false, MaxBillingGranularityS},
+	"pricing.reserved_per_hour_usd": {0, true, MaxPricePerHourUSD},
 }
 
 // FieldEnums are the values of a service file's named choices, by field

@@ -4,6 +4,7 @@
 package autoscale
 
 var specDocs = map[string]string{
+	"Commitment":                     "Commitment is a reserved or committed price: Term names it (reserved, reserved-1y, reserved-3y, monthly), PerHourUSD is one replica-hour's effective price, paid for every hour of the term whether used or not.",
 	"CompareRow":                     "CompareRow is one variant's summary: money in USD, times in seconds.",
 	"CompareRow.Cheapest":            "Cheapest marks the cheapest variant that meets the SLO.",
 	"CompareRow.CostPerKRequestsUSD": "over completed requests; 0 when none completed",
@@ -44,8 +45,10 @@ var specDocs = map[string]string{
 	"Policy.Tolerance":               "no change while |ratio - 1| <= tolerance",
 	"Pricing":                        "Pricing holds the price of one replica-hour in USD for each tier. For a model service the on-demand price comes from the offer (BatchModel).",
 	"Pricing.BillingGranularityS":    "each replica's lifetime is rounded up to this",
+	"Pricing.Commitments":            "Commitments are the committed prices the result prices the on-demand replicas' base at: reserved_per_hour_usd as \"reserved\" or, for a model service whose file gives none, the offer's reserved and committed prices (filled by app.ApplyPrices; not read from the file).",
 	"Pricing.FallbackPerHourUSD":     "mixed: a fallback replica",
 	"Pricing.PerHourUSD":             "on-demand, fixed, or serverless worker",
+	"Pricing.ReservedPerHourUSD":     "a reserved or committed price of one replica-hour: the result also prices the on-demand replicas as a committed base plus on-demand above it",
 	"Pricing.SpotPerHourUSD":         "mixed: a spot replica",
 	"SLO":                            "SLO is the service-level objective: a request violates it when its time to first token exceeds TTFTS or its end-to-end latency exceeds LatencyS (a zero bound is not checked), or when it is dropped or times out. The SLO is met when at most 1 - Target of the requests violate it.",
 	"SLO.LatencyS":                   "end-to-end bound, s; 0 = none",

@@ -157,6 +157,10 @@ type sim struct {
 	// ∫ ceil(launched replicas / perInstance) dt.
 	perInstance int
 	busyS       float64
+	// unitS[u] is the time the on-demand tier held u billed units
+	// (instances when replicas share them, else replicas): kept when the
+	// spec has commitments to price (nil otherwise).
+	unitS []float64
 
 	res                        Result
 	violations                 int64
@@ -287,6 +291,9 @@ func Simulate(spec *Spec, src Source, model *BatchModel, opts Options) (*Result,
 		return nil, invalidf("policy.kind", "unknown %q", p.Kind)
 	}
 
+	if len(spec.Pricing.Commitments) > 0 && s.tiers[0].name == "on-demand" {
+		s.unitS = make([]float64, 1, 16)
+	}
 	s.wait, s.ttft, s.lat, s.bucketLat = NewSketch(), NewSketch(), NewSketch(), NewSketch()
 	s.step = opts.SeriesStepS
 	if !(s.step > 0) {
@@ -417,6 +424,9 @@ func (s *sim) integrate(dt float64) {
 	n := len(s.fleet)
 	s.ongoingArea += float64(s.queue.size+s.inService) * dt
 	s.fleetArea += float64(n) * dt
+	if s.unitS != nil {
+		s.addUnitTime(s.units(s.tiers[0].live), dt)
+	}
 	if s.perInstance > 1 {
 		for i := range s.tiers {
 			if t := &s.tiers[i]; t.packed {
@@ -777,6 +787,11 @@ func (s *sim) scaleTier(tier, n int) {
 func (s *sim) stop(r *replica, t float64) {
 	ts := &s.tiers[r.tier]
 	ts.live--
+	if s.unitS != nil && r.tier == 0 && t < s.now {
+		// Stopped in the past: the units it kept were not held since.
+		s.addUnitTime(s.units(ts.live+1), t-s.now)
+		s.addUnitTime(s.units(ts.live), s.now-t)
+	}
 	if s.perInstance > 1 && ts.packed && t < s.now {
 		// Stopped in the past: the instance it kept was not there since.
 		ts.instanceS -= float64((ts.live+s.perInstance)/s.perInstance-(ts.live+s.perInstance-1)/s.perInstance) * (s.now - t)
@@ -919,7 +934,36 @@ func (s *sim) finish(gpus int) *Result {
 		r.MeanReplicas = life / s.now
 	}
 	r.SeriesStepS = s.step
+	if s.unitS != nil {
+		unit, perUnit := "replica", 1
+		if s.perInstance > 1 {
+			unit, perUnit = "instance", s.perInstance
+		}
+		od := s.tiers[0].price * float64(perUnit)
+		for _, c := range s.spec.Pricing.Commitments {
+			cr := PriceCommitment(s.unitS, od, c.PerHourUSD*float64(perUnit))
+			cr.Term, cr.Unit = c.Term, unit
+			cr.FleetCostUSD = r.CostUSD - (cr.OnDemandCostUSD - cr.CostUSD)
+			r.Commitments = append(r.Commitments, cr)
+		}
+	}
 	return r
+}
+
+// units is the number of billed units of the on-demand tier holding n
+// replicas: instances when replicas share them, else replicas.
+func (s *sim) units(n int) int {
+	if s.perInstance > 1 {
+		return (n + s.perInstance - 1) / s.perInstance
+	}
+	return n
+}
+
+func (s *sim) addUnitTime(u int, dt float64) {
+	for len(s.unitS) <= u {
+		s.unitS = append(s.unitS, 0)
+	}
+	s.unitS[u] += dt
 }
 
 // --- heaps ---

@@ -234,6 +234,20 @@ type Pricing struct {
 	SpotPerHourUSD      float64 `yaml:"spot_per_hour_usd" json:"spot_per_hour_usd,omitempty"`         // mixed: a spot replica
 	FallbackPerHourUSD  float64 `yaml:"fallback_per_hour_usd" json:"fallback_per_hour_usd,omitempty"` // mixed: a fallback replica
 	BillingGranularityS float64 `yaml:"billing_granularity_s" json:"billing_granularity_s"`           // each replica's lifetime is rounded up to this
+	ReservedPerHourUSD  float64 `yaml:"reserved_per_hour_usd" json:"reserved_per_hour_usd,omitempty"` // a reserved or committed price of one replica-hour: the result also prices the on-demand replicas as a committed base plus on-demand above it
+	// Commitments are the committed prices the result prices the on-demand
+	// replicas' base at: reserved_per_hour_usd as "reserved" or, for a
+	// model service whose file gives none, the offer's reserved and
+	// committed prices (filled by app.ApplyPrices; not read from the file).
+	Commitments []Commitment `yaml:"-" json:"commitments,omitempty"`
+}
+
+// Commitment is a reserved or committed price: Term names it (reserved,
+// reserved-1y, reserved-3y, monthly), PerHourUSD is one replica-hour's
+// effective price, paid for every hour of the term whether used or not.
+type Commitment struct {
+	Term       string  `json:"term"`
+	PerHourUSD float64 `json:"per_hour_usd"`
 }
 
 // keysByPolicy lists the policy keys each kind accepts (besides kind).
@@ -814,4 +828,14 @@ func (c *checker) pricing() {
 	}
 	def(c, "pricing.billing_granularity_s", &pr.BillingGranularityS, 1, "not set; per-second billing")
 	c.upTo("pricing.billing_granularity_s", pr.BillingGranularityS, MaxBillingGranularityS, false, "s (31 days)")
+	if c.lines.Has("pricing.reserved_per_hour_usd") {
+		// A commitment holds the on-demand replicas' base; a serverless
+		// platform bills per worker and sells none.
+		if p.Kind == PolicyServerless {
+			c.errorf("pricing.reserved_per_hour_usd", "not used by policy %q (a serverless worker is billed only while it runs)", p.Kind)
+		} else {
+			c.upTo("pricing.reserved_per_hour_usd", pr.ReservedPerHourUSD, MaxPricePerHourUSD, true, "USD")
+			pr.Commitments = []Commitment{{Term: "reserved", PerHourUSD: pr.ReservedPerHourUSD}}
+		}
+	}
 }

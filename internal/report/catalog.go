@@ -206,7 +206,7 @@ func OffersIn(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time
 		{tc(l, "col.offer"), "id", false}, {tc(l, "col.region"), "region", false}, {tc(l, "col.cc"), "country", false},
 		{tc(l, "col.gpu"), "gpu", false}, {tc(l, "col.n"), "gpu_count", true}, {tc(l, "col.mem_gib"), "gpu_memory_gib", true},
 		{tc(l, "col.vcpu"), "vcpus", true}, {tc(l, "col.ram_gib"), "ram_gib", true},
-		{tc(l, "col.price_h", strings.ToUpper(modeText(l, m.String()))), "price_usd_per_hour", true}, {tc(l, "col.price_gpu_h"), "price_usd_per_gpu_hour", true},
+		{tc(l, "col.price_h", strings.ToUpper(modeName(l, m.String()))), "price_usd_per_hour", true}, {tc(l, "col.price_gpu_h"), "price_usd_per_gpu_hour", true},
 	}
 	csvCols := []string{"id", "region", "country", "gpu", "gpu_count", "gpu_memory_gib", "vcpus", "ram_gib",
 		"price_usd_per_hour", "price_usd_per_gpu_hour"}
@@ -260,7 +260,7 @@ func OffersIn(offers []*catalog.Offer, m catalog.Mode, yours bool, now time.Time
 		t.Notes = append(t.Notes, tc(l, "offers.stale"))
 	}
 	if unknown > 0 {
-		t.Notes = append(t.Notes, tc(l, "offers.unknown", unknown, modeText(l, m.String())))
+		t.Notes = append(t.Notes, tc(l, "offers.unknown", unknown, modeName(l, m.String())))
 	}
 	if fabricDash(t) {
 		t.Notes = append(t.Notes, tc(l, "offers.fabric"))

@@ -17,9 +17,9 @@ import (
 func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 	var b strings.Builder
 	o := c.Offer
-	head := tc(l, "cost.head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeText(l, c.Cost.Mode.String()))
+	head := tc(l, "cost.head", o.ID(), o.Region, o.Country, c.GPUs, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String()))
 	if s := c.Plan.Slice; s != nil && s.Kind == advisor.SliceFraction {
-		head = sm(l, "cost_head_fraction", o.ID(), o.Region, o.Country, s.Profile, o.GPU, c.Instances, modeText(l, c.Cost.Mode.String()))
+		head = sm(l, "cost_head_fraction", o.ID(), o.Region, o.Country, s.Profile, o.GPU, c.Instances, modeName(l, c.Cost.Mode.String()))
 	}
 	fmt.Fprintln(&b, head)
 	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))

@@ -120,7 +120,7 @@ func VerdictText(l Lang, bottleneck, english string) string {
 }
 
 // modeZh names the pricing modes in Chinese, as the page does.
-var modeZh = map[string]string{"on-demand": "按需", "spot": "抢占式", "monthly": "包月", "reserved-1y": "预留 1 年", "reserved-3y": "预留 3 年", "serverless": "无服务器"}
+var modeZh = map[string]string{"on-demand": "按需", "spot": "抢占式", "monthly": "包月", "reserved-1y": "预留 1 年", "reserved-3y": "预留 3 年", "serverless": "无服务器", "reserved": "预留"}
 
 var objectiveZh = map[string]string{"cost": "成本", "time": "时间", "tokens-per-dollar": "每美元token数", "balanced": "均衡"}
 

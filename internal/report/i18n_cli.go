@@ -213,6 +213,18 @@ var cliMessages = map[string][2]string{
 	"sim.tier_price":      {"$/REPLICA-H", "美元/副本小时"},
 	"sim.tier_h":          {"REPLICA-H", "副本小时"},
 	"sim.tier_cost":       {"COST $", "成本（美元）"},
+	"sim.commit":          {"Committed base (the on-demand replicas; the run stands for the traffic the term repeats):", "承诺基数（按需副本；以本次运行代表承诺期内重复的流量）："},
+	"sim.commit_term":     {"TERM", "计费方式"},
+	"sim.commit_base":     {"BASE", "承诺数量"},
+	"sim.commit_price":    {"$/H EACH", "每个美元/小时"},
+	"sim.commit_held":     {"HELD %", "占用 %"},
+	"sim.commit_cost":     {"COST $", "成本（美元）"},
+	"sim.commit_od":       {"ALL ON-DEMAND $", "全部按需（美元）"},
+	"sim.commit_fleet":    {"FLEET $", "整个机群（美元）"},
+	"sim.unit_instance":   {"%d instance(s)", "%d 台实例"},
+	"sim.unit_replica":    {"%d replica(s)", "%d 个副本"},
+	"sim.commit_best":     {"Commit %s on %s and pay on-demand above them: $%.2f over the run against $%.2f all on demand (%.0f%% less). A committed unit pays off when held more than %.0f%% of the time; the last one is held %.0f%%. Paid whether running or not, they may as well stay up: a floor of %[1]s costs nothing more.", "以%[2]s承诺 %[1]s，超出部分按需付费：本次运行 %.2[3]f 美元，全部按需为 %.2[4]f 美元（低 %.0[5]f%%）。承诺的单位占用超过 %.0[6]f%% 的时间即可回本；最后一个的占用为 %.0[7]f%%。承诺的单位无论是否运行都要付费，不妨一直保留：保持 %[1]s 的下限不会多花钱。"},
+	"sim.commit_none":     {"No commitment pays off: none of the on-demand units is held %.0f%% of the run, the least at which %s beats on-demand.", "任何承诺都不划算：没有一个按需单位的占用达到运行时间的 %.0[1]f%%，而这是 %[2]s 胜过按需的最低占用。"},
 	"sim.meets":           {"Verdict: this policy meets the SLO (%.2f%% of requests violate it).", "结论：该策略满足 SLO（%.2f%% 的请求违反）。"},
 	"sim.misses":          {"Verdict: this policy MISSES the SLO (%.2f%% of requests violate it).", "结论：该策略不满足 SLO（%.2f%% 的请求违反）。"},
 	"search.in":           {" in %s", "（%s）"},
@@ -235,13 +247,3 @@ func tc(l Lang, key string, args ...any) string { return phrase(cliMessages, l, 
 // CLIText is a fixed phrase of the commands (a note on stderr, a message)
 // in l, for the cli package.
 func CLIText(l Lang, key string, args ...any) string { return tc(l, key, args...) }
-
-// modeText names a pricing mode in l.
-func modeText(l Lang, mode string) string {
-	if l == Chinese {
-		if z, ok := modeZh[mode]; ok {
-			return z
-		}
-	}
-	return mode
-}

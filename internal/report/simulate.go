@@ -68,6 +68,9 @@ func WriteSimulation(w io.Writer, r *autoscale.Result, l Lang) error {
 			return err
 		}
 	}
+	if err := writeCommitments(&b, r, l); err != nil {
+		return err
+	}
 	verdict := "sim.meets"
 	if !r.SLOMet {
 		verdict = "sim.misses"
@@ -75,6 +78,60 @@ func WriteSimulation(w io.Writer, r *autoscale.Result, l Lang) error {
 	b.WriteString("\n" + tc(l, verdict, r.SLOViolationFraction*100) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCommitments prints the run's on-demand replicas priced as a
+// committed base plus on-demand above it, one row per commitment, and a
+// sentence on the cheapest.
+func writeCommitments(b *strings.Builder, r *autoscale.Result, l Lang) error {
+	if len(r.Commitments) == 0 {
+		return nil
+	}
+	b.WriteString("\n" + tc(l, "sim.commit") + "\n")
+	t := &Table{Columns: []Column{{tc(l, "sim.commit_term"), "term", false}, {tc(l, "sim.commit_base"), "base", true},
+		{tc(l, "sim.commit_price"), "price", true}, {tc(l, "sim.commit_held"), "held", true}, {tc(l, "sim.commit_cost"), "cost", true},
+		{tc(l, "sim.commit_od"), "on_demand", true}, {tc(l, "sim.commit_fleet"), "fleet", true}}}
+	best := -1
+	for i, c := range r.Commitments {
+		held := "-"
+		if c.Base > 0 {
+			held = fmt.Sprintf("%.0f", c.BaseHeldFraction*100)
+		}
+		t.Add(modeName(l, c.Term), commitUnits(l, c), fmt.Sprintf("%.2f", c.PerHourUSD), held, fmt.Sprintf("%.2f", c.CostUSD),
+			fmt.Sprintf("%.2f", c.OnDemandCostUSD), fmt.Sprintf("%.2f", c.FleetCostUSD))
+		if c.Base > 0 && (best < 0 || c.CostUSD < r.Commitments[best].CostUSD) {
+			best = i
+		}
+	}
+	if err := t.WriteText(b); err != nil {
+		return err
+	}
+	if best < 0 {
+		// Every commitment's base is 0: name the cheapest term's bar.
+		c := r.Commitments[0]
+		for _, x := range r.Commitments[1:] {
+			if x.BreakEven < c.BreakEven {
+				c = x
+			}
+		}
+		b.WriteString(tc(l, "sim.commit_none", c.BreakEven*100, modeName(l, c.Term)) + "\n")
+		return nil
+	}
+	c := r.Commitments[best]
+	saving := 0.0
+	if c.OnDemandCostUSD > 0 {
+		saving = (1 - c.CostUSD/c.OnDemandCostUSD) * 100
+	}
+	b.WriteString(tc(l, "sim.commit_best", commitUnits(l, c), modeName(l, c.Term), c.CostUSD, c.OnDemandCostUSD, saving, c.BreakEven*100, c.BaseHeldFraction*100) + "\n")
+	return nil
+}
+
+// commitUnits says a commitment's base with its unit, in l.
+func commitUnits(l Lang, c autoscale.CommitResult) string {
+	if c.Unit == "instance" {
+		return tc(l, "sim.unit_instance", c.Base)
+	}
+	return tc(l, "sim.unit_replica", c.Base)
 }
 
 func f3(v float64) string { return fmt.Sprintf("%.3f", v) }

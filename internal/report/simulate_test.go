@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -169,5 +170,51 @@ func TestNiceStep(t *testing.T) {
 		if got := niceStep(tc.max, 5); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("niceStep(%g) = %g, want %g", tc.max, got, tc.want)
 		}
+	}
+}
+
+// The committed base is told in both languages: the table of terms and a
+// sentence on the cheapest, with its saving and break-even; and when no
+// commitment pays, a sentence saying so.
+func TestWriteSimulationCommitments(t *testing.T) {
+	r := flatFleet()
+	r.CostUSD = 445.18
+	r.Commitments = []autoscale.CommitResult{
+		autoscale.PriceCommitment([]float64{0, 3600, 3600, 7200, 7200, 7200, 3600, 3600}, 2.49, 1.62),
+		autoscale.PriceCommitment([]float64{0, 3600, 3600, 7200, 7200, 7200, 3600, 3600}, 2.49, 1.10),
+	}
+	r.Commitments[0].Term, r.Commitments[0].Unit = "reserved-1y", "instance"
+	r.Commitments[1].Term, r.Commitments[1].Unit = "reserved-3y", "instance"
+	c := r.Commitments[1]
+	if c.Base <= r.Commitments[0].Base {
+		t.Fatalf("3-year base %d not above the 1-year base %d: the fixture does not test the choice", c.Base, r.Commitments[0].Base)
+	}
+	for _, tc := range []struct {
+		l    Lang
+		want []string
+	}{
+		{English, []string{"Committed base", "reserved-1y", fmt.Sprintf("Commit %d instance(s) on reserved-3y", c.Base),
+			fmt.Sprintf("$%.2f over the run against $%.2f all on demand", c.CostUSD, c.OnDemandCostUSD), fmt.Sprintf("more than %.0f%% of the time", c.BreakEven*100)}},
+		{Chinese, []string{"承诺基数", fmt.Sprintf("以预留 3 年承诺 %d 台实例", c.Base), fmt.Sprintf("%.2f 美元", c.CostUSD), "即可回本"}},
+	} {
+		var b bytes.Buffer
+		if err := WriteSimulation(&b, r, tc.l); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%v: %q missing from\n%s", tc.l, w, b.String())
+			}
+		}
+	}
+
+	r.Commitments = []autoscale.CommitResult{autoscale.PriceCommitment([]float64{3600, 100}, 2.49, 2.2)}
+	r.Commitments[0].Term, r.Commitments[0].Unit = "reserved-1y", "replica"
+	var b bytes.Buffer
+	if err := WriteSimulation(&b, r, English); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "No commitment pays off: none of the on-demand units is held 88% of the run") {
+		t.Errorf("no sentence for a commitment that does not pay:\n%s", b.String())
 	}
 }

@@ -97,6 +97,7 @@ var trAutoscale = map[string]string{
 	"not set; 99%% of requests within the bounds":                                                  "未设置；99%% 的请求在限定范围内",
 	"required: price of one replica-hour in USD":                                                   "必填：每副本小时的价格（美元）",
 	"not set; GPU spot is typically 30-60%% off on-demand":                                         "未设置；GPU 竞价实例通常比按需便宜 30-60%%",
+	"not used by policy %q (a serverless worker is billed only while it runs)":                     "策略 %q 不使用此项（无服务器 worker 只在运行时计费）",
 	"used only by a mixed policy with spot replicas":                                               "仅用于带竞价副本的混合策略",
 	"required with a fallback tier":                                                                "有备用层时必填",
 	"used only by a mixed policy with a fallback tier":                                             "仅用于带备用层的混合策略",

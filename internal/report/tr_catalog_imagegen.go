@@ -122,6 +122,7 @@ var trImageGen = map[string]string{
 	"%.3g s per image on %d vCPUs of %s (perf.ImageGenCPUSecondsPerImage, efficiency %.2f) against %.3g s on the main tier": "%[3]s 的 %[2]s 个 vCPU 上每张图像 %[1]s 秒（perf.ImageGenCPUSecondsPerImage，效率 %[4]s），主层为 %[5]s 秒",
 	"policy.fallback.speed = %.4g (%s)":                                                                                     "policy.fallback.speed = %.4g（%s）",
 	"pricing.per_hour_usd = %.4g (the serverless price of %s per worker)":                                                   "pricing.per_hour_usd = %.4g（%s 每个 worker 的无服务器价格）",
+	"pricing.commitments: %s %.4g (the %s price of %s in %s over %d replicas an instance)":                                  "pricing.commitments：%[1]s %[2]s（%[4]s 在 %[5]s 的 %[3]s 价格除以每台实例 %[6]s 个副本）",
 	"pricing.spot_per_hour_usd = %.4g (the spot price of %s in %s over %d replicas an instance)":                            "pricing.spot_per_hour_usd = %.4g（%s 在 %s 的竞价价格除以每台实例 %d 个副本）",
 	"the speed of a CPU tier is derived for image-generation workloads only; give policy.fallback.speed or mean_s":          "只有 image-generation 类型的工作负载才能推算 CPU 层的速度；请给出 policy.fallback.speed 或 mean_s",
 	"no clock is known for %s (%s); give policy.fallback.speed or mean_s":                                                   "不知道 %s（%s）的时钟频率；请给出 policy.fallback.speed 或 mean_s",

@@ -510,6 +510,25 @@ func (p *pageCheck) simulate(base string) {
 	}
 	p.noEnglish("#sim-summary")
 	p.view("simulate")
+	// A service file with a committed price: the on-demand replicas are
+	// priced as a committed base plus on-demand above it.
+	p.do("committed base", chromedp.SetValue(chromedp.CSS(`#sim-example`), "service-target.yaml"),
+		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#sim-example').dispatchEvent(new Event('change'))`)),
+		p.poll(`document.querySelector('#service').value.includes('name: chat-target')`),
+		chromedp.Click(chromedp.CSS(`#sim-run`)),
+		p.poll(`document.querySelector('#commit-verdict') !== null || document.querySelector('#sim-status').classList.contains('error')`))
+	verdict := p.text("commit verdict", "#commit-verdict")
+	for _, w := range map[bool][]string{false: {"Commit ", "replica(s) on reserved", "all on demand", "% less"}, true: {"以预留承诺", "个副本", "全部按需", "即可回本"}}[p.lang == "zh"] {
+		if !strings.Contains(verdict, w) {
+			t.Errorf("committed base: %q missing from %q", w, verdict)
+		}
+	}
+	if n := p.eval("commit rows", `String(document.querySelectorAll('#commit-table tbody tr').length)`); n != "1" {
+		t.Errorf("committed base: %s rows, want 1 (reserved)", n)
+	}
+	p.noEnglish("#commit-table")
+	p.noEnglish("#commit-verdict")
+	p.view("commit")
 	// A policy search is a job with progress that can be cancelled.
 	p.do("search and cancel", chromedp.SetValue(chromedp.CSS(`#sim-example`), "service-target.yaml"),
 		e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#sim-example').dispatchEvent(new Event('change'))`)),

@@ -13,7 +13,7 @@
       language: "Language", tab_offers: "Offers", tab_recommend: "Recommend", tab_simulate: "Simulate",
       offers_heading: "Offers", f_gpu: "GPU", f_provider: "Provider", f_country: "Country", f_pricing: "Pricing",
       f_max_price: "Max $/GPU-hour", yours: "yours", yours_title: "Your negotiated price", f_sort: "Sort", any: "any", any_od: "any (on-demand shown)", apply: "Apply",
-      "m_on-demand": "on-demand", m_spot: "spot", m_monthly: "monthly", "m_reserved-1y": "reserved 1 y", "m_reserved-3y": "reserved 3 y",
+      "m_on-demand": "on-demand", m_spot: "spot", m_monthly: "monthly", "m_reserved-1y": "reserved 1 y", "m_reserved-3y": "reserved 3 y", m_reserved: "reserved",
       s_price_per_gpu: "$/GPU-hour", s_price: "$/instance-hour", s_memory: "GPU memory",
       c_offer: "Offer", c_gpu: "GPU", c_mem: "GiB/GPU", c_vcpu: "vCPU", c_ram: "RAM GiB", c_disk: "NVMe TB",
       c_provider: "Provider", c_region: "Region", c_country: "Country",
@@ -92,6 +92,10 @@
       search_heading: "Cheapest policy that meets the SLO", search_none: "No policy tried meets the SLO; the closest:",
       search_evaluated: "{0} runs.", s_candidate: "Offer", s_policy: "Policy", s_cost: "Cost $", s_viol: "SLO violations",
       s_p95: "p95 latency s", s_meets: "Meets SLO",
+      commit_heading: "Committed base", cm_term: "Term", cm_base: "Committed", cm_price: "$/h each", cm_held: "Held",
+      cm_cost: "Cost $", cm_od: "All on-demand $", cm_instances: "{0} instance(s)", cm_replicas: "{0} replica(s)",
+      commit_best: "Commit {0} on {1} and pay on-demand above them: {2} over the run against {3} all on demand ({4} less). A committed unit pays off when held more than {5} of the time; the run stands for the traffic the term repeats.",
+      commit_none: "No commitment pays off: none of the on-demand units is held {0} of the run, the least at which {1} beats on-demand.",
       footer: "Prices in US dollars; stale prices are flagged.",
       "b_compute": "compute", "b_memory-bandwidth": "memory bandwidth", "b_interconnect": "interconnect", "b_network": "network",
       "b_storage": "storage", "b_cpu": "CPU", "b_memory-capacity": "memory capacity",
@@ -111,7 +115,7 @@
       language: "语言", tab_offers: "报价", tab_recommend: "推荐", tab_simulate: "模拟",
       offers_heading: "云服务器报价", f_gpu: "GPU", f_provider: "云厂商", f_country: "国家/地区", f_pricing: "计费方式",
       f_max_price: "最高 $/GPU·小时", yours: "协议价", yours_title: "贵团队的协议价格", f_sort: "排序", any: "不限", any_od: "不限（显示按需价格）", apply: "筛选",
-      "m_on-demand": "按需", m_spot: "抢占式", m_monthly: "包月", "m_reserved-1y": "预留 1 年", "m_reserved-3y": "预留 3 年",
+      "m_on-demand": "按需", m_spot: "抢占式", m_monthly: "包月", "m_reserved-1y": "预留 1 年", "m_reserved-3y": "预留 3 年", m_reserved: "预留",
       s_price_per_gpu: "$/GPU·小时", s_price: "$/实例·小时", s_memory: "显存",
       c_offer: "报价", c_gpu: "GPU", c_mem: "显存 GiB/卡", c_vcpu: "vCPU", c_ram: "内存 GiB", c_disk: "NVMe TB",
       c_provider: "云厂商", c_region: "区域", c_country: "国家/地区",
@@ -190,6 +194,10 @@
       search_heading: "满足 SLO 的最便宜策略", search_none: "尝试过的策略都不满足 SLO；最接近的：",
       search_evaluated: "共运行 {0} 次。", s_candidate: "报价", s_policy: "策略", s_cost: "成本 $", s_viol: "SLO 违约比例",
       s_p95: "p95 延迟 秒", s_meets: "满足 SLO",
+      commit_heading: "承诺基数", cm_term: "计费方式", cm_base: "承诺数量", cm_price: "每个 $/小时", cm_held: "占用",
+      cm_cost: "成本 $", cm_od: "全部按需 $", cm_instances: "{0} 台实例", cm_replicas: "{0} 个副本",
+      commit_best: "以{1}承诺 {0}，超出部分按需付费：本次运行 {2}，全部按需为 {3}（低 {4}）。承诺的单位占用超过 {5} 的时间即可回本；本次运行代表承诺期内重复的流量。",
+      commit_none: "任何承诺都不划算：没有一个按需单位的占用达到运行时间的 {0}，而这是 {1} 胜过按需的最低占用。",
       footer: "价格单位为美元；过期价格会被标出。",
       "b_compute": "计算", "b_memory-bandwidth": "显存带宽", "b_interconnect": "卡间互联", "b_network": "网络",
       "b_storage": "存储", "b_cpu": "CPU", "b_memory-capacity": "显存容量",
@@ -1414,6 +1422,7 @@
       [t("cold_starts"), r.cold_starts == null ? null : num(r.cold_starts, 0)],
       [t("utilization"), pct(r.utilization)], [t("cost_usd"), usd(r.cost_usd)]
     ], "sim-kv"));
+    if (r.commitments && r.commitments.length) renderCommitments(sum, r.commitments);
     var s = r.series || [];
     if (!s.length) return;
     var xs = s.map(function (p) { return p.t_s / 3600; });
@@ -1421,6 +1430,35 @@
     lineChart(t("ch_replicas"), "replicas", xs, s.map(function (p) { return p.replicas; }), t("replicas"));
     var slo = sloOf();
     lineChart(t("ch_latency"), "latency", xs, s.map(function (p) { return p.p95_latency_s; }), unitText("s"), slo, t("lim_slo_s", num(slo, 1)));
+  }
+  // renderCommitments: the run's on-demand replicas priced as a committed
+  // base plus on-demand above it, one row per term, and a sentence on the
+  // cheapest (or on why none pays).
+  function renderCommitments(box, cs) {
+    function units(c) { return t(c.unit === "instance" ? "cm_instances" : "cm_replicas", String(c.base)); }
+    box.appendChild(el("h3", { text: t("commit_heading") }));
+    var tbl = el("table", { "class": "data", id: "commit-table" });
+    tbl.appendChild(el("thead", null, el("tr", null, el("th", { scope: "col", text: t("cm_term") }), el("th", { "class": "num", scope: "col", text: t("cm_base") }),
+      el("th", { "class": "num", scope: "col", text: t("cm_price") }), el("th", { "class": "num opt", scope: "col", text: t("cm_held") }),
+      el("th", { "class": "num", scope: "col", text: t("cm_cost") }), el("th", { "class": "num", scope: "col", text: t("cm_od") }))));
+    var tb = el("tbody"), best = null;
+    cs.forEach(function (c) {
+      if (c.base > 0 && (!best || c.cost_usd < best.cost_usd)) best = c;
+      tb.appendChild(el("tr", null, el("td", { text: t("m_" + c.term) }), el("td", { "class": "num", text: units(c) }),
+        el("td", { "class": "num", text: usd(c.per_hour_usd) }), el("td", { "class": "num opt", text: c.base > 0 ? pct(c.base_held_fraction, 0) : "–" }),
+        el("td", { "class": "num", text: usd(c.cost_usd) }), el("td", { "class": "num", text: usd(c.on_demand_cost_usd) })));
+    });
+    tbl.appendChild(tb);
+    box.appendChild(el("div", { "class": "scroll", tabindex: "0", role: "region", "aria-label": t("commit_heading") }, tbl));
+    var text;
+    if (best) {
+      text = t("commit_best", units(best), t("m_" + best.term), usd(best.cost_usd), usd(best.on_demand_cost_usd),
+        pct(best.on_demand_cost_usd > 0 ? 1 - best.cost_usd / best.on_demand_cost_usd : 0, 0), pct(best.break_even, 0));
+    } else {
+      var low = cs.reduce(function (a, c) { return c.break_even < a.break_even ? c : a; });
+      text = t("commit_none", pct(low.break_even, 0), t("m_" + low.term));
+    }
+    box.appendChild(el("p", { id: "commit-verdict", text: text }));
   }
   function renderSearch(box, sr) {
     box.appendChild(el("h2", { text: t("search_heading") }));

@@ -41,14 +41,18 @@ func TestStringsTranslated(t *testing.T) {
 		t.Fatal("cannot find the en and zh string tables in app.js")
 	}
 	key := regexp.MustCompile(`(?m)(?:^\s*|[{,]\s*)"?([a-z][a-z0-9_-]*)"?:\s*"`)
-	keys := func(s string) map[string]bool {
+	keys := func(lang, s string) map[string]bool {
 		out := map[string]bool{}
 		for _, m := range key.FindAllStringSubmatch(s, -1) {
+			if out[m[1]] {
+				// A later key silently replaces the earlier one's text.
+				t.Errorf("%s string %q is defined twice", lang, m[1])
+			}
 			out[m[1]] = true
 		}
 		return out
 	}
-	enKeys, zhKeys := keys(src[en+len("\n    en: {"):zh]), keys(src[zh+len("\n    zh: {"):end])
+	enKeys, zhKeys := keys("en", src[en+len("\n    en: {"):zh]), keys("zh", src[zh+len("\n    zh: {"):end])
 	if len(enKeys) < 50 {
 		t.Fatalf("found only %d English keys; the pattern is out of date", len(enKeys))
 	}
