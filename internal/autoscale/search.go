@@ -90,6 +90,9 @@ func SearchCandidate(spec *Spec, c Candidate, trace func() Source, opts Options)
 	}
 	base := *spec
 	base.Defaults = nil
+	// A search ranks what each policy is billed; the file offer's
+	// commitments do not price another offer's replicas.
+	base.Pricing.Commitments = nil
 	if c.Model != nil {
 		base.Service.Kind = ServiceModel
 	} else if spec.Service.Kind == ServiceModel {
