@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -194,22 +193,12 @@ func TestSpotBasisStated(t *testing.T) {
 		if o.SpotMin > 0 && (o.SpotMin > sp*(1+1e-9) || o.SpotMax < sp*(1-1e-9)) {
 			t.Errorf("%s: spot %g outside its range %g-%g", o.Key(), sp, o.SpotMin, o.SpotMax)
 		}
-		if o.SpotBasis == catalog.SpotBasisUnstated && o.Source != "" && !isManual(o) {
-			t.Errorf("%s: a spot price from a public file without a basis", o.Key())
+		// A hand-kept row that does not say is a point price (the
+		// rebuild marks it so): none is left unstated.
+		if o.SpotBasis == catalog.SpotBasisUnstated {
+			t.Errorf("%s: a spot price without a basis", o.Key())
 		}
 	}
-}
-
-// isManual reports whether o is a hand-kept row: its source names no
-// commit of the manifest's public files.
-func isManual(o *catalog.Offer) bool {
-	manifest, _ := os.ReadFile("sources/sources.yaml")
-	for _, line := range strings.Split(string(manifest), "\n") {
-		if c, ok := strings.CutPrefix(strings.TrimSpace(line), "commit: "); ok && strings.Contains(o.Source, "@"+c) {
-			return false
-		}
-	}
-	return true
 }
 
 // Serverless platforms: at least five, each offer with a per-worker price,

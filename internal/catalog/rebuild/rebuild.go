@@ -317,6 +317,11 @@ func Build(fsys fs.FS) (*Result, error) {
 				continue
 			}
 			origin[o.Key()] = where
+			if o.LocalPrices[catalog.Spot] > 0 && o.SpotBasis == catalog.SpotBasisUnstated {
+				// A hand-kept spot price that does not say how it was
+				// made is one listing's moment, as an importer's one row.
+				o.SpotBasis = catalog.SpotPoint
+			}
 			mr.Kept++
 			sources[strings.SplitN(o.Source, ";", 2)[0]] = true
 			if mr.Oldest.IsZero() || o.AsOf.Before(mr.Oldest) {
