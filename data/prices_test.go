@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -275,5 +276,20 @@ func TestMemoryIsGiB(t *testing.T) {
 	}
 	if len(checked) < 8 {
 		t.Errorf("checked %d accelerators, want at least 8", len(checked))
+	}
+}
+
+// One machine is one offer: no two offers of a provider in a region have
+// instance types that differ only in case (Azure sizes are
+// case-insensitive, and sources spell them differently).
+func TestNoCaseDuplicates(t *testing.T) {
+	c := load(t)
+	seen := map[string]string{}
+	for _, o := range c.Offers {
+		k := o.Provider + "/" + strings.ToLower(o.InstanceType) + "@" + o.Region
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%s and %s are one machine listed twice", prev, o.Key())
+		}
+		seen[k] = o.Key()
 	}
 }

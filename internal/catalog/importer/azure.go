@@ -194,12 +194,43 @@ func azureItems(b *builder, items []azureItem) {
 }
 
 // azureInstance writes the instance type as the catalog does: Standard_ and
-// the SKU as Azure spells it.
+// the size in Azure's casing, whatever the source's (sizes are
+// case-insensitive to Azure; some extracts lower-case them, and two
+// spellings would be two offers).
 func azureInstance(arm string) string {
 	if strings.HasPrefix(strings.ToLower(arm), "standard_") {
-		return "Standard_" + arm[len("standard_"):]
+		arm = arm[len("standard_"):]
 	}
-	return "Standard_" + arm
+	return "Standard_" + azureCasing(arm)
+}
+
+// azureCasing spells a size name as Azure's naming convention does
+// (learn.microsoft.com/azure/virtual-machines/vm-naming-conventions): the
+// family in capitals, the vCPU count, the additive features in small
+// letters (ND96isr), the accelerator in capitals (A100, MI300X) and the
+// version in small letters (v5): ND96isr_MI300X_v5.
+func azureCasing(size string) string {
+	parts := strings.Split(size, "_")
+	for i, p := range parts {
+		switch {
+		case i == 0:
+			j := strings.IndexFunc(p, func(r rune) bool { return r >= '0' && r <= '9' })
+			if j < 0 {
+				parts[i] = strings.ToUpper(p)
+				continue
+			}
+			k := j + strings.IndexFunc(p[j:], func(r rune) bool { return r < '0' || r > '9' })
+			if k < j {
+				k = len(p)
+			}
+			parts[i] = strings.ToUpper(p[:j]) + p[j:k] + strings.ToLower(p[k:])
+		case i == len(parts)-1 && len(p) > 1 && (p[0] == 'v' || p[0] == 'V') && strings.Trim(p[1:], "0123456789") == "":
+			parts[i] = strings.ToLower(p)
+		default:
+			parts[i] = strings.ToUpper(p)
+		}
+	}
+	return strings.Join(parts, "_")
 }
 
 // azureFilter is the OData filter of one region's query: Linux VM prices,

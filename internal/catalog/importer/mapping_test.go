@@ -210,3 +210,24 @@ func TestResolveName(t *testing.T) {
 		}
 	}
 }
+
+// Azure sizes come out in Azure's casing from any spelling, so that two
+// sources of one size make one offer.
+func TestAzureInstanceCasing(t *testing.T) {
+	for in, want := range map[string]string{
+		"standard_nd96isr_mi300x_v5": "Standard_ND96isr_MI300X_v5",
+		"Standard_ND96isr_MI300X_v5": "Standard_ND96isr_MI300X_v5",
+		"nc16as_t4_v3":               "Standard_NC16as_T4_v3",
+		"Standard_nc12s_v3":          "Standard_NC12s_v3",
+		"ncc40ads_h100_v5":           "Standard_NCC40ads_H100_v5",
+		"nd96amsr_a100_v4":           "Standard_ND96amsr_A100_v4",
+		"ND128isr_NDR_GB200_v6":      "Standard_ND128isr_NDR_GB200_v6",
+		"nd96asr_v4":                 "Standard_ND96asr_v4",
+		"NV36ads_A10_v5":             "Standard_NV36ads_A10_v5",
+		"NC6":                        "Standard_NC6",
+	} {
+		if got := azureInstance(in); got != want {
+			t.Errorf("azureInstance(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
