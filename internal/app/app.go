@@ -27,13 +27,6 @@ import (
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// Cold-start parts of a GPU replica when the service file does not give
-// them: a GPU node takes minutes to come up, and the serving image is large.
-const (
-	defaultProvisioningS = 240.0
-	defaultImagePullS    = 60.0
-)
-
 // Fields names the inputs in error messages: command-line flags or JSON keys.
 type Fields struct {
 	GPU, GPUs, Nodes, Offer, Region string
@@ -334,53 +327,6 @@ func ExportPolicy(p autoscale.Policy) export.Policy {
 	return out
 }
 
-// BatchModel turns the performance model's serving curve for a workload on
-// one instance of an offer into the simulator's per-replica model.
-// An image-generation workload is served one image per request
-// (imageBatchModel); service.slice puts each replica on a MIG slice.
-func BatchModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o *catalog.Offer) (*autoscale.BatchModel, error) {
-	if ws.Kind == workload.KindImageGeneration {
-		return imageBatchModel(spec, ws, c, o)
-	}
-	if ws.Kind != workload.KindLLMInference {
-		return nil, apperr.Invalidf("service.workload", "must be an llm-inference or image-generation workload, got %s", ws.Kind)
-	}
-	rc, err := serviceCluster(spec, c, o)
-	if err != nil {
-		return nil, err
-	}
-	cl := rc.cl
-	// The curve is the replica's capacity: no request rate.
-	offline := *ws
-	inf := *ws.Inference
-	inf.RequestsPerSecond = nil
-	offline.Inference = &inf
-	curve, p, err := perf.Curve(&offline, cl)
-	if err != nil {
-		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
-	}
-	price, ok := o.YourPrices.Get(catalog.OnDemand)
-	if !ok {
-		price, ok = o.YourPrices.Get(catalog.Serverless) // a serverless platform: its worker's price
-	}
-	if !ok {
-		price = spec.Pricing.PerHourUSD
-	}
-	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
-	m := &autoscale.BatchModel{
-		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
-		StepPerSeqS: curve.StepPerSeqS, ColdStartS: coldStart(spec, o, weightsGB), PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
-		GPUs: curve.TensorParallel, ReplicasPerInstance: curve.ReplicasPerNode,
-	}
-	if rc.perInstance > 0 {
-		m.ReplicasPerInstance, m.GPUs, m.PricePerHourUSD = rc.perInstance, 1, rc.price
-		if rc.price == 0 {
-			m.PricePerHourUSD = spec.Pricing.PerHourUSD
-		}
-	}
-	return m, nil
-}
-
 // ExportInput ranks the offers for the workload and picks the chosen one:
 // the named offer, or the top candidate.
 func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f Fields, offer string) (export.Input, error) {
@@ -565,7 +511,7 @@ func SearchCandidates(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalo
 			continue
 		}
 		seen[cand.Offer.ID()] = true
-		if m, err := BatchModel(spec, ws, c, cand.Offer); err == nil {
+		if m, err := advisor.ServiceModel(spec, ws, c, cand.Offer); err == nil {
 			out = append(out, autoscale.Candidate{Name: cand.Offer.ID(), Region: cand.Offer.Region, Model: m})
 		}
 	}

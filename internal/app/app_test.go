@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/catalogtest"
@@ -128,7 +129,7 @@ func TestSearchCandidatesKeepCompliance(t *testing.T) {
 	if o, _, err = PickRegion(c, Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
 		t.Fatal(err)
 	}
-	model, err := BatchModel(spec, ws, c, o)
+	model, err := advisor.ServiceModel(spec, ws, c, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpupick/gpupick/data"
 	"github.com/gpupick/gpupick/examples"
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -40,11 +41,11 @@ func serviceModels(t *testing.T, c *catalog.Catalog, specs []*autoscale.Spec) []
 		if o, _, err = PickRegion(c, Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
 			t.Fatal(err)
 		}
-		m, err := BatchModel(sp, ws, c, o)
+		m, err := advisor.ServiceModel(sp, ws, c, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ApplyPrices(sp, o, m)
+		advisor.ApplyPrices(sp, o, m)
 		if err := ApplyFallback(sp, ws, m); err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +217,7 @@ compare:
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = BatchModel(sp, ws, c, o)
+		_, err = advisor.ServiceModel(sp, ws, c, o)
 		var e *apperr.Error
 		if !errors.As(err, &e) || e.Code != apperr.Invalid || e.Field != field || e.Line != line {
 			t.Errorf("%s: %#v, want Invalid at %s line %d", offer, err, field, line)
@@ -247,7 +248,7 @@ func TestImageBatchModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := &autoscale.Spec{Service: autoscale.Service{Kind: autoscale.ServiceModel}}
-	m, err := BatchModel(spec, ws, c, o)
+	m, err := advisor.ServiceModel(spec, ws, c, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func TestApplyPricesCommitments(t *testing.T) {
 		return sp
 	}
 	sp := parse("policy: {kind: fixed, replicas: 2}")
-	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	advisor.ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
 	got := sp.Pricing.Commitments
 	if len(got) != 2 || got[0] != (autoscale.Commitment{Term: "reserved-1y", PerHourUSD: 28}) || got[1] != (autoscale.Commitment{Term: "reserved-3y", PerHourUSD: 18}) {
 		t.Errorf("commitments %+v, want reserved-1y 28 and reserved-3y 18 per replica", got)
@@ -283,13 +284,13 @@ func TestApplyPricesCommitments(t *testing.T) {
 	}
 
 	sp = parse("policy: {kind: fixed, replicas: 2}\npricing: {reserved_per_hour_usd: 30}")
-	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	advisor.ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
 	if got := sp.Pricing.Commitments; len(got) != 1 || got[0].Term != "reserved" || got[0].PerHourUSD != 30 {
 		t.Errorf("the file's reserved price was replaced: %+v", got)
 	}
 
 	sp = parse("policy: {kind: serverless, max_workers: 2}")
-	ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
+	advisor.ApplyPrices(sp, o, &autoscale.BatchModel{PricePerHourUSD: 40, ReplicasPerInstance: 2})
 	if len(sp.Pricing.Commitments) != 0 {
 		t.Errorf("a serverless policy got commitments %+v", sp.Pricing.Commitments)
 	}

@@ -45,7 +45,7 @@ var specDocs = map[string]string{
 	"Policy.Tolerance":               "no change while |ratio - 1| <= tolerance",
 	"Pricing":                        "Pricing holds the price of one replica-hour in USD for each tier. For a model service the on-demand price comes from the offer (BatchModel).",
 	"Pricing.BillingGranularityS":    "each replica's lifetime is rounded up to this",
-	"Pricing.Commitments":            "Commitments are the committed prices the result prices the on-demand replicas' base at: reserved_per_hour_usd as \"reserved\" or, for a model service whose file gives none, the offer's reserved and committed prices (filled by app.ApplyPrices; not read from the file).",
+	"Pricing.Commitments":            "Commitments are the committed prices the result prices the on-demand replicas' base at: reserved_per_hour_usd as \"reserved\" or, for a model service whose file gives none, the offer's reserved and committed prices (filled by advisor.ApplyPrices; not read from the file).",
 	"Pricing.FallbackPerHourUSD":     "mixed: a fallback replica",
 	"Pricing.PerHourUSD":             "on-demand, fixed, or serverless worker",
 	"Pricing.ReservedPerHourUSD":     "a reserved or committed price of one replica-hour: the result also prices the on-demand replicas as a committed base plus on-demand above it",

@@ -238,7 +238,7 @@ type Pricing struct {
 	// Commitments are the committed prices the result prices the on-demand
 	// replicas' base at: reserved_per_hour_usd as "reserved" or, for a
 	// model service whose file gives none, the offer's reserved and
-	// committed prices (filled by app.ApplyPrices; not read from the file).
+	// committed prices (filled by advisor.ApplyPrices; not read from the file).
 	Commitments []Commitment `yaml:"-" json:"commitments,omitempty"`
 }
 

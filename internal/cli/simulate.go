@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/data"
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
@@ -341,11 +342,11 @@ func (e *Env) serviceModel(spec *autoscale.Spec, c *catalog.Catalog, dir, file s
 	if !allowed {
 		return nil, nil, nil, apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name)
 	}
-	model, err := app.BatchModel(spec, ws, c, o)
+	model, err := advisor.ServiceModel(spec, ws, c, o)
 	if err != nil {
 		return nil, nil, nil, apperr.InFile(err, file)
 	}
-	app.ApplyPrices(spec, o, model)
+	advisor.ApplyPrices(spec, o, model)
 	if err := app.ApplyFallback(spec, ws, model); err != nil {
 		return nil, nil, nil, apperr.InFile(err, file)
 	}

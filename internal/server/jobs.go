@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
@@ -498,7 +499,7 @@ func (s *Server) prepareSimulation(r *http.Request, client string, in *Simulatio
 		if !allowed {
 			return nil, apperr.Invalidf("service.offer", "no region of %s meets the workload's compliance block", o.ID())
 		}
-		if model, err = app.BatchModel(spec, ws, c, o); err != nil {
+		if model, err = advisor.ServiceModel(spec, ws, c, o); err != nil {
 			return nil, err
 		}
 		// One run over the limit is refused before the search's offers

@@ -511,3 +511,52 @@ func parseEnum[T ~string](what, s string, known []T, aliases map[string]T) (T, e
 	}
 	return "", fmt.Errorf("unknown %s %q (want one of %s)", what, s, strings.Join(names, ", "))
 }
+
+// Availability is how much of a service's loss it must survive.
+type Availability string
+
+// The availability levels.
+const (
+	// AvailabilityProduction survives the loss of one replica and, where
+	// the provider sells the instance type in several zones of the
+	// region, of a zone; it never rests entirely on capacity the provider
+	// can reclaim (spot).
+	AvailabilityProduction Availability = "production"
+	// AvailabilityBestEffort is sized for the load alone: development,
+	// demos, internal tools.
+	AvailabilityBestEffort Availability = "best-effort"
+)
+
+// Availabilities lists every Availability.
+func Availabilities() []Availability {
+	return []Availability{AvailabilityProduction, AvailabilityBestEffort}
+}
+
+// ParseAvailability returns the Availability named s (case-insensitive).
+func ParseAvailability(s string) (Availability, error) {
+	return parseEnum("availability", s, Availabilities(), map[string]Availability{
+		"prod": AvailabilityProduction, "ha": AvailabilityProduction, "besteffort": AvailabilityBestEffort,
+		"best_effort": AvailabilityBestEffort, "dev": AvailabilityBestEffort, "development": AvailabilityBestEffort,
+	})
+}
+
+// Traffic is the shape of a service's load over the day.
+type Traffic string
+
+// The traffic shapes.
+const (
+	// TrafficConstant is the same rate all day (Poisson arrivals).
+	TrafficConstant Traffic = "constant"
+	// TrafficDiurnal follows the day: a cosine from the trough to the peak
+	// at service.peak_hour, whose mean is the workload's
+	// requests_per_second.
+	TrafficDiurnal Traffic = "diurnal"
+)
+
+// Traffics lists every Traffic.
+func Traffics() []Traffic { return []Traffic{TrafficConstant, TrafficDiurnal} }
+
+// ParseTraffic returns the Traffic named s (case-insensitive).
+func ParseTraffic(s string) (Traffic, error) {
+	return parseEnum("traffic", s, Traffics(), map[string]Traffic{"flat": TrafficConstant, "poisson": TrafficConstant, "daily": TrafficDiurnal})
+}

@@ -86,6 +86,9 @@ func (p *checker) complete(filename string) {
 			p.image()
 		}
 	}
+	if kindOK {
+		p.service()
+	}
 	p.parallelism(kindOK)
 	p.data(kindOK)
 	p.stack(kindOK)
@@ -885,6 +888,65 @@ func (p *checker) stack(kindOK bool) {
 		}
 	}
 	st.Vendors = dedupe(st.Vendors)
+}
+
+// service checks the service block, which only a service has, and fills
+// its defaults: production availability, a constant day.
+func (p *checker) service() {
+	s := p.s
+	mean, isService := s.MeanRequestsPerSecond()
+	if !isService {
+		if s.Service != nil || p.lines.Has("service") {
+			p.errorf("service", "used only by a service (a workload with requests_per_second)")
+		}
+		s.Service = nil
+		return
+	}
+	if s.Service == nil {
+		s.Service = &Service{}
+	}
+	sv := s.Service
+	if sv.Availability == "" {
+		sv.Availability = AvailabilityProduction
+		p.def("service.availability", string(AvailabilityProduction), "not set; a service survives the loss of a replica, and of a zone where the provider has zones (best-effort for development)")
+	} else if a, err := ParseAvailability(string(sv.Availability)); err != nil {
+		p.errorf("service.availability", "%v", err)
+	} else {
+		sv.Availability = a
+	}
+	p.nonNeg("service.peak_requests_per_second", sv.PeakRequestsPerSecond)
+	if sv.Traffic == "" {
+		if sv.PeakRequestsPerSecond > 0 {
+			sv.Traffic = TrafficDiurnal
+			p.def("service.traffic", string(TrafficDiurnal), "not set; a peak rate is given")
+		} else {
+			sv.Traffic = TrafficConstant
+			p.def("service.traffic", string(TrafficConstant), "not set; the same rate all day (set diurnal and peak_requests_per_second for a load that follows the day)")
+		}
+	} else if t, err := ParseTraffic(string(sv.Traffic)); err != nil {
+		p.errorf("service.traffic", "%v", err)
+	} else {
+		sv.Traffic = t
+	}
+	peak := sv.PeakRequestsPerSecond
+	switch {
+	case sv.Traffic == TrafficConstant && peak > 0 && peak != mean:
+		p.errorf("service.peak_requests_per_second", "a constant day has no peak above its mean of %s requests/s: set service.traffic to diurnal, or leave this out", fmtFloat(mean))
+	case sv.Traffic == TrafficDiurnal && peak == 0:
+		p.errorf("service.peak_requests_per_second", "required for a diurnal day: the busiest hour's rate, requests/s (the mean is requests_per_second, %s)", fmtFloat(mean))
+	case sv.Traffic == TrafficDiurnal && peak < mean:
+		p.errorf("service.peak_requests_per_second", "must be at least requests_per_second, the day's mean (%s requests/s), got %s", fmtFloat(mean), fmtFloat(peak))
+	case sv.Traffic == TrafficDiurnal && peak > 2*mean:
+		p.errorf("service.peak_requests_per_second", "must be at most twice the day's mean (%s requests/s), got %s: a diurnal day swings from a trough of 0 at most; for a spikier load raise requests_per_second to the busy hours' mean",
+			fmtFloat(2*mean), fmtFloat(peak))
+	}
+	if sv.PeakHour != nil {
+		p.nonNegInts(map[string]int{"service.peak_hour": *sv.PeakHour})
+	} else if sv.Traffic == TrafficDiurnal {
+		h := DefaultPeakHour
+		sv.PeakHour = &h
+		p.def("service.peak_hour", strconv.Itoa(h), "not set; the peak of a diurnal day in the early afternoon")
+	}
 }
 
 func (p *checker) constraints() {

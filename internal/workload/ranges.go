@@ -89,6 +89,7 @@ var FieldRanges = map[string]FieldRange{
 	"image.requests_per_second":        {1e7, "requests/s"},
 	"image.slo.latency_s":              {8.64e4, "seconds (one day)"},
 	"image.slo.percentile":             {100, "percent"},
+	"service.peak_hour":                {23, "hour of the day"},
 }
 
 // inRange reports a value above field's documented bound. It does nothing

@@ -123,6 +123,10 @@ func workloadHint(path string, n schema.Node) {
 		n["examples"] = Certifications()
 	case "compliance.confidential_computing", "compliance.customer_managed_keys", "compliance.secure_boot":
 		schema.Enum(n, Requirements()...)
+	case "service.availability":
+		schema.Enum(n, Availabilities()...)
+	case "service.traffic":
+		schema.Enum(n, Traffics()...)
 	}
 	if t, ok := bothBool[path]; ok {
 		n["type"] = []string{"string", "boolean"}
@@ -156,6 +160,7 @@ func workloadHint(path string, n schema.Node) {
 var extraRanges = map[string]FieldRange{
 	"inference.output_tokens_cv":       {10, "standard deviation over mean of the output length"},
 	"constraints.reserved_utilization": {1, "share of the term"},
+	"service.peak_requests_per_second": {2e7, "requests/s: at most twice the mean, itself at most 1e7"},
 }
 
 // openBelow are the fields that, when given, must be above 0.

@@ -10,6 +10,8 @@
 // assumptions.
 package workload
 
+import "math"
+
 // Spec is one validated workload: what to run, on what data, under which
 // constraints. Blocks that do not apply to Kind are nil.
 type Spec struct {
@@ -30,6 +32,10 @@ type Spec struct {
 	// Image is required for image-generation: what each request makes and
 	// how many.
 	Image *Image `yaml:"image,omitempty" json:"image,omitempty"`
+	// Service is how a service (a workload with a request rate) runs over
+	// the day: its traffic and the losses it must survive. Filled with
+	// defaults for every service; an error on a job.
+	Service *Service `yaml:"service,omitempty" json:"service,omitempty"`
 	// Parallelism fixes parallel degrees; zero fields are chosen by the model.
 	Parallelism Parallelism `yaml:"parallelism,omitempty" json:"parallelism"`
 	// Data is where the input lives and what the outputs weigh.
@@ -287,6 +293,109 @@ type Image struct {
 	RequestsPerSecond *float64 `yaml:"requests_per_second,omitempty" json:"requests_per_second,omitempty"`
 	// SLO is the service's latency target per request.
 	SLO ImageSLO `yaml:"slo,omitempty" json:"slo"`
+}
+
+// Service describes a service's day: how its load varies and how much of
+// a loss it must survive. The load's mean is the workload's
+// requests_per_second (inference or image).
+type Service struct {
+	// Availability is production (the default): the fleet survives the
+	// loss of one replica and, where the provider sells the instance type
+	// in several zones of the region, of a zone, and never rests entirely
+	// on spot; or best-effort (development): sized for the load alone.
+	Availability Availability `yaml:"availability,omitempty" json:"availability"`
+	// Traffic is constant (the default: the same rate all day) or diurnal
+	// (the rate follows the day from a trough to PeakRequestsPerSecond at
+	// PeakHour; requests_per_second is the day's mean).
+	Traffic Traffic `yaml:"traffic,omitempty" json:"traffic"`
+	// PeakRequestsPerSecond is the busiest hour's rate, requests per
+	// second: at least the mean and at most twice it (a diurnal day).
+	// Setting it makes the traffic diurnal.
+	PeakRequestsPerSecond float64 `yaml:"peak_requests_per_second,omitempty" json:"peak_requests_per_second,omitempty"`
+	// PeakHour is the hour of the day (0-23) when the load peaks; default
+	// 14. It places the peak on the chart and in the simulated day.
+	PeakHour *int `yaml:"peak_hour,omitempty" json:"peak_hour,omitempty"`
+}
+
+// MeanRequestsPerSecond is the service's mean load over the day (the
+// workload's requests_per_second), and whether spec is a service.
+func (s *Spec) MeanRequestsPerSecond() (float64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	switch {
+	case s.Kind == KindLLMInference && s.Inference != nil && s.Inference.RequestsPerSecond != nil:
+		return *s.Inference.RequestsPerSecond, true
+	case s.Kind == KindImageGeneration && s.Image != nil && s.Image.RequestsPerSecond != nil:
+		return *s.Image.RequestsPerSecond, true
+	}
+	return 0, false
+}
+
+// IsService reports whether spec is a service sized to a request rate: an
+// llm-inference workload with inference.requests_per_second, or an
+// image-generation workload with image.requests_per_second.
+func (s *Spec) IsService() bool {
+	_, ok := s.MeanRequestsPerSecond()
+	return ok
+}
+
+// Day is a service's load over a day: its mean, its peak and trough and
+// the hour of the peak. A constant day has all three equal.
+type Day struct {
+	// MeanRPS is the day's mean rate, requests per second.
+	MeanRPS float64
+	// PeakRPS is the busiest hour's rate, requests per second.
+	PeakRPS float64
+	// TroughRPS is the quietest hour's rate, requests per second.
+	TroughRPS float64
+	// PeakHour is the hour of the day (0-23) of the peak.
+	PeakHour int
+}
+
+// DayOf is spec's day (ok false for a job). The diurnal day is a cosine:
+// rate(t) = mean × (1 + A cos(2π (t − peak hour) / 24 h)) with A =
+// peak/mean − 1, so the trough is mean × (1 − A).
+func DayOf(spec *Spec) (Day, bool) {
+	mean, ok := spec.MeanRequestsPerSecond()
+	if !ok {
+		return Day{}, false
+	}
+	d := Day{MeanRPS: mean, PeakRPS: mean, TroughRPS: mean, PeakHour: DefaultPeakHour}
+	if sv := spec.Service; sv != nil {
+		if sv.PeakHour != nil {
+			d.PeakHour = *sv.PeakHour
+		}
+		if sv.Traffic == TrafficDiurnal && sv.PeakRequestsPerSecond > mean {
+			d.PeakRPS = sv.PeakRequestsPerSecond
+			d.TroughRPS = max(0, 2*mean-d.PeakRPS)
+		}
+	}
+	return d, true
+}
+
+// Amplitude is the day's swing around its mean, in (0, 1]: 0 for a
+// constant day.
+func (d Day) Amplitude() float64 {
+	if d.MeanRPS <= 0 {
+		return 0
+	}
+	return d.PeakRPS/d.MeanRPS - 1
+}
+
+// RateAt is the day's rate at hour h (0-24).
+func (d Day) RateAt(h float64) float64 {
+	return d.MeanRPS * (1 + d.Amplitude()*math.Cos(2*math.Pi*(h-float64(d.PeakHour))/24))
+}
+
+// DefaultPeakHour is the hour of a diurnal peak when the file gives none:
+// early afternoon, as in the published traces of chat and image services.
+const DefaultPeakHour = 14
+
+// Production reports whether spec is a service that must survive a loss
+// (availability production, the default for a service).
+func (s *Spec) Production() bool {
+	return s.IsService() && (s.Service == nil || s.Service.Availability != AvailabilityBestEffort)
 }
 
 // ImageSLO is a latency target for an image-generation service.
