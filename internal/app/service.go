@@ -121,4 +121,3 @@ func ApplyFallback(spec *autoscale.Spec, ws *workload.Spec, m *autoscale.BatchMo
 	spec.Defaults = append(spec.Defaults, fmt.Sprintf("policy.fallback.speed = %.4g (%s)", speed, f.SpeedSource))
 	return nil
 }
-
