@@ -7,6 +7,7 @@ package advisor
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -69,6 +70,11 @@ type Request struct {
 	// Predictions, when set, keeps predictions across requests (a server
 	// answering the same workload again); nil keeps them for this call.
 	Predictions *PredictionCache
+	// CheckPlans replays the day of a service's pick through the simulator
+	// and grows its plan until it meets the SLO (see CheckPlan); Context,
+	// when set, stops the replays.
+	CheckPlans bool
+	Context    context.Context
 }
 
 // PredictionCache remembers predictions per workload and hardware across
@@ -173,6 +179,11 @@ type Plan struct {
 	// Slice is set when each replica runs on part of a GPU: a MIG profile
 	// (Replicas sit Slice.PerGPU to a GPU) or a fractional offer.
 	Slice *Slice
+	// Scaling is a service's day: the base that runs at all times, the
+	// burst for the busy hours, what it survives and how each part is
+	// paid for (nil for a job, a serverless platform or a shared pool).
+	// Instances and Replicas above are the fleet at the peak.
+	Scaling *Scaling
 }
 
 // planOf is the plan of a priced candidate.
@@ -553,6 +564,11 @@ func Recommend(req Request) (*Result, error) {
 	if !slices.ContainsFunc(res.Candidates, func(c *Candidate) bool { return c.Cost.PriceKnown }) {
 		res.OtherModes = otherModes(req, tasks, modes)
 	}
+	if req.CheckPlans {
+		if err := checkPlans(req, res); err != nil {
+			return nil, err
+		}
+	}
 	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
 	}
@@ -679,10 +695,9 @@ func workDone(spec *workload.Spec, p *perf.Prediction, service bool) (float64, s
 		if spec.Inference.OutputTokens == 0 {
 			unit, perRequest = "USD per million input tokens", float64(spec.Inference.PromptTokens)
 		}
-		if service {
-			// One month of the offered load.
-			tokS := p.Throughput.Value
-			return tokS * catalog.HoursPerMonth * 3600, unit, 1e6
+		if rps, ok := serviceRate(spec); ok && service {
+			// One month of the offered load: the day's mean.
+			return rps * perRequest * catalog.HoursPerMonth * 3600, unit, 1e6
 		}
 		if spec.Inference.Requests > 0 {
 			return spec.Inference.Requests * perRequest, unit, 1e6
@@ -705,28 +720,12 @@ func imageUnitCost(spec *workload.Spec) string {
 // image-generation workload with image.requests_per_second. A service is
 // priced per month and its fleet is the fewest replicas that keep up within
 // the SLO.
-func IsService(spec *workload.Spec) bool {
-	_, ok := serviceRate(spec)
-	return ok
-}
+func IsService(spec *workload.Spec) bool { return spec.IsService() }
 
-// serviceRate is a service's offered load, requests per second.
-func serviceRate(spec *workload.Spec) (float64, bool) {
-	if spec == nil {
-		return 0, false
-	}
-	switch spec.Kind {
-	case workload.KindLLMInference:
-		if spec.Inference != nil && spec.Inference.RequestsPerSecond != nil {
-			return *spec.Inference.RequestsPerSecond, true
-		}
-	case workload.KindImageGeneration:
-		if spec.Image != nil && spec.Image.RequestsPerSecond != nil {
-			return *spec.Image.RequestsPerSecond, true
-		}
-	}
-	return 0, false
-}
+// serviceRate is a service's offered load, requests per second: the
+// day's mean for the spec the file gave, the peak for the spec a fleet is
+// sized with (evaluator.sized).
+func serviceRate(spec *workload.Spec) (float64, bool) { return spec.MeanRequestsPerSecond() }
 
 // checkpointGB is what the job keeps in storage: training state (16-bit
 // weights and fp32 optimizer, 14 bytes per parameter) or adapter checkpoints

@@ -153,8 +153,12 @@ type groupPred struct {
 // evaluator is one worker's state for one request. Everything it memoizes
 // is a pure function of the memo's key and the request.
 type evaluator struct {
-	req     *Request
-	spec    *workload.Spec
+	req  *Request
+	spec *workload.Spec
+	// sized is spec at the rate a service's fleet is sized for: its
+	// peak (spec itself for a job or a constant day).
+	sized   *workload.Spec
+	day     workload.Day
 	modes   []catalog.Mode
 	shared  *sync.Map
 	service bool
@@ -197,8 +201,12 @@ type evaluator struct {
 
 func newEvaluator(req *Request, modes []catalog.Mode, shared *sync.Map) *evaluator {
 	spec := req.Spec
-	ev := &evaluator{req: req, spec: spec, modes: modes, shared: shared}
+	ev := &evaluator{req: req, spec: spec, sized: spec, modes: modes, shared: shared}
 	ev.service = IsService(spec)
+	if d, ok := workload.DayOf(spec); ok {
+		ev.day = d
+		ev.sized = atRate(spec, d.PeakRPS)
+	}
 	ev.image = ev.service && spec.Kind == workload.KindImageGeneration
 	ev.maxGPUs = spec.Constraints.MaxGPUs
 	if ev.maxGPUs == 0 {
@@ -271,7 +279,7 @@ func (ev *evaluator) predicted(t *task) *predicted {
 		if req.Tune != nil && !t.slice.on() { // a probe measures whole GPUs
 			req.Tune(o, &cl)
 		}
-		pr.p, pr.err = perf.Predict(ev.spec, cl)
+		pr.p, pr.err = perf.Predict(ev.sized, cl)
 	})
 	ev.preds = append(ev.preds, groupPred{t.shape.instances, hw, pr})
 	return pr
@@ -360,7 +368,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 {
 				x := &ev.excl[len(ev.excl)-1]
-				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.fleetNeed*o.GPUCount)
+				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.peakFleet(o, ev.fleetNeed)*o.GPUCount)
 			}
 			return r
 		}
@@ -381,13 +389,24 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 { // a near-miss on max_gpus, by the model's first estimate
 				x := &ev.excl[len(ev.excl)-1]
-				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.fleetNeed*o.GPUCount)
+				x.Relax, x.Needed = RelaxMaxGPUs, float32(ev.peakFleet(o, ev.fleetNeed)*o.GPUCount)
 			}
 			return r
 		}
 		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
 	}
 	pp := p // shared by the candidates of every pricing mode
+	// A service's day: the fleet sized for the peak becomes a base and a
+	// burst, priced per mode.
+	var day *Scaling
+	if service && replicas > 0 {
+		per := ceilDiv(replicas, max(1, instances))
+		weights := ev.ckptGB
+		if pp.Memory.WeightsGB > 0 {
+			weights = pp.Memory.WeightsGB
+		}
+		day = ev.scaling(o, instances, per, weights, defaultHeadroom)
+	}
 	serverlessOnly := o.YourPrices[catalog.Serverless] > 0 && o.YourPrices == catalog.Prices{catalog.Serverless: o.YourPrices[catalog.Serverless]}
 	for _, m := range ev.modes {
 		unknown := false
@@ -406,7 +425,15 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		}
 		s := ev.slot()
 		c := &s.c
-		ev.price(s, t, instances, replicas, pp, m, service)
+		var sc *Scaling
+		if day != nil && !unknown && ev.scaled(t, m) {
+			x := *day
+			sc = &x
+		}
+		if why := ev.price(s, t, instances, replicas, pp, m, service, sc); why != "" {
+			excl(m.String(), ReasonUnsustained, why)
+			continue
+		}
 		if code, why := ev.violates(c); code != "" {
 			excl(m.String(), code, why)
 			ev.keepNumbers(&ev.excl[len(ev.excl)-1], c, code)
@@ -436,7 +463,7 @@ type fleet struct {
 // the search then narrows between a count that fails and one that keeps
 // up. why says why no fleet within constraints.max_gpus does.
 func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, string) {
-	spec := ev.spec
+	spec := ev.sized
 	rps := *spec.Inference.RequestsPerSecond
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	noFleet := fmt.Sprintf("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
@@ -616,12 +643,26 @@ func requestSeconds(spec *workload.Spec, p *perf.Prediction) float64 {
 }
 
 // price fills the slot's candidate with its cost and the figures the
-// constraints judge: what is kept of a candidate that is dropped.
-func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool) {
-	spec, o := ev.spec, t.offer
-	job := ev.costJob(o, instances, p, m, service, ev.share(t, instances, replicas))
+// constraints judge: what is kept of a candidate that is dropped. A
+// service planned over its day (sc) runs its base at all times and its
+// burst for the busy hours; why says why it cannot be priced in m.
+func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool, sc *Scaling) string {
+	spec, o := ev.sized, t.offer
 	c := &s.c
-	cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
+	share := 0.0
+	if sc != nil {
+		e, why := ev.priceScaled(o, sc, p, m)
+		if why != "" {
+			return why
+		}
+		c.Cost = e
+		replicas = sc.Max * sc.ReplicasPerInstance
+		instances = sc.Max
+	} else {
+		share = ev.share(t, instances, replicas)
+		job := ev.costJob(o, instances, p, m, service, share)
+		cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
+	}
 	e := &c.Cost
 	c.Offer, c.Instances, c.GPUs, c.Pred = o, instances, instances*o.GPUCount, p
 	if service {
@@ -632,11 +673,13 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	}
 	c.Plan = planOf(spec, o, instances, replicas, p, m, e.PerHourUSD)
 	c.Plan.Slice = sliceOf(o, t.slice, m)
-	if c.Plan.Slice != nil && job.Share > 0 {
+	if c.Plan.Slice != nil && share > 0 {
 		c.Plan.Slice.Shared = true
 	}
+	c.Plan.Scaling = sc
 	c.PriceLow, c.PriceHigh, c.PriceSpread = cost.PriceSpread(o, m, ev.req.Now)
 	setIntervals(c, service)
+	return ""
 }
 
 // violates checks deadline and budget.

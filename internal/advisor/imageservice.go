@@ -39,7 +39,7 @@ func imageBatches(n int) []int {
 // on slices: MIG instances or time-sliced shares. why says why no fleet within
 // constraints.max_gpus does, or that no batch meets the SLO on this GPU.
 func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string) {
-	spec := ev.spec
+	spec := ev.sized
 	rps, _ := serviceRate(spec)
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	a, _ := ev.req.Catalog.OfferAccelerator(o)

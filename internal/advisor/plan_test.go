@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/gpupick/gpupick/internal/catalog"
 	"math"
 	"os"
 	"path/filepath"
@@ -66,6 +67,15 @@ func TestPlansObeyPhysics(t *testing.T) {
 				// A shared pool: the fleet pays for the slices it holds.
 				if want := sl.ReplicaPerHourUSD * float64(pl.Replicas); math.Abs(c.Cost.PerHourUSD-want) > 0.01*want+0.01 {
 					t.Errorf("%s: %.2f $/h for %d replicas at %.3f $/h a slice", where, c.Cost.PerHourUSD, pl.Replicas, sl.ReplicaPerHourUSD)
+				}
+			case pl.Scaling != nil:
+				// A service's day: its base at all times, at most its peak
+				// fleet, whole instances either way.
+				sc := pl.Scaling
+				held, _ := c.Offer.YourPrices.Get(sc.BaseMode)
+				top := max(c.Offer.YourPrices[catalog.OnDemand], c.Offer.YourPrices[c.Cost.Mode])
+				if lo, hi := float64(sc.Held)*held, float64(sc.Max)*top*1.1; c.Cost.PerHourUSD < lo*0.999 || c.Cost.PerHourUSD > hi {
+					t.Errorf("%s: %.2f $/h for a day of %d (%d held at %.2f) to %d instances at up to %.2f $/h", where, c.Cost.PerHourUSD, sc.Base, sc.Held, held, sc.Max, top)
 				}
 			case math.Abs(c.Cost.PerHourUSD-float64(pl.Instances)*c.Cost.PricePerHourUSD) > 0.01*c.Cost.PerHourUSD+0.01:
 				t.Errorf("%s: %.2f $/h for %d instances at %.2f $/h: instances are billed whole", where, c.Cost.PerHourUSD, pl.Instances, c.Cost.PricePerHourUSD)

@@ -211,13 +211,7 @@ func coldStart(spec *autoscale.Spec, o *catalog.Offer, weightsGB float64) float6
 	if cold := spec.Service.ColdStartS; cold != 0 {
 		return cold
 	}
-	storage := o.NVMeReadGBps
-	if storage == 0 {
-		storage = o.BlockGBps
-	}
-	if storage == 0 {
-		storage = 1
-	}
+	storage := cost.WeightsLoadGBps(o)
 	prov, pull := spec.Service.ProvisioningS, spec.Service.ImagePullS
 	if prov == 0 {
 		prov = defaultProvisioningS

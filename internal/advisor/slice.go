@@ -224,7 +224,7 @@ func migProfiles(cat *catalog.Catalog, o *catalog.Offer) []*catalog.MIGProfile {
 // its slice at its share of the load, and the whole instances that hold
 // them. p is one slice at the whole load (the first guess).
 func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Prediction) (fleet, string) {
-	spec := ev.spec
+	spec := ev.sized
 	rps := *spec.Inference.RequestsPerSecond
 	perInst := o.GPUCount * sl.perGPU()
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))

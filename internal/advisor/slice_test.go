@@ -58,7 +58,8 @@ func TestSmallModelCheapestOnSlice(t *testing.T) {
 func TestMIGReplicas(t *testing.T) {
 	cat := onlyOffers(t, func(o *catalog.Offer) bool { return o.Key() == "aws/p5.48xlarge@us-east-1" })
 	o := cat.Offers[0]
-	req := Request{Spec: spec(t, chat8B), Catalog: cat, Now: now}
+	// Best-effort: one instance holds the fleet, with no spare instance.
+	req := Request{Spec: spec(t, chat8B+"service: {availability: best-effort}\n"), Catalog: cat, Now: now}
 	cs, xs, ok := EvaluateOfferMIG(req, o, "1g.10gb", []catalog.Mode{catalog.OnDemand})
 	if !ok || len(cs) != 1 {
 		t.Fatalf("8B on 1g.10gb: %d candidates, excluded %+v, ok %v", len(cs), xs, ok)
@@ -79,7 +80,7 @@ func TestMIGReplicas(t *testing.T) {
 		t.Errorf("the assumptions do not say why the slice: %q", c.Pred.Assumptions)
 	}
 	// A 70B model does not fit in 10 GB.
-	big := Request{Spec: spec(t, strings.Replace(chat8B, "llama-3-8b", "llama-3-70b", 1)), Catalog: cat, Now: now}
+	big := Request{Spec: spec(t, strings.Replace(chat8B, "llama-3-8b", "llama-3-70b", 1)+"service: {availability: best-effort}\n"), Catalog: cat, Now: now}
 	if cs, xs, _ := EvaluateOfferMIG(big, o, "1g.10gb", []catalog.Mode{catalog.OnDemand}); len(cs) != 0 || len(xs) != 1 || xs[0].ReasonCode != ReasonNoFit {
 		t.Errorf("70B on 1g.10gb: %d candidates, excluded %+v; want does_not_fit", len(cs), xs)
 	}

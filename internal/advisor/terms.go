@@ -85,8 +85,21 @@ func TermsOf(req Request, c *Candidate) *Terms {
 			}
 			continue
 		}
-		job := ev.costJob(c.Offer, c.Instances, c.Pred, m, service, share)
-		e := cost.Price(job)
+		var e cost.Estimate
+		if sc := c.Plan.Scaling; sc != nil && m != catalog.Serverless {
+			// The same day in this mode: its base paid in m, its burst on
+			// demand (on spot for a spot plan).
+			x := *sc
+			x.Check = nil
+			var why string
+			if e, why = ev.priceScaled(c.Offer, &x, c.Pred, m); why != "" {
+				t.Options = append(t.Options, term)
+				continue
+			}
+		} else {
+			job := ev.costJob(c.Offer, c.Instances, c.Pred, m, service, share)
+			e = cost.Price(job)
+		}
 		term.Known, term.CostUSD, term.PerHourUSD = true, e.Cost.Total, e.PerHourUSD
 		term.Spot = e.Spot
 		if r := e.Reserved; r != nil {

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -18,11 +19,17 @@ func TestTermsOfThePick(t *testing.T) {
 	if err != nil || len(res.Candidates) == 0 {
 		t.Fatalf("no candidates: %v", err)
 	}
-	terms := res.Terms
-	if terms == nil {
+	if res.Terms == nil {
 		t.Fatal("no terms for #1")
 	}
-	pick := res.Candidates[0]
+	// The best candidate that publishes a commitment: its terms compare
+	// them all.
+	i := slices.IndexFunc(res.Candidates, func(c *Candidate) bool { return c.Offer.YourPrices[catalog.Reserved1y] > 0 })
+	if i < 0 {
+		t.Fatal("no candidate with a 1-year price")
+	}
+	pick := res.Candidates[i]
+	terms := TermsOf(Request{Spec: res.Spec, Catalog: embedded(t), Now: now}, pick)
 	known := 0
 	for i, o := range terms.Options {
 		if !o.Known {

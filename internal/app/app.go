@@ -6,7 +6,9 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -330,7 +332,7 @@ func ExportPolicy(p autoscale.Policy) export.Policy {
 // ExportInput ranks the offers for the workload and picks the chosen one:
 // the named offer, or the top candidate.
 func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f Fields, offer string) (export.Input, error) {
-	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks()})
+	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks(), CheckPlans: true})
 	if err != nil {
 		return export.Input{}, err
 	}
@@ -436,7 +438,7 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 	if gpus < 0 {
 		return nil, apperr.Invalidf(f.GPUs, "must be >= 0")
 	}
-	service := spec.Inference != nil && spec.Inference.RequestsPerSecond != nil
+	service := spec.IsService()
 	if gpus > 0 && !service {
 		if gpus%o.GPUCount != 0 {
 			return nil, apperr.Invalidf(f.GPUs, "%s has %d GPUs per instance: the count must be a multiple of it", o.ID(), o.GPUCount)
@@ -455,8 +457,12 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 		}
 		return nil, apperr.Emptyf("%s cannot run this workload as asked: %s", o.ID(), reason)
 	}
-	// A service's fleet is sized by its load, as recommend sizes it: a
-	// count of GPUs given is checked against that plan, not imposed.
+	// A service's fleet is sized by its load, as recommend sizes it (by
+	// the simulator): a count of GPUs given is checked against that plan,
+	// not imposed.
+	if err := advisor.CheckCandidate(context.Background(), req, cands[0]); err != nil && !errors.Is(err, advisor.ErrUnservable) {
+		return nil, err
+	}
 	if pl := cands[0].Plan; service && gpus > 0 && gpus != pl.GPUs {
 		return nil, apperr.Invalidf(f.GPUs, "a service's fleet is sized by its load: %s serves it on %d GPUs (%d instances), not %d; leave the count out",
 			o.ID(), pl.GPUs, pl.Instances, gpus)

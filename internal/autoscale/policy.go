@@ -244,12 +244,15 @@ type mixedCtl struct {
 
 func newMixedCtl(p *Policy, s *sim) *mixedCtl {
 	floor := p.OnDemand.Replicas
-	return &mixedCtl{p: p, target: newTargetCtl(p, floor, floor+p.Spot.MaxReplicas, floor)}
+	return &mixedCtl{p: p, target: newTargetCtl(p, floor+p.Spot.MinReplicas, floor+p.Spot.MaxReplicas, floor+p.Spot.MinReplicas)}
 }
 
 func (c *mixedCtl) init(s *sim) {
 	for range c.p.OnDemand.Replicas {
 		s.launch(0, true)
+	}
+	for range c.p.Spot.MinReplicas {
+		s.launch(1, true)
 	}
 }
 
@@ -308,7 +311,7 @@ func (c *mixedCtl) tick(s *sim) {
 	}
 	d := c.target.desired(s, cur)
 	s.scaleTier(0, floor)
-	s.scaleTier(1, min(max(d-floor, 0), p.Spot.MaxReplicas))
+	s.scaleTier(1, min(max(d-floor, p.Spot.MinReplicas), p.Spot.MaxReplicas))
 	if p.Fallback != nil && s.tiers[0].ready+s.tiers[1].ready >= max(1, floor) {
 		s.scaleTier(2, 0)
 	}

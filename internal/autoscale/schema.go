@@ -80,6 +80,7 @@ var FieldRanges = map[string]FieldRange{
 	"policy.requests_per_worker":         {0, false, MaxConcurrency},
 	"policy.on_demand.replicas":          {0, false, maxFleet},
 	"policy.spot.max_replicas":           {0, false, maxFleet},
+	"policy.spot.min_replicas":           {0, false, maxFleet},
 	"policy.spot.interruptions_per_hour": {0, false, 3600},
 	"policy.spot.notice_s":               {0, false, MaxDayS},
 	"policy.spot.cold_start_s":           {0, false, MaxDayS},

@@ -79,6 +79,7 @@ var specDocs = map[string]string{
 	"Spec.at":                        "at locates a field in the file the spec was read from (see Errorf).",
 	"SpotTier":                       "SpotTier is the burst capacity of a mixed fleet: interruptible replicas that the target-tracking controller adds above the floor.",
 	"SpotTier.InterruptionsPerHour":  "hazard per replica",
+	"SpotTier.MinReplicas":           "MinReplicas are spot replicas kept at all times (a spare on spot above the on-demand floor), at most MaxReplicas; 0 = none.",
 	"SpotTier.NoticeS":               "warning before reclaim; in-flight work left at reclaim is re-queued",
 	"Traffic":                        "Traffic describes the arriving requests. Rates are requests per second, durations seconds, token counts tokens.",
 	"Traffic.Amplitude":              "[0, 1]: the rate swings by ±amplitude×mean",

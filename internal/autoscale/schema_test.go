@@ -135,7 +135,7 @@ func TestFieldRanges(t *testing.T) {
 	crossed := map[string]bool{
 		"traffic.duration_s": true, "traffic.rate_per_s": true,
 		"service.provisioning_s": true, "service.image_pull_s": true, "service.model_gb": true,
-		"policy.min_replicas": true, "policy.initial_replicas": true, "policy.min_workers": true,
+		"policy.min_replicas": true, "policy.initial_replicas": true, "policy.min_workers": true, "policy.spot.min_replicas": true,
 		"traffic.spike_duration_s": true, "traffic.spike_every_s": true,
 		"policy.fallback.mean_s": true, // with the test file's speed: one or the other
 	}

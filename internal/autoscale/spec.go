@@ -183,7 +183,10 @@ type OnDemandTier struct {
 // SpotTier is the burst capacity of a mixed fleet: interruptible replicas
 // that the target-tracking controller adds above the floor.
 type SpotTier struct {
-	MaxReplicas          int     `yaml:"max_replicas" json:"max_replicas"`
+	MaxReplicas int `yaml:"max_replicas" json:"max_replicas"`
+	// MinReplicas are spot replicas kept at all times (a spare on spot
+	// above the on-demand floor), at most MaxReplicas; 0 = none.
+	MinReplicas          int     `yaml:"min_replicas" json:"min_replicas,omitempty"`
 	InterruptionsPerHour float64 `yaml:"interruptions_per_hour" json:"interruptions_per_hour"` // hazard per replica
 	NoticeS              float64 `yaml:"notice_s" json:"notice_s"`                             // warning before reclaim; in-flight work left at reclaim is re-queued
 	ColdStartS           float64 `yaml:"cold_start_s" json:"cold_start_s"`
@@ -715,6 +718,9 @@ func (c *checker) mixed() {
 	c.upTo("policy.spot.interruptions_per_hour", p.Spot.InterruptionsPerHour, 3600, false, "per replica-hour")
 	c.upTo("policy.spot.notice_s", p.Spot.NoticeS, MaxDayS, false, "s (a day)")
 	c.upTo("policy.spot.cold_start_s", p.Spot.ColdStartS, MaxDayS, false, "s (a day)")
+	if p.Spot.MinReplicas < 0 || p.Spot.MinReplicas > p.Spot.MaxReplicas {
+		c.errorf("policy.spot.min_replicas", "must be between 0 and policy.spot.max_replicas (%d), got %d", p.Spot.MaxReplicas, p.Spot.MinReplicas)
+	}
 	if p.OnDemand.Replicas+p.Spot.MaxReplicas < 1 {
 		c.errorf("policy.spot.max_replicas", "the fleet needs at least one replica (on_demand.replicas + spot.max_replicas)")
 	}

@@ -88,6 +88,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 				}
 				req.Tune, req.TuneNote = app.CalibrateProbed(r, c)
 			}
+			req.CheckPlans = true
 			res, err := advisor.Recommend(req)
 			if err != nil {
 				return err

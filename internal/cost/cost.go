@@ -22,7 +22,11 @@ const (
 	CheckpointWriteGBps = 2.0  // per node, to block or object storage
 	// WeightsReadGBps is how fast a replica that starts reads its model's
 	// weights from where they are kept (object or block storage).
-	WeightsReadGBps        = 1.0
+	WeightsReadGBps = 1.0
+	// WeightsNetworkShare is the share of an instance's network line rate
+	// a replica that starts keeps while it downloads its weights from
+	// object storage (parallel ranged reads).
+	WeightsNetworkShare    = 0.5
 	InterRegionUSDPerGB    = 0.02 // transfer between regions of one provider
 	TransferGbps           = 10.0 // sustained rate of a bulk copy between clouds
 	DefaultBlockUSDPerGBMo = 0.08 // when the provider's block-storage price is unknown
@@ -83,6 +87,14 @@ type Job struct {
 	// model weights); it makes a spot restart's or a serverless worker's
 	// cold start.
 	WeightsGB float64
+	// UpFraction is, for a service, the share of the month its instances
+	// run: the burst above a fleet's always-on base, started for the busy
+	// hours and stopped after them. 0 means always (1).
+	UpFraction float64
+	// StartsPerMonth is how many times each instance of a service starts
+	// in a month (a burst instance: once a day), each start billed its
+	// setup. 0 means once.
+	StartsPerMonth float64
 	// RequestsPerSecond and RequestSeconds are a service's offered load
 	// and how long one request keeps a worker busy (its latency): a
 	// serverless worker that sees no request for its idle timeout scales
@@ -230,13 +242,21 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 	hours := j.ProductiveHours
 	if j.Service {
 		hours = catalog.HoursPerMonth
-		if j.Detail {
+		if up := j.UpFraction; up > 0 && up < 1 {
+			hours *= up
+			if j.Detail {
+				e.note("a service's burst: %d instance(s) up %.0f%% of the month (%.0f instance-hours), started %.0f times each", j.Instances, 100*up, hours*float64(j.Instances), max(1, j.StartsPerMonth))
+			}
+		} else if j.Detail {
 			e.note("a service: every total is for one month (730 h) of continuous running")
 		}
 	}
 
 	// Setup: provisioning, image pull and staging are billed but do no work.
 	e.SetupHours, e.TransferHours = timing(j)
+	if j.Service && j.StartsPerMonth > 1 {
+		e.SetupHours *= j.StartsPerMonth
+	}
 	if j.StagingGBps > 0 && j.DatasetGB > 0 && j.Detail {
 		switch s := j.DatasetGB / j.StagingGBps; {
 		case s < 60:
@@ -607,7 +627,8 @@ func spotRisk(j *Job, hours float64, e *Estimate) Spot {
 	s.WaitHours = (1 - s.Availability) * SpotCapacityGapHours
 	relaunch := ProvisionHours + ImagePullHours
 	if j.Service {
-		cold := relaunch + j.WeightsGB/WeightsReadGBps/3600
+		load := WeightsLoadGBps(j.Offer)
+		cold := relaunch + j.WeightsGB/load/3600
 		s.RestartHours = s.WaitHours + cold
 		s.OverheadFraction = s.HazardPerHour * cold
 		s.DowntimeFraction = math.Min(1, s.HazardPerHour*s.RestartHours)
@@ -615,7 +636,7 @@ func spotRisk(j *Job, hours float64, e *Estimate) Spot {
 		s.HoldProbability = math.Exp(-s.HazardPerHour * hours) // one replica through the month
 		if j.Detail {
 			e.note("spot: %.2g interruptions per instance-hour (%s); a replica lost waits %.1f h for capacity on average and restarts in %.2f h (%.0f GB of weights at %.1f GB/s): away %.1f%% of the time",
-				s.HazardPerHour, s.HazardSource, s.WaitHours, cold, j.WeightsGB, WeightsReadGBps, 100*s.DowntimeFraction)
+				s.HazardPerHour, s.HazardSource, s.WaitHours, cold, j.WeightsGB, load, 100*s.DowntimeFraction)
 		}
 		return s
 	}
@@ -756,4 +777,28 @@ func PriceSpread(o *catalog.Offer, m catalog.Mode, now time.Time) (lo, hi float6
 		basis += fmt.Sprintf("a price %.1f years old", years)
 	}
 	return lo, hi, basis
+}
+
+// WeightsLoadGBps is how fast a replica that starts on o reads its model's
+// weights: from object storage over the instance's network, at
+// WeightsNetworkShare of its line rate, or from its local or block disk
+// when that is slower; WeightsReadGBps when the catalog knows neither.
+func WeightsLoadGBps(o *catalog.Offer) float64 {
+	r := 0.0
+	if o != nil && o.NetworkGbps > 0 {
+		r = o.NetworkGbps / 8 * WeightsNetworkShare
+	}
+	if o != nil {
+		disk := o.NVMeReadGBps
+		if disk == 0 {
+			disk = o.BlockGBps
+		}
+		if disk > 0 && (r == 0 || disk < r) {
+			r = disk
+		}
+	}
+	if r <= 0 {
+		return WeightsReadGBps
+	}
+	return r
 }

@@ -51,6 +51,9 @@ type AnswerJSON struct {
 	// and 3-year terms, spot) and says which wins and why; nil when the
 	// pick has no price.
 	Terms *TermsJSON `json:"terms,omitempty"`
+	// Day is a service's plan over its day: the base, the peak, the loss
+	// of an instance and of a zone, and the simulated day (nil for a job).
+	Day *DayJSON `json:"day,omitempty"`
 }
 
 // TermsJSON is the pick's fleet priced in every pricing mode its offer

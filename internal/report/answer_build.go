@@ -69,6 +69,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	}
 	a.Risks = risks(r, pick, svc, l)
 	a.Terms = termsAnswer(r, l)
+	a.Day = dayAnswer(r, l)
 	return a
 }
 
@@ -131,6 +132,11 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 	if svc {
 		reps := replicasPhrase(l, c.Plan)
 		inst := instancesPhrase(l, c.Plan, o.GPU)
+		if sc := c.Plan.Scaling; sc != nil && sc.Max > sc.Base && c.Plan.Slice == nil {
+			per := max(1, sc.ReplicasPerInstance)
+			reps = am(l, "replicas_range", sc.Base*per, sc.Max*per)
+			inst = am(l, "instances_range", sc.Base, sc.Max, c.Plan.GPUsPerInstance, o.GPU)
+		}
 		if !c.Cost.PriceKnown {
 			return am(l, "head_svc_noprice", o.ID(), o.Region, mode, reps, inst)
 		}
@@ -688,6 +694,11 @@ func termsAnswer(r *advisor.Result, l Lang) *TermsJSON {
 			key = "terms_spot_svc"
 		}
 		out.Sentence = am(l, key, bestName, money(best.CostUSD), modeName(l, held.Mode.String()), money(held.CostUSD))
+		if sc := r.Candidates[0].Plan.Scaling; t.Service && sc != nil && sc.Held > 0 {
+			// The plan already holds its quiet hours on capacity spot
+			// cannot reclaim.
+			out.Sentence = am(l, "terms_spot_svc_based", bestName, money(best.CostUSD), sc.Held, modeName(l, catalog.OnDemand.String()), money(held.CostUSD))
+		}
 	case best.BreakEven > 0:
 		out.Held = best.Mode.String()
 		out.Sentence = am(l, "terms_commit", bestName, money(best.CostUSD), pct(best.Use), pct(best.BreakEven))

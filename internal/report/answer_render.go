@@ -27,6 +27,8 @@ type answerLines struct {
 	near                []string
 	termsHead           string   // "Terms for this fleet:" or empty
 	terms               []string // one sentence per pricing mode, then which wins
+	dayHead             string   // "The service's day:" or empty
+	day                 []string // base, peak, losses, simulated day
 }
 
 func answerParts(a AnswerJSON, l Lang) answerLines {
@@ -78,6 +80,9 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 			p.terms = append(p.terms, o.Sentence)
 		}
 		p.terms = append(p.terms, t.Sentence)
+	}
+	if d := a.Day; d != nil && len(d.Lines) > 0 {
+		p.dayHead, p.day = am(l, "day_head"), d.Lines
 	}
 	for _, n := range a.NearMisses {
 		p.near = append(p.near, n.Sentence)
@@ -170,6 +175,12 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "%s\n", s)
 		}
 	}
+	if p.dayHead != "" {
+		fmt.Fprintf(b, "%s\n", heading(l, p.dayHead))
+		for _, s := range p.day {
+			fmt.Fprintf(b, "  - %s\n", s)
+		}
+	}
 	if p.termsHead != "" {
 		fmt.Fprintf(b, "%s\n", heading(l, p.termsHead))
 		for _, s := range p.terms {
@@ -213,6 +224,12 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 	}
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "\n%s\n", strings.Join(facts, "\n"))
+	}
+	if p.dayHead != "" {
+		fmt.Fprintf(b, "\n**%s**\n", mdEscape(p.dayHead))
+		for _, s := range p.day {
+			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+		}
 	}
 	if p.termsHead != "" {
 		fmt.Fprintf(b, "\n**%s**\n", mdEscape(p.termsHead))
@@ -276,6 +293,13 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 	}
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
+	}
+	if p.dayHead != "" {
+		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"day\">\n", e(p.dayHead))
+		for _, s := range p.day {
+			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
+		}
+		b.WriteString("</ul>\n")
 	}
 	if p.termsHead != "" {
 		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"terms\">\n", e(p.termsHead))

@@ -79,6 +79,9 @@ type PlanJSON struct {
 	// Slice is set when each replica runs on part of a GPU: a MIG
 	// profile or a fractional offer.
 	Slice *SliceJSON `json:"slice,omitempty"`
+	// Scaling is a service's day: its base and burst, what it survives,
+	// how each part is paid for and, for the pick, the simulated day.
+	Scaling *advisor.Scaling `json:"scaling,omitempty"`
 }
 
 // serviceReplicas is a service's model copies (0 for a job): the plan's.
@@ -94,7 +97,7 @@ func PlanView(p advisor.Plan) PlanJSON {
 	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
 		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, GPUsPerReplica: p.GPUsPerReplica,
 		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, Batch: p.Batch,
-		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English), Slice: sliceView(p.Slice)}
+		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English), Slice: sliceView(p.Slice), Scaling: p.Scaling}
 	if p.RequestsPerSPerReplica > 0 {
 		j.RequestsPerSPerReplica = fp(math.Round(p.RequestsPerSPerReplica*1000) / 1000)
 	}

@@ -17,7 +17,7 @@ import (
 var sliceNow = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
 // sliceChat is the low-rate 8B chat of internal/advisor's slice tests.
-const sliceChat = "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 512, output_tokens: 256, requests_per_second: 0.2, weight_precision: int4, slo: {ttft_ms: 3000, tpot_ms: 150}}\n"
+const sliceChat = "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 512, output_tokens: 256, requests_per_second: 0.2, weight_precision: int4, slo: {ttft_ms: 3000, tpot_ms: 150}}\nservice: {availability: best-effort}\n"
 
 // sliceRequest is sliceChat on the embedded catalog's offers that keep
 // accepts.

@@ -3,6 +3,14 @@ package report
 // trAdvisor: internal/advisor (exclusion reasons, summaries, confidence)
 // and trCost: internal/cost (cost notes).
 var trAdvisor = map[string]string{
+	// issue 25: a service's day
+	"# The day of %s's plan on %s in %s (%s): what gpupick recommend checked.\n":                                               "# %s 的方案在 %s（%s，%s）上的一天：gpupick recommend 所检验的内容。\n",
+	"no fleet within constraints.max_gpus meets the SLO in the simulator":                                                      "在模拟器中，constraints.max_gpus 范围内没有机群能满足 SLO",
+	"in the simulator, %.4g requests/s at the peak within the SLO need more than %d GPUs (constraints.max_gpus)":               "在模拟器中，高峰时 %.4g 请求/秒在 SLO 内需要超过 %d 块 GPU（constraints.max_gpus）",
+	"in the simulated day, %.1f%% of requests meet the SLO (%.0f%% asked) with the most instances constraints.max_gpus allows": "在模拟的一天中，即使用到 constraints.max_gpus 允许的最多实例，也只有 %.1f%% 的请求满足 SLO（要求 %.0f%%）",
+	"%s has no service plan to replay": "%s 没有可重放的服务方案",
+	"a production service holds its quiet hours' need on capacity spot cannot reclaim, and %s has no on-demand price in %s": "生产服务的低谷需求必须使用不会被抢占回收的容量，而 %s 在 %s 没有按需价格",
+	"a service's burst: %d instance(s) up %.0f%% of the month (%.0f instance-hours), started %.0f times each":               "服务的突发部分：%d 台实例在当月 %.0f%% 的时间运行（%.0f 实例·小时），每台启动 %.0f 次",
 	"%d candidates evaluated, none excluded": "共评估 %d 个候选，无排除",
 	"%d %s":                                  "%d 个%s",
 	"%d candidates evaluated, %d excluded: %s": "共评估 %d 个候选，排除 %d 个：%s",

@@ -3,6 +3,7 @@ package report
 // trAutoscale: internal/autoscale, the simulator's limits, policies,
 // validation messages and defaults.
 var trAutoscale = map[string]string{
+	"must be between 0 and policy.spot.max_replicas (%d), got %d":     "必须在 0 到 policy.spot.max_replicas（%d）之间，实际为 %d",
 	"the trace holds no requests before traffic.duration_s (%v s)":    "在 traffic.duration_s（%v 秒）之前，轨迹中没有请求",
 	"the trace holds no requests":                                     "轨迹中没有请求",
 	"%s would replay %s of traffic, over the limit of %s":             "%s 将重放 %s 的流量，超过上限 %s",

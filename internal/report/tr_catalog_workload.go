@@ -3,7 +3,17 @@ package report
 // trWorkload: internal/workload, validation messages and the reasons for
 // filled defaults ("not set; ...").
 var trWorkload = map[string]string{
-	"want true, false, none, selective or full":                                              "应为 true、false、none、selective 或 full",
+	// the service block (issue 25)
+	"used only by a service (a workload with requests_per_second)": "仅用于服务（带 requests_per_second 的工作负载）",
+	"not set; a spare instance at every hour, the fleet spread over the region's zones (zone-redundant to keep serving through a zone's loss, best-effort for development)": "未设置；任何时刻都保留一台备用实例，机群分布在区域的各可用区（zone-redundant 可在丢失一个可用区时继续服务，best-effort 用于开发）",
+	"not set; a peak rate is given": "未设置；已给出高峰速率",
+	"not set; the same rate all day (set diurnal and peak_requests_per_second for a load that follows the day)":                                                                           "未设置；全天速率相同（负载随一天变化时，请设置 diurnal 和 peak_requests_per_second）",
+	"a constant day has no peak above its mean of %s requests/s: set service.traffic to diurnal, or leave this out":                                                                       "恒定负载的一天没有高于均值 %s 请求/秒的高峰：请将 service.traffic 设为 diurnal，或删除此项",
+	"required for a diurnal day: the busiest hour's rate, requests/s (the mean is requests_per_second, %s)":                                                                               "日变化负载必须给出：最繁忙时段的速率，请求/秒（均值为 requests_per_second，%s）",
+	"must be at least requests_per_second, the day's mean (%s requests/s), got %s":                                                                                                        "必须不低于 requests_per_second，即一天的均值（%s 请求/秒），实际为 %s",
+	"must be at most twice the day's mean (%s requests/s), got %s: a diurnal day swings from a trough of 0 at most; for a spikier load raise requests_per_second to the busy hours' mean": "必须不超过一天均值的两倍（%s 请求/秒），实际为 %s：日变化负载的低谷最低为 0；负载更尖锐时，请把 requests_per_second 提高到繁忙时段的均值",
+	"not set; the peak of a diurnal day in the early afternoon":                                                                                                                           "未设置；日变化负载的高峰在午后",
+	"want true, false, none, selective or full":                                                                                                                                           "应为 true、false、none、selective 或 full",
 	"unknown %s %q (want one of %s)":                                                         "未知的 %s %q（应为以下之一：%s）",
 	"not set; taken from the file name":                                                      "未设置；取自文件名",
 	"not set; taken from the kind":                                                           "未设置；取自任务类型",

@@ -217,6 +217,7 @@ func (s *Server) advise(ctx context.Context, in *RecommendRequest, detail bool) 
 		return nil, nil, err
 	}
 	defer release()
+	req.CheckPlans, req.Context = true, ctx
 	res, err := advisor.Recommend(req)
 	s.metrics.evaluated("recommend", err)
 	return spec, res, err

@@ -517,11 +517,17 @@ type Availability string
 
 // The availability levels.
 const (
-	// AvailabilityProduction survives the loss of one replica and, where
-	// the provider sells the instance type in several zones of the
-	// region, of a zone; it never rests entirely on capacity the provider
-	// can reclaim (spot).
+	// AvailabilityProduction survives the loss of one instance at every
+	// hour (a spare), spreads over the zones of its region, and never
+	// rests entirely on capacity the provider can reclaim (spot); a zone
+	// lost at the peak leaves it short until replacements start in the
+	// other zones.
 	AvailabilityProduction Availability = "production"
+	// AvailabilityZoneRedundant is production that also keeps serving
+	// every hour's load after losing any one zone, where the catalog
+	// knows the instance type is sold in several zones (static
+	// stability): it pays for a zone's worth of spare instances.
+	AvailabilityZoneRedundant Availability = "zone-redundant"
 	// AvailabilityBestEffort is sized for the load alone: development,
 	// demos, internal tools.
 	AvailabilityBestEffort Availability = "best-effort"
@@ -529,13 +535,14 @@ const (
 
 // Availabilities lists every Availability.
 func Availabilities() []Availability {
-	return []Availability{AvailabilityProduction, AvailabilityBestEffort}
+	return []Availability{AvailabilityProduction, AvailabilityZoneRedundant, AvailabilityBestEffort}
 }
 
 // ParseAvailability returns the Availability named s (case-insensitive).
 func ParseAvailability(s string) (Availability, error) {
 	return parseEnum("availability", s, Availabilities(), map[string]Availability{
 		"prod": AvailabilityProduction, "ha": AvailabilityProduction, "besteffort": AvailabilityBestEffort,
+		"zone_redundant": AvailabilityZoneRedundant, "multi-zone": AvailabilityZoneRedundant, "multi-az": AvailabilityZoneRedundant,
 		"best_effort": AvailabilityBestEffort, "dev": AvailabilityBestEffort, "development": AvailabilityBestEffort,
 	})
 }

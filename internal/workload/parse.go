@@ -908,7 +908,7 @@ func (p *checker) service() {
 	sv := s.Service
 	if sv.Availability == "" {
 		sv.Availability = AvailabilityProduction
-		p.def("service.availability", string(AvailabilityProduction), "not set; a service survives the loss of a replica, and of a zone where the provider has zones (best-effort for development)")
+		p.def("service.availability", string(AvailabilityProduction), "not set; a spare instance at every hour, the fleet spread over the region's zones (zone-redundant to keep serving through a zone's loss, best-effort for development)")
 	} else if a, err := ParseAvailability(string(sv.Availability)); err != nil {
 		p.errorf("service.availability", "%v", err)
 	} else {

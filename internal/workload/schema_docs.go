@@ -120,7 +120,7 @@ var specDocs = map[string]string{
 	"SLO.TPOTMs":                       "TPOTMs is the time per output token after the first, in milliseconds.",
 	"SLO.TTFTMs":                       "TTFTMs is the time to first token in milliseconds.",
 	"Service":                          "Service describes a service's day: how its load varies and how much of a loss it must survive. The load's mean is the workload's requests_per_second (inference or image).",
-	"Service.Availability":             "Availability is production (the default): the fleet survives the loss of one replica and, where the provider sells the instance type in several zones of the region, of a zone, and never rests entirely on spot; or best-effort (development): sized for the load alone.",
+	"Service.Availability":             "Availability is production (the default): a spare instance at every hour, the fleet spread over the region's zones and never entirely on spot; zone-redundant: production that also serves every hour's load after losing a zone (a zone's worth of spares); or best-effort (development): sized for the load alone.",
 	"Service.PeakHour":                 "PeakHour is the hour of the day (0-23) when the load peaks; default 14. It places the peak on the chart and in the simulated day.",
 	"Service.PeakRequestsPerSecond":    "PeakRequestsPerSecond is the busiest hour's rate, requests per second: at least the mean and at most twice it (a diurnal day). Setting it makes the traffic diurnal.",
 	"Service.Traffic":                  "Traffic is constant (the default: the same rate all day) or diurnal (the rate follows the day from a trough to PeakRequestsPerSecond at PeakHour; requests_per_second is the day's mean).",

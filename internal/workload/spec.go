@@ -299,10 +299,11 @@ type Image struct {
 // a loss it must survive. The load's mean is the workload's
 // requests_per_second (inference or image).
 type Service struct {
-	// Availability is production (the default): the fleet survives the
-	// loss of one replica and, where the provider sells the instance type
-	// in several zones of the region, of a zone, and never rests entirely
-	// on spot; or best-effort (development): sized for the load alone.
+	// Availability is production (the default): a spare instance at every
+	// hour, the fleet spread over the region's zones and never entirely on
+	// spot; zone-redundant: production that also serves every hour's load
+	// after losing a zone (a zone's worth of spares); or best-effort
+	// (development): sized for the load alone.
 	Availability Availability `yaml:"availability,omitempty" json:"availability"`
 	// Traffic is constant (the default: the same rate all day) or diurnal
 	// (the rate follows the day from a trough to PeakRequestsPerSecond at

@@ -38,7 +38,7 @@
       runner_up: "runner-up: #{0} {1}", factor: "factor", pick_col: "#1", next_col: "#{0}",
       cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}", r80_label: "80% range (h)",
       time_heading: "How long", service_heading: "The service", sure_heading: "How sure", risks_heading: "What could go wrong",
-      near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies", terms_heading: "How to pay for it",
+      near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies", terms_heading: "How to pay for it", day_heading: "The service's day",
       no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
       risk_figures: "Risk figures of #1", spot_rate: "spot interruptions per instance-hour", ckpt: "checkpoint every (h)",
       p_miss: "chance of missing the deadline", breakeven: "reserved break-even utilisation", expected_int: "expected interruptions",
@@ -140,7 +140,7 @@
       runner_up: "次优：第 {0} 名 {1}", factor: "因素", pick_col: "第 1 名", next_col: "第 {0} 名",
       cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}", r80_label: "80% 区间（小时）",
       time_heading: "耗时", service_heading: "服务规模", sure_heading: "把握有多大", risks_heading: "可能的风险",
-      near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选", terms_heading: "如何付费",
+      near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选", terms_heading: "如何付费", day_heading: "服务的一天",
       no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
       risk_figures: "第 1 名的风险数据", spot_rate: "每实例·小时抢占次数", ckpt: "检查点间隔（小时）",
       p_miss: "错过截止时间的概率", breakeven: "预留实例回本利用率", expected_int: "预计中断次数",
@@ -884,6 +884,13 @@
         [t("ckpt"), isNum(sp.checkpoint_interval_hours) ? sig(sp.checkpoint_interval_hours, 3) : null],
         [t("p_miss"), isNum(sp.p_miss_deadline) ? (sp.p_miss_deadline < 0.001 ? "< 0.1%" : pct(sp.p_miss_deadline)) : null],
         [t("breakeven"), isNum(rs.break_even_utilization) ? pct(rs.break_even_utilization, 0) : null]], "answer-risk-figures"));
+    }
+
+    // The service's day: base, peak, losses, the simulated day.
+    if (a.day && (a.day.lines || []).length) {
+      var dy = card("answer-day", t("day_heading")), dl = el("ul", { "class": "day", id: "answer-day-list" });
+      a.day.lines.forEach(function (s) { dl.appendChild(el("li", null, s)); });
+      dy.appendChild(dl);
     }
 
     // How the fleet could be paid for, and which term wins.
