@@ -113,11 +113,11 @@ func imageHint(f workload.Framework, fam Family) string {
 	case fam == FamilyGaudi && f == workload.FrameworkVLLM:
 		return "a vLLM image built on Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH) with the vllm-gaudi plugin"
 	case fam == FamilyGaudi && torch:
-		return "Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH:latest)"
+		return "Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH)"
 	case fam == FamilyCANN && f == workload.FrameworkVLLM:
 		return "a vllm-ascend image whose tag matches your NPUs and CANN driver (quay.io/ascend/vllm-ascend:TAG)"
 	case fam == FamilyCANN && torch:
-		return "an image with torch_npu on the CANN toolkit of your driver (quay.io/ascend/cann:TAG, then pip install torch-npu)"
+		return "an image with torch_npu on the CANN toolkit of your driver (built from quay.io/ascend/cann:TAG)"
 	case fam == FamilyTPU && torch:
 		return "a PyTorch/XLA image for TPU VMs (us-central1-docker.pkg.dev/tpu-pytorch-releases/docker/xla:TAG)"
 	case fam == FamilyTPU && f != workload.FrameworkJAX && f != workload.FrameworkOther:
