@@ -182,7 +182,10 @@ func skyPilotTasks(in Input) ([]familyTask, error) {
 const (
 	familyTaskNote   = "The %s candidates (%s) need another image: their failover list is a SkyPilot task of its own, %s."
 	familyNoTaskNote = "The %s candidates (%s) have no SkyPilot task: %s."
-	familyLeftOut    = "The %s candidates (%s) need another image and device plugin: these manifests leave them out; choose offer %s to export them."
+	// familyNoImageNote: a family without a default image gets a task
+	// once its image is given, which only its own export can take.
+	familyNoImageNote = "The %s candidates (%s) have no SkyPilot task: %s; to export them, choose offer %s and give its image."
+	familyLeftOut     = "The %s candidates (%s) need another image and device plugin: these manifests leave them out; choose offer %s to export them."
 )
 
 // skyPilotNotes are the sentences the task of family self carries about
@@ -196,8 +199,13 @@ func skyPilotNotes(tasks []familyTask, self int) []string {
 		label := AcceleratorFamily(t.in.GPU).Label()
 		if t.err != nil {
 			why := t.err.Error()
-			if ae := (*apperr.Error)(nil); errors.As(t.err, &ae) && ae.Msg != "" {
+			ae := (*apperr.Error)(nil)
+			if errors.As(t.err, &ae) && ae.Msg != "" {
 				why = ae.Msg // the field is that family's input, not the reader's
+			}
+			if ae != nil && ae.Field == "image" && i > 0 {
+				notes = append(notes, fmt.Sprintf(familyNoImageNote, label, offerKeys(t.in.Offers), why, t.in.Offers[0].ID()))
+				continue
 			}
 			notes = append(notes, fmt.Sprintf(familyNoTaskNote, label, offerKeys(t.in.Offers), why))
 			continue

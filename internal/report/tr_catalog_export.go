@@ -7,15 +7,16 @@ package report
 // command line prints them on stderr and the API returns them as notes.
 // TestExportSentencesTranslated keeps this map complete.
 var trExport = map[string]string{
-	"The %s candidates (%s) need another image: their failover list is a SkyPilot task of its own, %s.":                            "%s 的候选（%s）需要另一个镜像：它们的故障切换列表是单独的 SkyPilot 任务 %s。",
-	"The %s candidates (%s) have no SkyPilot task: %s.":                                                                            "%s 的候选（%s）没有 SkyPilot 任务：%s。",
-	"The %s candidates (%s) need another image and device plugin: these manifests leave them out; choose offer %s to export them.": "%s 的候选（%s）需要另一个镜像和设备插件：这些清单不包含它们；如需导出，请选择实例 %s。",
-	"no default image for %s on the %s family; give one: %s":                                                                       "%[2]s 系列上没有 %[1]s 的默认镜像；请给出一个：%[3]s",
-	"no offer SkyPilot can launch: %s":                                                                                             "没有 SkyPilot 能启动的实例：%s",
-	"no SkyPilot cloud for %s":                                                                                                     "SkyPilot 不支持 %s 云",
-	"fewer than %d accelerators on %d node(s): %s":                                                                                 "%[2]d 个节点上少于 %[1]d 块加速卡：%[3]s",
+	"The %s candidates (%s) need another image: their failover list is a SkyPilot task of its own, %s.":                                        "%s 的候选（%s）需要另一个镜像：它们的故障切换列表是单独的 SkyPilot 任务 %s。",
+	"The %s candidates (%s) have no SkyPilot task: %s; to export them, choose offer %s and give its image.":                                    "%s 的候选（%s）没有 SkyPilot 任务：%s；如需导出，请选择实例 %s 并给出它的镜像。",
+	"The %s candidates (%s) have no SkyPilot task: %s.":                                                                                        "%s 的候选（%s）没有 SkyPilot 任务：%s。",
+	"The %s candidates (%s) need another image and device plugin: these manifests leave them out; choose offer %s to export them.":             "%s 的候选（%s）需要另一个镜像和设备插件：这些清单不包含它们；如需导出，请选择实例 %s。",
+	"no default image for %s on the %s family; give one: %s":                                                                                   "%[2]s 系列上没有 %[1]s 的默认镜像；请给出一个：%[3]s",
+	"no offer SkyPilot can launch: %s":                                                                                                         "没有 SkyPilot 能启动的实例：%s",
+	"no SkyPilot cloud for %s":                                                                                                                 "SkyPilot 不支持 %s 云",
+	"fewer than %d accelerators on %d node(s): %s":                                                                                             "%[2]d 个节点上少于 %[1]d 块加速卡：%[3]s",
 	"SkyPilot runs no container image on a TPU VM, and %s on TPUs needs one: deploy it on GKE with the Kubernetes objects, or serve with vllm": "SkyPilot 在 TPU VM 上不运行容器镜像，而 TPU 上的 %s 需要镜像：请用 Kubernetes 对象部署到 GKE，或改用 vllm 推理",
-	"want k8s, keda, karpenter, skypilot or all, got %q": "应为 k8s、keda、karpenter、skypilot 或 all，实际为 %q",
+	"want k8s, keda, karpenter, skypilot or all, got %q":                                                                                       "应为 k8s、keda、karpenter、skypilot 或 all，实际为 %q",
 	// imageHint: the image to give, per family and framework.
 	"an AWS Neuron vLLM Deep Learning Container whose tag matches your instances and Neuron SDK (public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:TAG)":                                                 "标签与您的实例和 Neuron SDK 相符的 AWS Neuron vLLM 深度学习容器（public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:TAG）",
 	"an AWS Neuron PyTorch training Deep Learning Container whose tag matches your Neuron SDK (public.ecr.aws/neuron/pytorch-training-neuronx:TAG)":                                                         "标签与您的 Neuron SDK 相符的 AWS Neuron PyTorch 训练深度学习容器（public.ecr.aws/neuron/pytorch-training-neuronx:TAG）",
