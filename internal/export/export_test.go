@@ -41,6 +41,8 @@ func offer(provider, instance, region, gpu string, count, vcpus int, ramGiB, onD
 
 // cases are the inputs every exporter is golden-tested on.
 func cases() map[string]export.Input {
+	chat8b := &workload.Spec{Name: "llama3-8b-chat", Kind: workload.KindLLMInference,
+		Model: &workload.Model{Preset: "llama-3-8b"}, Stack: workload.Stack{Framework: workload.FrameworkVLLM}}
 	return map[string]export.Input{
 		// An NVIDIA inference service on aws/p5.48xlarge with a target policy.
 		"nvidia-inference-aws": {
@@ -132,8 +134,7 @@ func cases() map[string]export.Input {
 		// The TPU task takes vLLM's TPU image; the CUDA one its own; the
 		// Neuron one has no default image, so no task, and says why.
 		"tpu-with-other-families": {
-			Spec: &workload.Spec{Name: "llama3-8b-chat", Kind: workload.KindLLMInference,
-				Model: &workload.Model{Preset: "llama-3-8b"}, Stack: workload.Stack{Framework: workload.FrameworkVLLM}},
+			Spec: chat8b,
 			Offers: []*catalog.Offer{
 				offer("gcp", "tpu-v6e-1", "us-east5", "tpu-v6e", 1, 0, 0, 2.7, 1.28),
 				offer("gcp", "tpu-v6e-8", "us-east5", "tpu-v6e", 8, 0, 0, 21.6, 10.2),
@@ -145,8 +146,7 @@ func cases() map[string]export.Input {
 			Policy:         export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: 5, Metric: export.MetricInFlight, Target: 32},
 			Others: []export.Input{
 				{
-					Spec: &workload.Spec{Name: "llama3-8b-chat", Kind: workload.KindLLMInference,
-						Model: &workload.Model{Preset: "llama-3-8b"}, Stack: workload.Stack{Framework: workload.FrameworkVLLM}},
+					Spec: chat8b,
 					Offers: []*catalog.Offer{
 						offer("gcp", "a3-highgpu-1g", "us-central1", "h100-sxm", 1, 26, 234, 11.06, 3.7),
 						offer("coreweave", "gd-8xh100ib-i128", "us-east-04", "h100-sxm", 8, 128, 2048, 49.24, 0),
@@ -155,8 +155,7 @@ func cases() map[string]export.Input {
 					Plan: "1 instance(s) of 1 GPU(s) (1 GPUs); 1 replica(s) of tensor parallelism 1, 1 per instance, 20 requests/s each; on-demand",
 				},
 				{
-					Spec: &workload.Spec{Name: "llama3-8b-chat", Kind: workload.KindLLMInference,
-						Model: &workload.Model{Preset: "llama-3-8b"}, Stack: workload.Stack{Framework: workload.FrameworkVLLM}},
+					Spec:   chat8b,
 					Offers: []*catalog.Offer{offer("aws", "inf2.xlarge", "us-east-2", "inferentia2", 1, 4, 16, 0.76, 0.3)},
 					GPU:    inf2, GPUsPerReplica: 1, Capacity: []catalog.Mode{catalog.OnDemand},
 				},
