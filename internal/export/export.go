@@ -2,7 +2,10 @@
 // Kubernetes Deployment (a Job for training) that requests the accelerators,
 // a KEDA ScaledObject carrying the autoscaling policy, a Karpenter NodePool
 // pinned to the chosen instance types and capacity types, and a SkyPilot task
-// whose resources.ordered list is the ranked offers, best first.
+// whose resources.ordered list is the ranked offers, best first. Every list
+// of candidates holds one software family (Family): an image runs on one.
+// The candidates of the other families (Input.Others) get SkyPilot tasks of
+// their own (Files), and the documents say where each family went.
 //
 // Every document is written from small structs of this package (importing
 // the projects' Go types costs tens of megabytes), is golden-tested, and the
