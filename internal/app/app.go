@@ -329,8 +329,18 @@ func ExportPolicy(p autoscale.Policy) export.Policy {
 	return out
 }
 
+// exportCandidates is how many ranked offers an export carries as
+// failover candidates: the chosen one and the next best distinct offers.
+const exportCandidates = 8
+
 // ExportInput ranks the offers for the workload and picks the chosen one:
-// the named offer, or the top candidate.
+// the named offer, or the top candidate. The failover candidates (the
+// chosen offer and the next best distinct ones, exportCandidates in all)
+// are split by software family (export.Family): the Input holds the chosen
+// offer's family, and Input.Others one Input per other family, each built
+// from that family's best candidate (its plan, accelerator and replica
+// layout) and holding that family's candidates only. Every candidate is in
+// exactly one of them.
 func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f Fields, offer string) (export.Input, error) {
 	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks(), CheckPlans: true})
 	if err != nil {
@@ -356,13 +366,50 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 		}
 		chosen = res.Candidates[0]
 	}
-	offers := []*catalog.Offer{chosen.Offer}
+	cands := []*advisor.Candidate{chosen}
 	seen := map[string]bool{chosen.Offer.Key(): true}
 	for _, cand := range res.Candidates {
-		if !seen[cand.Offer.Key()] && len(offers) < 8 {
+		if !seen[cand.Offer.Key()] && len(cands) < exportCandidates {
 			seen[cand.Offer.Key()] = true
-			offers = append(offers, cand.Offer)
+			cands = append(cands, cand)
 		}
+	}
+	groups := byFamily(c, cands)
+	in := familyInput(spec, c, groups[0])
+	for _, g := range groups[1:] {
+		in.Others = append(in.Others, familyInput(spec, c, g))
+	}
+	return in, nil
+}
+
+// byFamily splits ranked candidates by the software family of their
+// accelerator, keeping the rank order within each family and ordering the
+// families by their best candidate: the first group holds cands[0].
+func byFamily(c *catalog.Catalog, cands []*advisor.Candidate) [][]*advisor.Candidate {
+	var groups [][]*advisor.Candidate
+	index := map[export.Family]int{}
+	for _, cand := range cands {
+		a, _ := c.OfferAccelerator(cand.Offer)
+		fam := export.AcceleratorFamily(a)
+		i, ok := index[fam]
+		if !ok {
+			i = len(groups)
+			index[fam] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], cand)
+	}
+	return groups
+}
+
+// familyInput is the export input of one family's candidates, ranked, the
+// first of them chosen: its plan sizes the replicas, its accelerator names
+// the device resource and the image.
+func familyInput(spec *workload.Spec, c *catalog.Catalog, cands []*advisor.Candidate) export.Input {
+	chosen := cands[0]
+	offers := make([]*catalog.Offer, len(cands))
+	for i, cand := range cands {
+		offers[i] = cand.Offer
 	}
 	a, _ := c.OfferAccelerator(chosen.Offer)
 	in := export.Input{Spec: spec, Offers: offers, GPU: a, Plan: report.PlanSentence(chosen.Plan, report.English)}
@@ -411,7 +458,7 @@ func ExportInput(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.T
 			in.TimeSliced, in.GPUsPerReplica = sl.PerGPU, 1
 		}
 	}
-	return in, nil
+	return in
 }
 
 // Cost prices a workload on one named offer: in region (or, without one,

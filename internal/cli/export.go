@@ -16,10 +16,11 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/export"
+	"github.com/gpupick/gpupick/internal/report"
 )
 
 func newExportCmd(e *Env) *cobra.Command {
-	var file, offer, policyFile, dir, image, searchID string
+	var file, offer, policyFile, dir, image, searchID, lang string
 	var shards, parallelism, offers int
 	cmd := &cobra.Command{
 		Use:   "export (k8s|keda|karpenter|skypilot|all) -f WORKLOAD [--offer PROVIDER/INSTANCE] [--policy SERVICE.yaml] [-o DIR] | export search-job -f SERVICE.yaml --shards N",
@@ -29,7 +30,12 @@ func newExportCmd(e *Env) *cobra.Command {
 export search-job -f SERVICE.yaml --shards N writes instead a ConfigMap with the service file (and
 the workload and trace files it names, which must sit beside it) and a Kubernetes Indexed Job of N
 pods, each running one shard of gpupick simulate --search; the database URL comes from the key
-` + export.DatabaseSecretKey + ` of Secret ` + export.DatabaseSecret + ` (as for gpupick serve). Merge with gpupick simulate --search-results ID.`,
+` + export.DatabaseSecretKey + ` of Secret ` + export.DatabaseSecret + ` (as for gpupick serve). Merge with gpupick simulate --search-results ID.
+
+A failover list holds the candidates of one software family (CUDA, ROCm, TPU, Neuron, Gaudi,
+CANN): an image runs on one. The chosen offer's family fills the documents; each other family among
+the ranked candidates gets its own SkyPilot task, skypilot-<family>.yaml, with its own plan and image
+(written with -o DIR), and stderr says where each went. --image is the chosen family's image.`,
 		Example: `  gpupick export all -f examples/llama3-70b-chat.yaml -o deploy/
   gpupick export skypilot -f examples/llama3-8b-lora.yaml --offer lambda/gpu_8x_h100_sxm5
   gpupick export search-job -f examples/service-model.yaml --shards 8 --image registry.example/gpupick:v1`,
@@ -39,14 +45,15 @@ pods, each running one shard of gpupick simulate --search; the database URL come
 			if kind == "search-job" {
 				return e.exportSearchJob(file, image, searchID, shards, parallelism, offers)
 			}
-			gen := map[string]func(export.Input) ([]byte, error){
-				"k8s": export.Kubernetes, "keda": export.KEDA, "karpenter": export.Karpenter, "skypilot": export.SkyPilot,
-			}
-			if _, ok := gen[kind]; !ok && kind != "all" {
+			if !slices.Contains(export.Kinds, kind) {
 				return apperr.Invalidf("kind", "want k8s, keda, karpenter, skypilot or all, got %q", kind)
 			}
 			if kind == "all" && dir == "" {
 				return apperr.Invalidf("-o", "export all writes several files: give a directory with -o DIR")
+			}
+			l, err := e.lang(lang)
+			if err != nil {
+				return err
 			}
 			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
@@ -65,31 +72,31 @@ pods, each running one shard of gpupick simulate --search; the database URL come
 					return err
 				}
 			}
-			in.Image = image
-			files := map[string][]byte{}
-			if kind == "all" {
-				if files, err = export.All(in); err != nil {
-					return err
-				}
-			} else {
-				b, err := gen[kind](in)
-				if err != nil {
-					return err
-				}
-				name := map[string]string{"k8s": export.FileDeployment, "keda": export.FileScaledObject,
-					"karpenter": export.FileNodePool, "skypilot": export.FileSkyPilot}[kind]
-				if kind == "k8s" {
-					name = export.KubernetesFile(spec)
-				}
-				files[name] = b
+			in.Image = image // the chosen offer's family; the others take their own defaults
+			files, err := export.Files(kind, in)
+			if err != nil {
+				return err
+			}
+			// One sentence per other software family: where its candidates
+			// went, or that these manifests leave them out.
+			for _, n := range export.Notes(kind, in) {
+				fmt.Fprintln(e.Stderr, report.Tr(l, n))
 			}
 			if dir == "" {
-				for _, b := range files {
-					if _, err := e.Stdout.Write(b); err != nil {
-						return err
+				// One stream holds one file: the chosen family's. The other
+				// families' tasks are written with -o DIR.
+				primary := export.PrimaryFile(kind, in, files)
+				if len(files) > 1 {
+					var others []string
+					for _, name := range slices.Sorted(maps.Keys(files)) {
+						if name != primary {
+							others = append(others, name)
+						}
 					}
+					fmt.Fprintln(e.Stderr, report.Tr(l, fmt.Sprintf("Printed %s only; -o DIR also writes %s.", primary, strings.Join(others, ", "))))
 				}
-				return nil
+				_, err := e.Stdout.Write(files[primary])
+				return err
 			}
 			if err := writeFiles(dir, files); err != nil {
 				return err
@@ -109,12 +116,13 @@ pods, each running one shard of gpupick simulate --search; the database URL come
 	cmd.Flags().StringVarP(&file, "file", "f", "", "workload `FILE`")
 	cmd.Flags().StringVar(&offer, "offer", "", "export for `PROVIDER/INSTANCE` (default: the top recommendation)")
 	cmd.Flags().StringVar(&policyFile, "policy", "", "take the autoscaling policy from a `SERVICE.yaml` (see gpupick simulate)")
-	cmd.Flags().StringVar(&image, "image", "", "container `IMAGE` (default: a stated image per framework)")
+	cmd.Flags().StringVar(&image, "image", "", "container `IMAGE` of the chosen offer's software family (default: a stated image per framework and family)")
 	cmd.Flags().IntVar(&shards, "shards", 0, "search-job: the `N` shards (pods) of the search")
 	cmd.Flags().IntVar(&parallelism, "parallelism", 0, "search-job: run at most `N` shards at once (default: all)")
 	cmd.Flags().StringVar(&searchID, "search-id", "", "search-job: store the results under `ID` (default: a digest of the service file and gpupick version)")
 	cmd.Flags().IntVar(&offers, "offers", 4, "search-job: simulate's --offers, the `N` best other offers searched")
 	cmd.Flags().StringVarP(&dir, "output", "o", "", "write the files into `DIR` (default: print to stdout)")
+	langFlag(cmd, &lang)
 	return cmd
 }
 

@@ -80,3 +80,65 @@ func TestExport(t *testing.T) {
 		}
 	}
 }
+
+// TestExportTPUFirst: a vLLM service whose best offer is a TPU exports
+// without --image, its failover list holds the TPUs only, and the H100s
+// ranked after them get a SkyPilot task of their own, which the TPU task
+// and stderr (in English or Chinese) name.
+func TestExportTPUFirst(t *testing.T) {
+	args := []string{"--catalog", "testdata/families-catalog", "export", "skypilot", "-f", "testdata/tpu-chat.yaml"}
+	out, errOut, code := run(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "export-skypilot-tpu.yaml", out)
+	golden(t, "export-skypilot-tpu.stderr", errOut)
+	if strings.Contains(out, "H100") {
+		t.Errorf("the TPU task lists H100s:\n%s", out)
+	}
+
+	dir := filepath.Join(t.TempDir(), "sky")
+	if _, errOut, code := run(t, append(args, "-o", dir)...); code != 0 {
+		t.Fatalf("-o: exit %d: %s", code, errOut)
+	}
+	cuda, err := os.ReadFile(filepath.Join(dir, "skypilot-cuda.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export-skypilot-tpu-cuda.yaml", string(cuda))
+	if strings.Contains(string(cuda), "accelerators: tpu-") || !strings.Contains(string(cuda), "# The TPU (Google) candidates") {
+		t.Errorf("the CUDA task lists TPUs, or does not say where they went:\n%s", cuda)
+	}
+
+	_, errOut, code = run(t, append(args, "--lang", "zh")...)
+	if code != 0 || !hasHan(errOut) || !strings.Contains(errOut, "skypilot-cuda.yaml") {
+		t.Errorf("--lang zh: exit %d, stderr not Chinese or without the file:\n%s", code, errOut)
+	}
+
+	out, errOut, code = run(t, "--catalog", "testdata/families-catalog", "export", "k8s", "-f", "testdata/tpu-chat.yaml")
+	if code != 0 {
+		t.Fatalf("k8s: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"image: vllm/vllm-tpu:latest", `google.com/tpu: "1"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("k8s lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "these manifests leave them out; choose offer gcp/a3-highgpu-1g to export them") {
+		t.Errorf("k8s stderr does not name the CUDA candidates it leaves out: %q", errOut)
+	}
+
+	// Bad input is still exit 2 with the field named.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "skypilot", "-f", "testdata/bad-workload.yaml"}, "bad-workload.yaml:"},
+		{append(args, "--lang", "fr"), "--lang: want en or zh"},
+		{[]string{"export", "skypilot", "-f", "testdata/chat-8b.yaml", "--policy", "testdata/bad-service.yaml"}, "bad-service.yaml:"},
+	} {
+		if _, errOut, code := run(t, tt.args...); code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}

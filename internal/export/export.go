@@ -2,7 +2,10 @@
 // Kubernetes Deployment (a Job for training) that requests the accelerators,
 // a KEDA ScaledObject carrying the autoscaling policy, a Karpenter NodePool
 // pinned to the chosen instance types and capacity types, and a SkyPilot task
-// whose resources.ordered list is the ranked offers, best first.
+// whose resources.ordered list is the ranked offers, best first. Every list
+// of candidates holds one software family (Family): an image runs on one.
+// The candidates of the other families (Input.Others) get SkyPilot tasks of
+// their own (Files), and the documents say where each family went.
 //
 // Every document is written from small structs of this package (importing
 // the projects' Go types costs tens of megabytes), is golden-tested, and the
@@ -74,6 +77,15 @@ type Input struct {
 	// are split over (an Indexed Job of Shards completions, each pod on
 	// GPUsPerReplica accelerators rendering its share); 0 is one pod.
 	Shards int
+	// Others are the ranked candidates of the other software families
+	// (see Family), one Input per family in the rank order of each
+	// family's best offer. Offers holds one family only: an image runs on
+	// one. Each Other is complete (its own GPU, plan, policy and, when
+	// Image is empty, its family's default image) and has no Others of
+	// its own. SkyPilot writes each one's task to a file of its own
+	// (SkyPilotFile); the Kubernetes objects and the NodePool name them as
+	// left out.
+	Others []Input
 }
 
 // Policy is an autoscaling policy as the simulator describes it.
@@ -261,7 +273,8 @@ func resolve(in Input) (*resolved, error) {
 	if r.Image == "" {
 		img, ok := DefaultImage(in.Spec.Stack.Framework, r.vendor)
 		if !ok {
-			return nil, apperr.Invalidf("image", "no default image for framework %q on %s accelerators; give one", frameworkOf(in.Spec), r.vendor)
+			fam, f := r.family(), frameworkOf(in.Spec)
+			return nil, apperr.Invalidf("image", "no default image for %s on the %s family; give one: %s", f, fam.Label(), imageHint(f, fam))
 		}
 		r.Image = img
 		r.imageDefaulted = true
@@ -355,12 +368,23 @@ func ResourceName(vendor string) (string, bool) {
 	return r, ok
 }
 
-// images are the default container images, by framework and vendor. Tags
-// that move (latest) are marked in the documents as ones to pin.
+// images are the default container images, by framework and vendor (one
+// vendor is one software family, see Family). Tags that move (latest) are
+// marked in the documents as ones to pin. Where a family has no row, the
+// refusal says what to give (imageHint).
+//
+// vllm/vllm-tpu is vLLM's release image for Cloud TPUs (vLLM with the
+// tpu-inference plugin): "Run with Docker", docs.vllm.ai/projects/tpu
+// getting_started/installation, github.com/vllm-project/tpu-inference@b8692ff
+// docs/mkdocs/javascripts/interactive.js, 2026-08-22 (also in
+// docs/getting_started/installation.md since @0a376ae, 2025-10-28). GKE
+// pods run it; SkyPilot runs no container on a TPU VM and installs the
+// same release with pip install vllm-tpu (the page's "Install using pip").
 var images = map[workload.Framework]map[string]string{
 	workload.FrameworkVLLM: {
 		"nvidia": "vllm/vllm-openai:latest",
 		"amd":    "rocm/vllm:latest",
+		"google": "vllm/vllm-tpu:latest",
 	},
 	workload.FrameworkTGI: {
 		"nvidia": "ghcr.io/huggingface/text-generation-inference:latest",

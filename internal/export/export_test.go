@@ -26,6 +26,8 @@ var (
 	mi3x = &catalog.Accelerator{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemGiB: 192}
 	a100 = &catalog.Accelerator{ID: "a100-40gb", Name: "NVIDIA A100 SXM4 40GB", Vendor: "nvidia", MemGiB: 40}
 	l40s = &catalog.Accelerator{ID: "l40s", Name: "NVIDIA L40S 48GB", Vendor: "nvidia", MemGiB: 48}
+	v6e  = &catalog.Accelerator{ID: "tpu-v6e", Name: "Google Cloud TPU v6e (Trillium)", Vendor: "google", MemGiB: 32}
+	inf2 = &catalog.Accelerator{ID: "inferentia2", Name: "AWS Inferentia2 (Inf2)", Vendor: "aws", MemGiB: 32}
 )
 
 func offer(provider, instance, region, gpu string, count, vcpus int, ramGiB, onDemand, spot float64) *catalog.Offer {
@@ -39,6 +41,8 @@ func offer(provider, instance, region, gpu string, count, vcpus int, ramGiB, onD
 
 // cases are the inputs every exporter is golden-tested on.
 func cases() map[string]export.Input {
+	chat8b := &workload.Spec{Name: "llama3-8b-chat", Kind: workload.KindLLMInference,
+		Model: &workload.Model{Preset: "llama-3-8b"}, Stack: workload.Stack{Framework: workload.FrameworkVLLM}}
 	return map[string]export.Input{
 		// An NVIDIA inference service on aws/p5.48xlarge with a target policy.
 		"nvidia-inference-aws": {
@@ -125,6 +129,38 @@ func cases() map[string]export.Input {
 			Capacity:       []catalog.Mode{catalog.OnDemand},
 			Policy:         export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: 3, Metric: export.MetricQueueLength, Target: 1},
 		},
+		// A vLLM service whose best offer is a TPU, with CUDA and Neuron
+		// candidates among the ranked ones: three families, three lists.
+		// The TPU task takes vLLM's TPU image; the CUDA one its own; the
+		// Neuron one has no default image, so no task, and says why.
+		"tpu-with-other-families": {
+			Spec: chat8b,
+			Offers: []*catalog.Offer{
+				offer("gcp", "tpu-v6e-1", "us-east5", "tpu-v6e", 1, 0, 0, 2.7, 1.28),
+				offer("gcp", "tpu-v6e-8", "us-east5", "tpu-v6e", 8, 0, 0, 21.6, 10.2),
+			},
+			GPU:            v6e,
+			GPUsPerReplica: 1,
+			Capacity:       []catalog.Mode{catalog.OnDemand},
+			Plan:           "3 instance(s) of 1 GPU(s) (3 GPUs); 3 replica(s) of tensor parallelism 1, 1 per instance, 6.67 requests/s each; on-demand",
+			Policy:         export.Policy{Kind: export.PolicyTarget, MinReplicas: 1, MaxReplicas: 5, Metric: export.MetricInFlight, Target: 32},
+			Others: []export.Input{
+				{
+					Spec: chat8b,
+					Offers: []*catalog.Offer{
+						offer("gcp", "a3-highgpu-1g", "us-central1", "h100-sxm", 1, 26, 234, 11.06, 3.7),
+						offer("coreweave", "gd-8xh100ib-i128", "us-east-04", "h100-sxm", 8, 128, 2048, 49.24, 0),
+					},
+					GPU: h100, GPUsPerReplica: 1, Capacity: []catalog.Mode{catalog.OnDemand},
+					Plan: "1 instance(s) of 1 GPU(s) (1 GPUs); 1 replica(s) of tensor parallelism 1, 1 per instance, 20 requests/s each; on-demand",
+				},
+				{
+					Spec:   chat8b,
+					Offers: []*catalog.Offer{offer("aws", "inf2.xlarge", "us-east-2", "inferentia2", 1, 4, 16, 0.76, 0.3)},
+					GPU:    inf2, GPUsPerReplica: 1, Capacity: []catalog.Mode{catalog.OnDemand},
+				},
+			},
+		},
 		// An offline SDXL job over 8 GPUs of two nodes: an Indexed Job of 8 pods.
 		"image-job": {
 			Spec: &workload.Spec{Name: "sdxl-images", Kind: workload.KindImageGeneration,
@@ -198,6 +234,9 @@ func TestGolden(t *testing.T) {
 			var names []string
 			for f := range files {
 				names = append(names, f)
+				if strings.HasPrefix(f, "skypilot-") { // another family's task
+					golden(t, filepath.Join(name, "all", f), files[f])
+				}
 			}
 			sort.Strings(names)
 			golden(t, filepath.Join(name, "all", "files.txt"), []byte(strings.Join(names, "\n")+"\n"))

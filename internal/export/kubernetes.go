@@ -222,6 +222,7 @@ func Kubernetes(in Input) ([]byte, error) {
 		},
 	}
 	header := append(r.header("Kubernetes objects"), r.imageNote(), r.modelNote())
+	header = append(header, leftOutNotes(r.Others)...)
 	comments := map[string]string{
 		"spec.template.spec.affinity": "Prefers the ranked instance types, best first; the Karpenter NodePool restricts them.",
 	}

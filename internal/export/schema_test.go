@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -492,66 +493,91 @@ var (
 	skyClouds    = map[string]bool{"aws": true, "gcp": true, "azure": true, "oci": true, "lambda": true, "runpod": true,
 		"vast": true, "nebius": true, "fluidstack": true, "cudo": true, "paperspace": true, "do": true, "kubernetes": true}
 	skyAccel = regexp.MustCompile(`^[A-Za-z0-9-]+:[1-9][0-9]*$`)
+	// skyTPU is a TPU slice as SkyPilot names it (sky show-gpus, GOOGLE_TPU),
+	// written without an instance type.
+	skyTPU = regexp.MustCompile(`^tpu-v[0-9a-z]+-[1-9][0-9]*$`)
 )
 
-// TestSkyPilotOrderedFollowsRank parses each task and checks that
-// resources.ordered lists the supported offers in rank order.
+// skyEntryOffer is the offer an ordered entry stands for: its instance
+// type, or the TPU slice of an entry without one.
+func skyEntryOffer(e map[string]any) string {
+	if it, ok := e["instance_type"].(string); ok {
+		return it
+	}
+	a, _ := e["accelerators"].(string)
+	return a
+}
+
+// TestSkyPilotOrderedFollowsRank parses each task, the chosen family's and
+// every other family's that has one, and checks that resources.ordered
+// lists the supported offers in rank order.
 func TestSkyPilotOrderedFollowsRank(t *testing.T) {
 	for name, in := range cases() {
-		b, err := export.SkyPilot(in)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		for i, x := range append([]export.Input{in}, in.Others...) {
+			b, err := export.SkyPilot(x)
+			if err != nil && i > 0 {
+				continue // another family without a task: TestGolden pins why
+			}
+			skyPilotOrderedFollowsRank(t, fmt.Sprintf("%s/%d", name, i), x, b, err)
 		}
-		var task map[string]any
-		if err := yaml.Unmarshal(b, &task); err != nil {
-			t.Fatalf("%s: %v", name, err)
+	}
+}
+
+func skyPilotOrderedFollowsRank(t *testing.T, name string, in export.Input, b []byte, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var task map[string]any
+	if err := yaml.Unmarshal(b, &task); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for k := range task {
+		if !skyTop[k] {
+			t.Errorf("%s: unknown top-level key %q", name, k)
 		}
-		for k := range task {
-			if !skyTop[k] {
-				t.Errorf("%s: unknown top-level key %q", name, k)
+	}
+	res := task["resources"].(map[string]any)
+	for k := range res {
+		if !skyResources[k] {
+			t.Errorf("%s: unknown resources key %q", name, k)
+		}
+	}
+	// Rank of each instance type among the offers.
+	rank := map[string]int{}
+	for i, o := range in.Offers {
+		if _, ok := rank[o.InstanceType]; !ok {
+			rank[o.InstanceType] = i
+		}
+	}
+	last := -1
+	ordered := res["ordered"].([]any)
+	if len(ordered) == 0 {
+		t.Fatalf("%s: empty ordered list", name)
+	}
+	first := ordered[0].(map[string]any)
+	if skyEntryOffer(first) != in.Offers[0].InstanceType {
+		t.Errorf("%s: first choice %v, want the chosen offer %s", name, skyEntryOffer(first), in.Offers[0].InstanceType)
+	}
+	for _, e := range ordered {
+		e := e.(map[string]any)
+		for k := range e {
+			if !skyEntry[k] {
+				t.Errorf("%s: unknown key %q in ordered", name, k)
 			}
 		}
-		res := task["resources"].(map[string]any)
-		for k := range res {
-			if !skyResources[k] {
-				t.Errorf("%s: unknown resources key %q", name, k)
-			}
+		if !skyClouds[e["cloud"].(string)] {
+			t.Errorf("%s: %v is not a SkyPilot cloud", name, e["cloud"])
 		}
-		// Rank of each instance type among the offers.
-		rank := map[string]int{}
-		for i, o := range in.Offers {
-			if _, ok := rank[o.InstanceType]; !ok {
-				rank[o.InstanceType] = i
-			}
+		_, typed := e["instance_type"]
+		if typed && !skyAccel.MatchString(e["accelerators"].(string)) || !typed && !skyTPU.MatchString(e["accelerators"].(string)) {
+			t.Errorf("%s: accelerators %q not NAME:COUNT (or a TPU slice without instance_type)", name, e["accelerators"])
 		}
-		last := -1
-		ordered := res["ordered"].([]any)
-		if len(ordered) == 0 {
-			t.Fatalf("%s: empty ordered list", name)
+		r := rank[skyEntryOffer(e)]
+		if r < last {
+			t.Errorf("%s: %v comes after a lower-ranked offer", name, skyEntryOffer(e))
 		}
-		first := ordered[0].(map[string]any)
-		if first["instance_type"] != in.Offers[0].InstanceType {
-			t.Errorf("%s: first choice %v, want the chosen offer %s", name, first["instance_type"], in.Offers[0].InstanceType)
-		}
-		for _, e := range ordered {
-			e := e.(map[string]any)
-			for k := range e {
-				if !skyEntry[k] {
-					t.Errorf("%s: unknown key %q in ordered", name, k)
-				}
-			}
-			if !skyClouds[e["cloud"].(string)] {
-				t.Errorf("%s: %v is not a SkyPilot cloud", name, e["cloud"])
-			}
-			if !skyAccel.MatchString(e["accelerators"].(string)) {
-				t.Errorf("%s: accelerators %q not NAME:COUNT", name, e["accelerators"])
-			}
-			r := rank[e["instance_type"].(string)]
-			if r < last {
-				t.Errorf("%s: %v comes after a lower-ranked offer", name, e["instance_type"])
-			}
-			last = r
-		}
+		last = r
 	}
 }
 

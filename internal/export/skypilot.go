@@ -31,8 +31,10 @@ type skyResources struct {
 }
 
 type skyResource struct {
-	Cloud        string `yaml:"cloud"`
-	InstanceType string `yaml:"instance_type"`
+	Cloud string `yaml:"cloud"`
+	// InstanceType is empty for a TPU VM: SkyPilot names the TPU slice in
+	// Accelerators (tpu-v6e-8) and picks its host itself.
+	InstanceType string `yaml:"instance_type,omitempty"`
 	Region       string `yaml:"region,omitempty"`
 	Accelerators string `yaml:"accelerators"`
 	UseSpot      bool   `yaml:"use_spot"`
@@ -82,11 +84,25 @@ func skyCloud(o *catalog.Offer) (cloud string, region bool, ok bool) {
 // SkyPilot returns a SkyPilot task whose resources.ordered lists the ranked
 // offers as failover candidates, best first, one entry per allowed capacity
 // type (in Input.Capacity's order; spot only where the offer has a spot
-// price). Offers on providers SkyPilot does not support, or whose nodes
-// cannot hold a replica on num_nodes nodes, are left out and named in a
-// comment. setup and run start the framework's server on port 8000, or the
-// training entry point with torchrun across the nodes.
+// price). The offers are of one software family; the task names where the
+// other families' candidates (Input.Others) went: their own tasks, which
+// Files writes, or none and why. Offers on providers SkyPilot does not
+// support, or whose nodes cannot hold a replica on num_nodes nodes, are
+// left out and named in a comment. setup and run start the framework's
+// server on port 8000, or the training entry point with torchrun across the
+// nodes. A TPU slice is named by its accelerator (tpu-v6e-8) with no
+// instance type, as SkyPilot's TPU VMs take it.
 func SkyPilot(in Input) ([]byte, error) {
+	tasks, err := skyPilotTasks(in)
+	if err != nil {
+		return nil, err
+	}
+	return tasks[0].body, tasks[0].err
+}
+
+// skyPilotTask renders the task of one family (in.Others is not read),
+// with notes, the sentences on the other families' tasks, in its header.
+func skyPilotTask(in Input, notes []string) ([]byte, error) {
 	r, err := resolve(in)
 	if err != nil {
 		return nil, err
@@ -96,6 +112,7 @@ func SkyPilot(in Input) ([]byte, error) {
 	nodes := ceilDiv(need, r.chosen.GPUCount)
 	var ordered []skyResource
 	var unsupported, small []string
+	tpu := r.family() == FamilyTPU
 	for _, o := range r.Offers {
 		cloud, withRegion, ok := skyCloud(o)
 		if !ok {
@@ -114,6 +131,9 @@ func SkyPilot(in Input) ([]byte, error) {
 				continue
 			}
 			e := skyResource{Cloud: cloud, InstanceType: o.InstanceType, Accelerators: fmt.Sprintf("%s:%d", skyGPU(o.GPU), o.GPUCount), UseSpot: spot}
+			if tpu {
+				e.InstanceType, e.Accelerators = "", o.InstanceType
+			}
 			if withRegion {
 				e.Region = o.Region
 			}
@@ -123,7 +143,14 @@ func SkyPilot(in Input) ([]byte, error) {
 		}
 	}
 	if len(ordered) == 0 {
-		return nil, apperr.Invalidf("offers", "no offer SkyPilot can launch (unsupported providers: %s; too small: %s)", strings.Join(unsupported, ", "), strings.Join(small, ", "))
+		var why []string
+		if len(unsupported) > 0 {
+			why = append(why, fmt.Sprintf("no SkyPilot cloud for %s", strings.Join(unsupported, ", ")))
+		}
+		if len(small) > 0 {
+			why = append(why, fmt.Sprintf("fewer than %d accelerators on %d node(s): %s", need, nodes, strings.Join(small, ", ")))
+		}
+		return nil, apperr.Invalidf("offers", "no offer SkyPilot can launch: %s", strings.Join(why, "; "))
 	}
 	m, _ := model(r.Spec)
 	task := skyTask{Name: r.Name, Envs: map[string]string{"MODEL": m}, Resources: skyResources{Ordered: ordered}}
@@ -134,6 +161,9 @@ func SkyPilot(in Input) ([]byte, error) {
 		r.skyImageCommands(&task)
 	} else {
 		r.skyCommands(&task)
+	}
+	if tpu && task.Resources.ImageID != "" {
+		return nil, apperr.Invalidf("image", "SkyPilot runs no container image on a TPU VM, and %s on TPUs needs one: deploy it on GKE with the Kubernetes objects, or serve with vllm", frameworkOf(r.Spec))
 	}
 
 	header := append(r.header("SkyPilot task"),
@@ -149,8 +179,11 @@ func SkyPilot(in Input) ([]byte, error) {
 		copies := "one replica"
 		l, ok := r.serveLine("$MODEL", r.GPUsPerReplica)
 		switch {
-		case ok && l.DPFlag != "":
+		case ok && l.DPFlag != "" && !tpu:
 			copies = fmt.Sprintf("one server running a copy per %d GPUs of the node (%s)", r.GPUsPerReplica, l.DPFlag)
+		case tpu && r.chosen.GPUCount > r.GPUsPerReplica:
+			header = append(header, fmt.Sprintf("This task runs one copy on %d of the slice's %d TPU chips, while the priced plan runs %d copies per slice; start one server per copy, each on its own chips and port.",
+				r.GPUsPerReplica, r.chosen.GPUCount, r.chosen.GPUCount/r.GPUsPerReplica))
 		case r.chosen.GPUCount > r.GPUsPerReplica:
 			header = append(header, fmt.Sprintf("%s runs one copy per server: this task uses %d of the node's %d GPUs, while the priced plan runs %d copies per instance; start one server per copy (its own CUDA_VISIBLE_DEVICES and --port), or serve with vLLM or SGLang.",
 				frameworkOf(r.Spec), r.GPUsPerReplica, r.chosen.GPUCount, r.chosen.GPUCount/r.GPUsPerReplica))
@@ -164,6 +197,7 @@ func SkyPilot(in Input) ([]byte, error) {
 	if len(small) > 0 {
 		header = append(header, fmt.Sprintf("Left out, fewer than %d accelerators on %d node(s): %s.", need, nodes, strings.Join(small, ", ")))
 	}
+	header = append(header, notes...)
 	comments := map[string]string{
 		"resources.ordered": "Ranked offers, best first: SkyPilot tries each in turn until one launches.",
 	}
@@ -196,10 +230,16 @@ func (r *resolved) skyCommands(t *skyTask) {
 			t.Run = fmt.Sprintf("python3 serve.py --port %d  # your server's entry point\n", servingPort)
 			return
 		}
-		switch r.Spec.Stack.Framework {
-		case workload.FrameworkVLLM:
+		// vLLM and SGLang install with pip on CUDA, vLLM on TPU VMs as
+		// vllm-tpu (SkyPilot runs no container there); every other family
+		// runs in its image.
+		fam := r.family()
+		switch {
+		case r.Spec.Stack.Framework == workload.FrameworkVLLM && fam == FamilyCUDA:
 			t.Setup = "pip install vllm\n"
-		case workload.FrameworkSGLang:
+		case r.Spec.Stack.Framework == workload.FrameworkVLLM && fam == FamilyTPU:
+			t.Setup = "pip install vllm-tpu\n"
+		case r.Spec.Stack.Framework == workload.FrameworkSGLang && fam == FamilyCUDA:
 			t.Setup = "pip install \"sglang[all]\"\n"
 		default:
 			t.Resources.ImageID = "docker:" + r.Image
@@ -208,7 +248,9 @@ func (r *resolved) skyCommands(t *skyTask) {
 		if len(l.Command) == 0 {
 			cmd = append([]string{"text-generation-launcher"}, l.Args...)
 		}
-		if l.DPFlag != "" {
+		// SKYPILOT_NUM_GPUS_PER_NODE counts a TPU slice as one accelerator,
+		// not its chips: on TPUs one server runs one copy.
+		if l.DPFlag != "" && fam != FamilyTPU {
 			// A node with more GPUs than a copy needs (a larger fallback
 			// type) runs as many copies as it holds.
 			cmd = append(cmd, l.DPFlag, fmt.Sprintf("$((SKYPILOT_NUM_GPUS_PER_NODE / %d))", gpus))

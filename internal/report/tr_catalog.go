@@ -12,5 +12,5 @@ package report
 // 流水线并行, 竞价实例, 按需, 预留, 首 token 延迟, 副本 (never 节点数 for
 // replicas), 小时 and 美元 in sentences; GB, TFLOPS, token, vCPU stay.
 func trCatalogs() []map[string]string {
-	return []map[string]string{trGlossary, trPerf, trAdvisor, trCompat, trCompliance, trCost, trWorkload, trAutoscale, trCompatData, trApp, trCLIMessages, trStrictYAML, trSlicing, trImageGen, trCompatImageGen, trImageService}
+	return []map[string]string{trGlossary, trPerf, trAdvisor, trCompat, trCompliance, trCost, trWorkload, trAutoscale, trCompatData, trApp, trCLIMessages, trStrictYAML, trSlicing, trImageGen, trCompatImageGen, trImageService, trExport}
 }

@@ -105,12 +105,16 @@ type ExportRequest struct {
 	// Policy is a service file (an object, or SERVICE.yaml text) whose
 	// policy to use.
 	Policy Document `json:"policy,omitzero" schema:"service"`
-	Image  string   `json:"image,omitempty"` // container image
+	Image  string   `json:"image,omitempty"` // container image of the chosen offer's software family
+	Lang   string   `json:"lang,omitempty"`  // en (default) or zh: the notes
 }
 
-// ExportResponse holds the generated files by name.
+// ExportResponse holds the generated files by name, and one note per other
+// software family among the candidates: the file its own SkyPilot task
+// went to, or that the manifests leave it out.
 type ExportResponse struct {
 	Files map[string]string `json:"files"`
+	Notes []string          `json:"notes,omitempty"`
 }
 
 // parseWorkload reads the workload of a request; its errors carry the
@@ -355,10 +359,7 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportRequest) (out ExportResponse, err error) {
 	defer func() { s.metrics.evaluated("export", err) }()
 	kind := r.PathValue("kind")
-	gen := map[string]func(export.Input) ([]byte, error){
-		"k8s": export.Kubernetes, "keda": export.KEDA, "karpenter": export.Karpenter, "skypilot": export.SkyPilot,
-	}
-	if _, ok := gen[kind]; !ok && kind != "all" {
+	if !slices.Contains(export.Kinds, kind) {
 		return out, apperr.Invalidf("kind", "want k8s, keda, karpenter, skypilot or all, got %q", kind)
 	}
 	spec, err := parseWorkload(in.Workload)
@@ -377,23 +378,11 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 		ein.Policy = app.ExportPolicy(sv.Policy)
 	}
 	ein.Image = in.Image
-	files := map[string][]byte{}
-	if kind == "all" {
-		if files, err = export.All(ein); err != nil {
-			return out, err
-		}
-	} else {
-		b, err := gen[kind](ein)
-		if err != nil {
-			return out, err
-		}
-		name := map[string]string{"k8s": export.FileDeployment, "keda": export.FileScaledObject,
-			"karpenter": export.FileNodePool, "skypilot": export.FileSkyPilot}[kind]
-		if kind == "k8s" && spec.Kind != workload.KindLLMInference {
-			name = export.FileJob
-		}
-		files[name] = b
+	files, err := export.Files(kind, ein)
+	if err != nil {
+		return out, err
 	}
+	out.Notes = trAll(requestLang(in), export.Notes(kind, ein))
 	out.Files = make(map[string]string, len(files))
 	for k, v := range files {
 		out.Files[k] = string(v)

@@ -28,6 +28,7 @@ func (r *CheckRequest) language() string      { return r.Lang }
 func (r *CostRequest) language() string       { return r.Lang }
 func (r *SimulationRequest) language() string { return r.Lang }
 func (r *ValidateRequest) language() string   { return r.Lang }
+func (r *ExportRequest) language() string     { return r.Lang }
 
 // parseLang reads a request's lang: "" is English.
 func parseLang(s string) (report.Lang, error) {
