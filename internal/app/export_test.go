@@ -115,7 +115,7 @@ func TestExportOneFamilyPerList(t *testing.T) {
 // in all.
 func topCandidates(t *testing.T, spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time) []*catalog.Offer {
 	t.Helper()
-	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks()})
+	res, err := advisor.Recommend(advisor.Request{Spec: spec, Catalog: c, Now: now, Checks: k.Checks(), CheckPlans: true})
 	if err != nil {
 		t.Fatal(err)
 	}
