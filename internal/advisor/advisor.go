@@ -41,6 +41,11 @@ const (
 	ReasonUnsustained  = "cannot_serve_load"
 	ReasonIncompatible = "incompatible"
 	ReasonNonCompliant = "non_compliant"
+	// ReasonOperator: the machine is run by a kind of operator the
+	// workload does not accept (compliance.operators): an independent host
+	// of a marketplace or community cloud, by default for a workload with
+	// compliance requirements or a production service.
+	ReasonOperator = "operator_not_allowed"
 	// ReasonMaxGPUs: one instance of the offer has more GPUs than
 	// constraints.max_gpus allows (it was not predicted).
 	ReasonMaxGPUs = "exceeds_max_gpus"
@@ -334,6 +339,9 @@ type Result struct {
 	// Terms compares the ways to pay for #1's fleet (on demand, 1- and
 	// 3-year terms, spot); nil when #1 has no price.
 	Terms *Terms
+	// Operator is who runs #1's machines, and the provider that sells
+	// them; nil when nothing qualifies.
+	Operator *catalog.Operator
 }
 
 // maxOtherModes bounds Result.OtherModes.
@@ -405,6 +413,8 @@ func ReasonText(code string) string {
 		return "are incompatible with the software stack"
 	case ReasonNonCompliant:
 		return "fail a compliance requirement"
+	case ReasonOperator:
+		return "are run by independent hosts the workload does not accept"
 	case ReasonMaxGPUs:
 		return "have more GPUs per instance than constraints.max_gpus"
 	}
@@ -571,6 +581,8 @@ func Recommend(req Request) (*Result, error) {
 	}
 	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
+		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)
+		res.Operator = &op
 	}
 	res.ConfidenceVsNext = confidenceVsNext(res, func(gpu string) string {
 		if a, ok := req.Catalog.Accelerator(gpu); ok {

@@ -154,13 +154,17 @@ func (k *Checker) Checks() []advisor.Check {
 			r = compliance.Check(spec.Compliance, compliance.FactsFor(k.cat, o, 0))
 		}
 		if r.Verdict != compliance.Pass {
+			code := advisor.ReasonNonCompliant
 			var why []string
-			for _, q := range r.Requirements {
-				if q.Required && q.Verdict != compliance.Pass {
-					why = append(why, fmt.Sprintf("%s %s: %s", q.Name, q.Verdict, q.Reason))
+			for _, q := range r.Failed() {
+				if q.Name == compliance.Operator {
+					// Who runs the machine decides first: the other
+					// verdicts speak for a machine the workload refuses.
+					code = advisor.ReasonOperator
 				}
+				why = append(why, fmt.Sprintf("%s %s: %s", q.Name, q.Verdict, q.Reason))
 			}
-			return advisor.ReasonNonCompliant, strings.Join(why, " "), nil
+			return code, strings.Join(why, " "), nil
 		}
 		var ws []advisor.CheckWarning
 		for _, w := range r.Warnings() {

@@ -217,8 +217,10 @@ func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
 			*errs = append(*errs, offerErr(&o, "gpu_memory_gib", "%g GiB per GPU, but %s has %.3g GiB: wrong accelerator or fraction?", o.GPUMemGiB, a.ID, mem))
 		}
 	}
-	if _, ok := c.provider[o.Provider]; !ok {
+	if p, ok := c.provider[o.Provider]; !ok {
 		*errs = append(*errs, offerErr(&o, "provider", "unknown provider %q (not in %s)", o.Provider, ProvidersFile))
+	} else {
+		o.Operator = p.OperatorOf(o.InstanceType)
 	}
 	if r, ok := c.region[o.Provider+"/"+o.Region]; !ok {
 		*errs = append(*errs, offerErr(&o, "region", "unknown region %q of %s (not in %s)", o.Region, o.Provider, RegionsFile))
@@ -306,6 +308,23 @@ func FractionString(f float64) string {
 func (c *Catalog) Provider(id string) (*Provider, bool) {
 	p, ok := c.provider[strings.ToLower(id)]
 	return p, ok
+}
+
+// OfferOperator is who runs o's machines: its kind (unknown when the
+// catalog does not classify its provider) and the provider that sells it.
+func (c *Catalog) OfferOperator(o *Offer) Operator {
+	op := Operator{Kind: o.Operator.Kind, Provider: o.Provider, ProviderName: o.Provider, Fact: o.Operator.Fact}
+	if p, ok := c.Provider(o.Provider); ok {
+		if op.Kind == "" {
+			f := p.OperatorOf(o.InstanceType) // an offer added after Build
+			op.Kind, op.Fact = f.Kind, f.Fact
+		}
+		op.HQCountry, op.CloudAct = p.HQCountry, p.CloudAct
+		if p.Name != "" {
+			op.ProviderName = p.Name
+		}
+	}
+	return op
 }
 
 // Region returns a provider's region.

@@ -6,6 +6,9 @@
 package catalog
 
 import (
+	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -192,7 +195,145 @@ type Provider struct {
 	// SpotInterruptionPerHour is the published chance of a spot interruption
 	// per instance-hour; 0 = not published.
 	SpotInterruptionPerHour float64 `json:"spot_interruption_per_hour,omitempty"`
-	Notes                   string  `json:"notes,omitempty"`
+	// Operator is who runs the provider's machines, with the source of the
+	// classification; OperatorRules override it for the instance types
+	// they match (a provider that sells both its own machines and its
+	// hosts'). OperatorOf resolves one instance type.
+	Operator      OperatorFact   `json:"operator"`
+	OperatorRules []OperatorRule `json:"operator_rules,omitempty"`
+	// MLPS are the provider's filings under China's Multi-Level Protection
+	// Scheme 2.0 (等保 2.0), each with its level and what it covers.
+	MLPS  []MLPSFiling `json:"mlps,omitempty"`
+	Notes string       `json:"notes,omitempty"`
+	Fact
+}
+
+// OperatorOf is who runs the machines of instanceType: the first rule
+// that matches it, else the provider's own classification (kind unknown
+// when the catalog has none).
+func (p *Provider) OperatorOf(instanceType string) OperatorFact {
+	for _, r := range p.OperatorRules {
+		if ok, _ := path.Match(r.InstanceTypes, instanceType); ok {
+			return OperatorFact{Kind: r.Kind, Fact: r.Fact}
+		}
+	}
+	return p.Operator
+}
+
+// OperatorKind says who runs the machine an offer rents. Buyers with a
+// compliance duty care because only the company they contract answers for
+// the machine: an independent host of a marketplace is anonymous to them.
+// The zero value is unknown, which never counts as the provider.
+type OperatorKind string
+
+// Operator kinds, from the most to the least accountable to the buyer.
+const (
+	// OperatorProvider: the provider runs the machines itself, in its own
+	// or leased data centres.
+	OperatorProvider OperatorKind = "provider"
+	// OperatorPartner: data-centre partners or other clouds that the
+	// provider contracts run the machines, under the provider's terms and
+	// vetting; the buyer contracts only the provider.
+	OperatorPartner OperatorKind = "partner"
+	// OperatorMarketplace: independent hosts list their own machines on
+	// the provider's marketplace; the provider brokers the rental and does
+	// not run the machine, and the host is not known to the buyer.
+	OperatorMarketplace OperatorKind = "marketplace"
+	// OperatorCommunity: individual hosts of the provider's community
+	// cloud run the machines; the provider vets them but does not name
+	// them to the buyer.
+	OperatorCommunity OperatorKind = "community"
+)
+
+var operatorKinds = []OperatorKind{OperatorProvider, OperatorPartner, OperatorMarketplace, OperatorCommunity}
+
+// OperatorKinds lists the kinds in order.
+func OperatorKinds() []OperatorKind { return append([]OperatorKind(nil), operatorKinds...) }
+
+// ParseOperatorKind reads a kind's name, in any case.
+func ParseOperatorKind(s string) (OperatorKind, bool) {
+	for _, k := range operatorKinds {
+		if strings.EqualFold(string(k), strings.TrimSpace(s)) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// ThirdPartyHost reports whether an independent host, not known to the
+// buyer, runs the machine: a marketplace or community host.
+func (k OperatorKind) ThirdPartyHost() bool {
+	return k == OperatorMarketplace || k == OperatorCommunity
+}
+
+// OperatorFact is an operator kind and where the classification comes
+// from.
+type OperatorFact struct {
+	Kind OperatorKind `json:"kind"`
+	Fact
+}
+
+// OperatorRule classifies the instance types that InstanceTypes matches
+// (a path.Match pattern such as "*_COMMUNITY") apart from the provider's
+// other machines.
+type OperatorRule struct {
+	InstanceTypes string       `json:"instance_types"`
+	Kind          OperatorKind `json:"kind"`
+	Fact
+}
+
+// Operator is who runs an offer's machines, with what a buyer weighs about
+// them: the kind, and the provider that sells the offer (its name, home
+// country and US CLOUD Act reach). Catalog.OfferOperator builds it.
+type Operator struct {
+	Kind         OperatorKind `json:"kind"`
+	Provider     string       `json:"provider"`
+	ProviderName string       `json:"provider_name"`
+	HQCountry    string       `json:"hq_country"`
+	CloudAct     bool         `json:"cloud_act"`
+	Fact
+}
+
+// CertificationName is the name the filing is listed under among the
+// provider's certifications, and that a workload's certifications name:
+// "MLPS-L3" for level 3.
+func (f MLPSFiling) CertificationName() string { return "MLPS-L" + strconv.Itoa(f.Level) }
+
+// CoversRegion reports whether the filing covers a GPU offer in region (its
+// platform, and a region it is not limited away from).
+func (f MLPSFiling) CoversRegion(region string) bool {
+	return f.Covers == MLPSPlatform && (len(f.Regions) == 0 || slices.Contains(f.Regions, region))
+}
+
+func joinKinds() string {
+	s := make([]string, len(operatorKinds))
+	for i, k := range operatorKinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ", ")
+}
+
+// MLPS coverage: what a provider's MLPS filing covers.
+const (
+	// MLPSPlatform is the provider's cloud platform in mainland China, its
+	// compute service included.
+	MLPSPlatform = "platform"
+	// MLPSProduct is one named product only (its Scope says which), not
+	// the GPU compute service an offer rents.
+	MLPSProduct = "product"
+)
+
+// MLPSFiling is one filing of a provider under China's Multi-Level
+// Protection Scheme 2.0 (等保 2.0, GB/T 22239-2019): the level (1-5) its
+// system was assessed at, what it covers (MLPSPlatform or MLPSProduct),
+// the regions it is limited to (none: every mainland-China region of the
+// provider), and its source. A provider's filing covers its own layer;
+// the customer's system needs its own assessment.
+type MLPSFiling struct {
+	Level   int      `json:"level"`
+	Covers  string   `json:"covers"`
+	Regions []string `json:"regions,omitempty"`
+	Scope   string   `json:"scope"`
 	Fact
 }
 
@@ -354,8 +495,11 @@ type Offer struct {
 	EgressUSDPerGB     float64 `json:"egress_usd_per_gb,omitempty"`
 	BlockUSDPerGBMonth float64 `json:"block_usd_per_gb_month,omitempty"`
 	Confidential       Tri     `json:"confidential_computing"`
-	Driver             string  `json:"driver,omitempty"`
-	Notes              string  `json:"notes,omitempty"`
+	// Operator is who runs the offer's machines (Provider.OperatorOf its
+	// instance type), filled when the catalog is built.
+	Operator OperatorFact `json:"operator"`
+	Driver   string       `json:"driver,omitempty"`
+	Notes    string       `json:"notes,omitempty"`
 	Fact
 	// srcLine is the row's line in its catalog file, for errors (0: not
 	// from a file).

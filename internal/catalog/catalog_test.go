@@ -119,6 +119,18 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 			"a10,H100,NVIDIA A10,nvidia,ampere,8.6,,24,GDDR6,600,,,,,,,,,pcie,64,8,1,4,150,no,no,2021,src,2024-01-01,\n",
 			`aliases: "H100" names both`},
 		{"provider yaml unknown key", "providers.yaml", "- id: aws\n  nmae: x\n", "providers.yaml:2: [0].nmae: unknown key"},
+		{"unknown operator kind", "providers.yaml", providerRow + "  operator: {kind: reseller, source: s, as_of: 2025-01-01}\n",
+			`[0].operator.kind: want one of provider, partner, marketplace, community, got "reseller"`},
+		{"operator without source", "providers.yaml", providerRow + "  operator: {kind: marketplace, as_of: 2025-01-01}\n",
+			"[0].operator.source: required"},
+		{"bad operator pattern", "providers.yaml", providerRow + "  operator_rules:\n    - {instance_types: \"[x\", kind: community, source: s, as_of: 2025-01-01}\n",
+			`[0].operator_rules[0].instance_types: want a pattern`},
+		{"mlps level out of range", "providers.yaml", providerRow + "  mlps:\n    - {level: 6, covers: platform, scope: x, source: s, as_of: 2025-01-01}\n",
+			"[0].mlps[0].level: want an MLPS level from 1 to 5, got 6"},
+		{"mlps coverage", "providers.yaml", providerRow + "  mlps:\n    - {level: 3, covers: cloud, scope: x, source: s, as_of: 2025-01-01}\n",
+			`[0].mlps[0].covers: want platform or product, got "cloud"`},
+		{"mlps as a certification", "providers.yaml", providerRow + "  certifications:\n    - {name: MLPS-L3, scope: x, source: s, as_of: 2025-01-01}\n",
+			"[0].certifications[0].name: MLPS-L3: write an MLPS filing under mlps"},
 		{"ragged row", "offers/aws.csv", offerHeader + "aws,g5.xlarge\n", "offers/aws.csv:2: has 2 fields, the header has 29"},
 		{"absurd price", "offers/aws.csv", row("aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1.7e308,,,,,USD,,,,,src,2025-01-01,"),
 			"offers/aws.csv:2: price_on_demand: 1.7e+308 per instance-hour is beyond any real instance"},
@@ -144,6 +156,56 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, tt.want)
 			}
 		})
+	}
+}
+
+// providerRow is a valid provider without the facts a test adds.
+const providerRow = "- id: aws\n  name: A\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n"
+
+// TestOperatorOfOffers: each offer carries who runs its machines, from the
+// provider's classification or the first rule matching its instance type;
+// an MLPS filing is listed among the certifications by its level.
+func TestOperatorOfOffers(t *testing.T) {
+	yaml := providerRow + `  operator: {kind: partner, source: "https://a.example/terms", as_of: 2025-02-01}
+  operator_rules:
+    - {instance_types: "*_COMMUNITY", kind: community, source: "https://a.example/faq", as_of: 2025-03-01}
+  mlps:
+    - {level: 3, covers: platform, regions: [cn-north-1], scope: China regions, source: "https://a.example/mlps", as_of: 2025-04-01}
+`
+	f, err := Parse(fstest.MapFS{"providers.yaml": {Data: []byte(yaml)}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Providers[0]
+	for _, tc := range []struct {
+		instance string
+		want     OperatorKind
+		source   string
+	}{
+		{"1x_H100_SECURE", OperatorPartner, "https://a.example/terms"},
+		{"1x_H100_COMMUNITY", OperatorCommunity, "https://a.example/faq"},
+	} {
+		got := p.OperatorOf(tc.instance)
+		if got.Kind != tc.want || got.Source != tc.source {
+			t.Errorf("%s: operator %s (%s), want %s (%s)", tc.instance, got.Kind, got.Source, tc.want, tc.source)
+		}
+	}
+	if len(p.Certifications) != 1 || p.Certifications[0].Name != "MLPS-L3" || p.Certifications[0].Source != "https://a.example/mlps" {
+		t.Errorf("certifications %+v, want the MLPS filing as MLPS-L3 with its source", p.Certifications)
+	}
+	m := p.MLPS[0]
+	if !m.CoversRegion("cn-north-1") || m.CoversRegion("cn-hangzhou") {
+		t.Errorf("filing limited to cn-north-1 covers cn-north-1 %v, cn-hangzhou %v", m.CoversRegion("cn-north-1"), m.CoversRegion("cn-hangzhou"))
+	}
+	c := mini(t)
+	for _, o := range c.Offers {
+		if o.Operator.Kind != OperatorProvider || o.Operator.Source == "" {
+			t.Errorf("%s: operator %+v, want provider with its source", o.Key(), o.Operator)
+		}
+		op := c.OfferOperator(o)
+		if op.ProviderName == "" || op.HQCountry == "" {
+			t.Errorf("%s: OfferOperator %+v lacks the provider's name or headquarters", o.Key(), op)
+		}
 	}
 }
 

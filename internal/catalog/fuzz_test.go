@@ -29,6 +29,8 @@ func FuzzParseAccelerators(f *testing.F) {
 
 func FuzzParseProviders(f *testing.F) {
 	f.Add("- id: aws\n  name: A\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  egress_tiers_usd_per_gb: [{up_to_tb: 1, usd_per_gb: 1}, {usd_per_gb: 0.5}]\n")
+	f.Add("- id: x\n  name: X\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  operator: {kind: Marketplace, source: t, as_of: 2025-01-02}\n" +
+		"  operator_rules: [{instance_types: '*_[', kind: community, source: u, as_of: x}]\n  mlps: [{level: 0, covers: product, regions: [a], scope: s, source: '', as_of: 2025-01-01}]\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		files, err := Parse(fstest.MapFS{"providers.yaml": {Data: []byte(s)}}, false)
 		if err == nil {

@@ -428,9 +428,28 @@ type providerYAML struct {
 	BillingGranularityS     float64 `yaml:"billing_granularity_s"`
 	MinimumBillingS         float64 `yaml:"minimum_billing_s"`
 	SpotInterruptionPerHour float64 `yaml:"spot_interruption_per_hour"`
-	Source                  string  `yaml:"source"`
-	AsOf                    string  `yaml:"as_of"`
-	Notes                   string  `yaml:"notes"`
+	Operator                *struct {
+		Kind   string `yaml:"kind"`
+		Source string `yaml:"source"`
+		AsOf   string `yaml:"as_of"`
+	} `yaml:"operator"`
+	OperatorRules []struct {
+		InstanceTypes string `yaml:"instance_types"`
+		Kind          string `yaml:"kind"`
+		Source        string `yaml:"source"`
+		AsOf          string `yaml:"as_of"`
+	} `yaml:"operator_rules"`
+	MLPS []struct {
+		Level   int      `yaml:"level"`
+		Covers  string   `yaml:"covers"`
+		Regions []string `yaml:"regions"`
+		Scope   string   `yaml:"scope"`
+		Source  string   `yaml:"source"`
+		AsOf    string   `yaml:"as_of"`
+	} `yaml:"mlps"`
+	Source string `yaml:"source"`
+	AsOf   string `yaml:"as_of"`
+	Notes  string `yaml:"notes"`
 }
 
 func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
@@ -497,6 +516,9 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			if c.Name == "" {
 				bad(i, fmt.Sprintf("certifications[%d].name", j), "required")
 			}
+			if strings.HasPrefix(strings.ToUpper(c.Name), "MLPS") {
+				bad(i, fmt.Sprintf("certifications[%d].name", j), "%s: write an MLPS filing under mlps, with its level and what it covers", c.Name)
+			}
 			cert := Certification{Name: c.Name, Scope: c.Scope, Fact: Fact{Source: c.Source}}
 			if cert.Source == "" {
 				cert.Source = p.Source
@@ -534,6 +556,50 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			bad(i, "egress_source", "names the source of an egress price, but egress_tiers_usd_per_gb is empty (a free provider has one tier at 0)")
 		}
 		p.EgressNotes = r.EgressNotes
+		// A classification needs its own source: who runs the machines is
+		// not in the provider's price or egress sources.
+		sourced := func(field, src, asOf string) Fact {
+			if strings.TrimSpace(src) == "" {
+				bad(i, field+".source", "required: where the classification comes from")
+			}
+			if asOf == "" {
+				bad(i, field+".as_of", "required")
+				return Fact{Source: src}
+			}
+			return Fact{Source: src, AsOf: date(i, field+".as_of", asOf)}
+		}
+		kind := func(field, s string) OperatorKind {
+			k, ok := ParseOperatorKind(s)
+			if !ok {
+				bad(i, field, "want one of %s, got %q", joinKinds(), s)
+			}
+			return k
+		}
+		if op := r.Operator; op != nil {
+			p.Operator = OperatorFact{Kind: kind("operator.kind", op.Kind), Fact: sourced("operator", op.Source, op.AsOf)}
+		}
+		for j, rule := range r.OperatorRules {
+			field := fmt.Sprintf("operator_rules[%d]", j)
+			if _, err := path.Match(rule.InstanceTypes, ""); err != nil || rule.InstanceTypes == "" {
+				bad(i, field+".instance_types", "want a pattern over instance types such as \"*_COMMUNITY\", got %q", rule.InstanceTypes)
+			}
+			p.OperatorRules = append(p.OperatorRules, OperatorRule{InstanceTypes: rule.InstanceTypes,
+				Kind: kind(field+".kind", rule.Kind), Fact: sourced(field, rule.Source, rule.AsOf)})
+		}
+		for j, m := range r.MLPS {
+			field := fmt.Sprintf("mlps[%d]", j)
+			if m.Level < 1 || m.Level > 5 {
+				bad(i, field+".level", "want an MLPS level from 1 to 5, got %d", m.Level)
+			}
+			if m.Covers != MLPSPlatform && m.Covers != MLPSProduct {
+				bad(i, field+".covers", "want %s or %s, got %q", MLPSPlatform, MLPSProduct, m.Covers)
+			}
+			f := MLPSFiling{Level: m.Level, Covers: m.Covers, Regions: m.Regions, Scope: m.Scope, Fact: sourced(field, m.Source, m.AsOf)}
+			p.MLPS = append(p.MLPS, f)
+			// Listed with the certifications too, under the name a
+			// workload asks for (MLPS-L3).
+			p.Certifications = append(p.Certifications, Certification{Name: f.CertificationName(), Scope: f.Scope, Fact: f.Fact})
+		}
 		if c := strings.ToUpper(r.EgressCurrency); c != "" && c != "USD" {
 			f.providerCurrency[p.ID] = c
 		}

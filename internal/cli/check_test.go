@@ -39,7 +39,7 @@ func TestCheckGPUOnly(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Checked == nil || *doc.Checked || doc.Compliance.Verdict != "unknown" || len(doc.Compliance.Requirements) != 2 {
+	if doc.Checked == nil || *doc.Checked || doc.Compliance.Verdict != "unknown" || len(doc.Compliance.Requirements) != 3 { // residency, operator (the default with a compliance block), keys
 		t.Fatalf("check --gpu -o json: %s", out)
 	}
 	for _, q := range doc.Compliance.Requirements {

@@ -54,6 +54,13 @@ func satisfies(have, want string) bool {
 }
 
 func certification(name string, f Facts) Requirement {
+	if lvl, ok := mlpsLevel(name); ok {
+		// An MLPS level is a filing of the platform for a region, judged
+		// as compliance.mlps_level is.
+		q := mlps(lvl, f)
+		q.Name = CertificationPrefix + name
+		return q
+	}
 	q := Requirement{Name: CertificationPrefix + name, Required: true}
 	p := f.Provider
 	pname := providerName(f)

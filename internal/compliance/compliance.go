@@ -45,14 +45,19 @@ const (
 	CustomerManagedKeys   = "customer_managed_keys"
 	SecureBoot            = "secure_boot"
 	DataLocalisationCN    = "data_localisation_cn"
+	// MLPS is the MLPS 2.0 (等保 2.0) level the provider's platform must
+	// be filed at in the offer's region (compliance.mlps_level).
+	MLPS = "mlps"
+	// Operator is who runs the machine, against compliance.operators.
+	Operator = "operator"
 )
 
 // Requirement is the verdict on one requirement of the workload for one
 // offer.
 type Requirement struct {
-	// Name is one of Residency, Jurisdiction, CertificationPrefix+name,
-	// ConfidentialComputing, CustomerManagedKeys, SecureBoot,
-	// DataLocalisationCN.
+	// Name is one of Residency, DataLocalisationCN, MLPS, Jurisdiction,
+	// Operator, CertificationPrefix+name, ConfidentialComputing,
+	// CustomerManagedKeys, SecureBoot.
 	Name    string  `json:"name"`
 	Verdict Verdict `json:"verdict"`
 	// Required is false for a "preferred" requirement: its fail or unknown
@@ -74,8 +79,9 @@ type Result struct {
 	// change it.
 	Verdict Verdict `json:"verdict"`
 	// Requirements are in a fixed order: residency, data_localisation_cn,
-	// jurisdiction, certifications (in the workload's order), confidential
-	// computing, customer-managed keys, secure boot. Never nil.
+	// mlps, jurisdiction, operator, certifications (in the workload's
+	// order), confidential computing, customer-managed keys, secure boot.
+	// Never nil.
 	Requirements []Requirement `json:"requirements"`
 }
 
@@ -115,13 +121,19 @@ func FactsFor(c *catalog.Catalog, o *catalog.Offer, gpus int) Facts {
 func Check(c workload.Compliance, f Facts) Result {
 	var reqs []Requirement
 	if len(c.Countries) > 0 {
-		reqs = append(reqs, residency(c.Countries, f))
+		reqs = append(reqs, residency(c, f))
 		if onlyMainlandChina(c.Countries) {
 			reqs = append(reqs, localisationCN(f))
 		}
 	}
+	if c.MLPSLevel > 0 {
+		reqs = append(reqs, mlps(c.MLPSLevel, f))
+	}
 	if len(c.ExcludeJurisdictions) > 0 {
 		reqs = append(reqs, jurisdiction(c.ExcludeJurisdictions, f))
+	}
+	if c.RestrictsOperators() {
+		reqs = append(reqs, operator(c, f))
 	}
 	seen := map[string]bool{}
 	for _, name := range c.Certifications {
@@ -149,22 +161,7 @@ func Check(c workload.Compliance, f Facts) Result {
 
 // Requires reports whether c asks anything of an offer: when it does not,
 // Check passes every offer with no requirements, whatever its facts.
-func Requires(c workload.Compliance) bool {
-	if len(c.Countries) > 0 || len(c.ExcludeJurisdictions) > 0 {
-		return true
-	}
-	for _, name := range c.Certifications {
-		if canonicalCert(name) != "" {
-			return true
-		}
-	}
-	for _, r := range []workload.Requirement{c.ConfidentialComputing, c.CustomerManagedKeys, c.SecureBoot} {
-		if _, ok := level(r); ok {
-			return true
-		}
-	}
-	return false
-}
+func Requires(c workload.Compliance) bool { return c.Asks() }
 
 // Warnings returns one sentence per preferred requirement that failed or is
 // unknown, for a recommendation's warnings. Required requirements are not

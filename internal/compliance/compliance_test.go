@@ -28,9 +28,9 @@ var (
 			{Name: "ISO27001", Scope: "all regions", Fact: fact("https://euco.example/iso")},
 			{Name: "BSI-C5", Scope: "services in scope", Fact: fact("https://euco.example/c5")},
 			{Name: "FedRAMP-High", Scope: "services in scope", Fact: fact("https://euco.example/fedramp")},
-			{Name: "MLPS-L3", Scope: "China regions only (partner-operated)", Fact: fact("https://euco.example/mlps")},
 			{Name: "SOC2", Scope: "Secure Cloud only", Fact: fact("https://euco.example/soc2")},
 		},
+		MLPS:                []catalog.MLPSFiling{{Level: 3, Covers: catalog.MLPSPlatform, Regions: []string{"cn-hangzhou"}, Scope: "China regions only (partner-operated)", Fact: fact("https://euco.example/mlps")}},
 		CustomerManagedKeys: catalog.Yes, SecureBoot: catalog.Unknown}
 	usProvider = &catalog.Provider{ID: "usco", Name: "US Cloud", HQCountry: "US", CloudAct: true, Fact: fact("https://usco.example")}
 	nlUSParent = &catalog.Provider{ID: "nlco", Name: "NL Cloud", HQCountry: "NL", CloudAct: true, Fact: fact("https://nlco.example")}
@@ -71,7 +71,11 @@ func TestResidency(t *testing.T) {
 		{"region spanning countries", []string{"EU", "DE"}, europe, compliance.Unknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := compliance.Check(workload.Compliance{Countries: tc.countries}, compliance.Facts{Provider: euProvider, Region: tc.region})
+			p := euProvider
+			if tc.region == hangzhou {
+				p = cnProvider // PIPL localisation also asks who runs the machine
+			}
+			r := compliance.Check(workload.Compliance{Countries: tc.countries}, compliance.Facts{Provider: p, Region: tc.region})
 			q := find(t, r, compliance.Residency)
 			if q.Verdict != tc.want {
 				t.Fatalf("verdict %s, want %s (%s)", q.Verdict, tc.want, q.Reason)
@@ -158,8 +162,8 @@ func TestCertifications(t *testing.T) {
 		{"BSI C5 spelled differently", "BSI C5", frankfurt, "certification:C5", compliance.Pass, "https://euco.example/c5", "BSI-C5"},
 		{"FedRAMP High covers FedRAMP", "FedRAMP", frankfurt, "certification:FedRAMP", compliance.Pass, "https://euco.example/fedramp", "FedRAMP-High, which covers FedRAMP"},
 		{"absent is unknown, not fail", "HIPAA", frankfurt, "certification:HIPAA", compliance.Unknown, "", "does not list HIPAA"},
-		{"scope limited to China regions, other region", "MLPS-L3", frankfurt, "certification:MLPS-L3", compliance.Unknown, "https://euco.example/mlps", "only for its China regions"},
-		{"scope limited to China regions, China region", "MLPS3", hangzhou, "certification:MLPS-L3", compliance.Pass, "https://euco.example/mlps", "China regions only"},
+		{"MLPS outside mainland China", "MLPS-L3", frankfurt, "certification:MLPS-L3", compliance.Fail, "https://euco.example/regions", "outside mainland China, where MLPS 2.0 applies"},
+		{"MLPS filing of the region", "MLPS3", hangzhou, "certification:MLPS-L3", compliance.Pass, "https://euco.example/mlps", "China regions only"},
 		{"scope limited to one service", "SOC 2", frankfurt, "certification:SOC2", compliance.Unknown, "https://euco.example/soc2", "limited or unconfirmed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -388,4 +392,225 @@ func find(t *testing.T, r compliance.Result, name string) compliance.Requirement
 	}
 	t.Fatalf("no requirement %q in %+v", name, r.Requirements)
 	return compliance.Requirement{}
+}
+
+// Marketplace and partner machines of hand-made providers, so that each
+// rule about who runs the machine is tested on its own.
+var (
+	marketCo = &catalog.Provider{ID: "hostco", Name: "Host Market", HQCountry: "US", CloudAct: true, Fact: fact("https://hostco.example"),
+		Operator: catalog.OperatorFact{Kind: catalog.OperatorMarketplace, Fact: fact("https://hostco.example/terms")},
+		OperatorRules: []catalog.OperatorRule{
+			{InstanceTypes: "*_COMMUNITY", Kind: catalog.OperatorCommunity, Fact: fact("https://hostco.example/faq")},
+			{InstanceTypes: "*_SECURE", Kind: catalog.OperatorPartner, Fact: fact("https://hostco.example/secure")},
+		}}
+	hostDE      = &catalog.Region{Provider: "hostco", ID: "DE", Country: "DE", EUEEA: true, Fact: fact("https://hostco.example/regions")}
+	hostCN      = &catalog.Region{Provider: "hostco", ID: "CN", Country: "CN", MainlandChina: true, Fact: fact("https://hostco.example/regions")}
+	hostOffer   = &catalog.Offer{Provider: "hostco", InstanceType: "1x-H100", Region: "DE"}
+	hostCommun  = &catalog.Offer{Provider: "hostco", InstanceType: "1x_H100_COMMUNITY", Region: "DE"}
+	hostSecure  = &catalog.Offer{Provider: "hostco", InstanceType: "1x_H100_SECURE", Region: "DE"}
+	accountable = workload.AccountableOperators()
+)
+
+func TestOperator(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		offer  *catalog.Offer
+		allow  []workload.Operator
+		want   compliance.Verdict
+		source string
+		reason string
+	}{
+		{"marketplace host refused", hostOffer, accountable, compliance.Fail, "https://hostco.example/terms", "independent host listed on Host Market's marketplace"},
+		{"community host refused", hostCommun, accountable, compliance.Fail, "https://hostco.example/faq", "community cloud"},
+		{"partner accepted", hostSecure, accountable, compliance.Pass, "https://hostco.example/secure", "data-centre partners"},
+		{"marketplace allowed", hostOffer, []workload.Operator{workload.OperatorProvider, workload.OperatorMarketplace}, compliance.Pass, "https://hostco.example/terms", "which the workload accepts"},
+		{"community not allowed by a marketplace allowance", hostCommun, []workload.Operator{workload.OperatorMarketplace}, compliance.Fail, "https://hostco.example/faq", "list community"},
+		{"provider refused when only hosts are wanted", &catalog.Offer{Provider: "euco", InstanceType: "x"}, []workload.Operator{workload.OperatorMarketplace}, compliance.Fail, "https://euco.example/own", "does not accept"},
+		{"unclassified provider is unknown", &catalog.Offer{Provider: "usco", InstanceType: "x"}, accountable, compliance.Unknown, "", "does not say who runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := marketCo
+			switch tc.offer.Provider {
+			case "euco":
+				cp := *euProvider
+				cp.Operator = catalog.OperatorFact{Kind: catalog.OperatorProvider, Fact: fact("https://euco.example/own")}
+				p = &cp
+			case "usco":
+				p = usProvider
+			}
+			r := compliance.Check(workload.Compliance{Operators: tc.allow}, compliance.Facts{Provider: p, Offer: tc.offer, Region: hostDE})
+			q := find(t, r, compliance.Operator)
+			if q.Verdict != tc.want || q.Source != tc.source || !strings.Contains(q.Reason, tc.reason) || !q.Required {
+				t.Errorf("got %s source %q reason %q; want %s source %q reason containing %q", q.Verdict, q.Source, q.Reason, tc.want, tc.source, tc.reason)
+			}
+		})
+	}
+	// Every operator allowed, or none listed: no requirement at all.
+	for _, allow := range [][]workload.Operator{nil, workload.Operators()} {
+		r := compliance.Check(workload.Compliance{Operators: allow}, compliance.Facts{Provider: marketCo, Offer: hostOffer, Region: hostDE})
+		if len(r.Requirements) != 0 || r.Verdict != compliance.Pass {
+			t.Errorf("operators %v: %+v, want no requirement", allow, r)
+		}
+	}
+}
+
+// TestOperatorJudgesWhereDataGoes: a localisation is judged by where the
+// machine is and by who runs it.
+func TestOperatorJudgesWhereDataGoes(t *testing.T) {
+	allowHosts := workload.Operators()
+	cases := []struct {
+		name string
+		req  workload.Compliance
+		f    compliance.Facts
+		want map[string]compliance.Verdict
+		text map[string]string
+	}{
+		{"a marketplace host in mainland China, hosts allowed: localisation unknown",
+			workload.Compliance{Countries: []string{"CN"}, Operators: allowHosts},
+			compliance.Facts{Provider: marketCo, Offer: &catalog.Offer{Provider: "hostco", InstanceType: "1x-H100", Region: "CN"}, Region: hostCN},
+			map[string]compliance.Verdict{"": compliance.Unknown, compliance.Residency: compliance.Pass, compliance.DataLocalisationCN: compliance.Unknown},
+			map[string]string{compliance.DataLocalisationCN: "who holds the PRC personal data, and under which law, is unknown", compliance.Residency: "only the location the host states is known"}},
+		{"a marketplace host in mainland China, by default: refused for its operator",
+			workload.Compliance{Countries: []string{"CN"}, Operators: accountable},
+			compliance.Facts{Provider: marketCo, Offer: &catalog.Offer{Provider: "hostco", InstanceType: "1x-H100", Region: "CN"}, Region: hostCN},
+			map[string]compliance.Verdict{"": compliance.Fail, compliance.Residency: compliance.Pass, compliance.DataLocalisationCN: compliance.Unknown, compliance.Operator: compliance.Fail},
+			nil},
+		{"a foreign provider in mainland China without a local operator",
+			workload.Compliance{Countries: []string{"CN"}},
+			compliance.Facts{Provider: euProvider, Region: hangzhou},
+			map[string]compliance.Verdict{"": compliance.Unknown, compliance.Residency: compliance.Pass, compliance.DataLocalisationCN: compliance.Unknown},
+			map[string]string{compliance.DataLocalisationCN: "licensed local operator"}},
+		{"a US provider in Germany: residency passes and names the CLOUD Act",
+			workload.Compliance{Countries: []string{"EU"}},
+			compliance.Facts{Provider: usProvider, Region: frankfurt},
+			map[string]compliance.Verdict{"": compliance.Pass, compliance.Residency: compliance.Pass},
+			map[string]string{compliance.Residency: "under the US CLOUD Act"}},
+		{"a marketplace host under an excluded jurisdiction's check: its own seat is unknown",
+			workload.Compliance{ExcludeJurisdictions: []string{"CN"}, Operators: allowHosts},
+			compliance.Facts{Provider: marketCo, Offer: hostOffer, Region: hostDE},
+			map[string]compliance.Verdict{"": compliance.Unknown, compliance.Jurisdiction: compliance.Unknown},
+			map[string]string{compliance.Jurisdiction: "only brokers the machine"}},
+		{"a marketplace host of an excluded home: fails on the platform's seat",
+			workload.Compliance{ExcludeJurisdictions: []string{"US"}, Operators: allowHosts},
+			compliance.Facts{Provider: marketCo, Offer: hostOffer, Region: hostDE},
+			map[string]compliance.Verdict{"": compliance.Fail, compliance.Jurisdiction: compliance.Fail},
+			nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := compliance.Check(tc.req, tc.f)
+			if diff := cmp.Diff(tc.want, verdicts(r)); diff != "" {
+				t.Errorf("verdicts (-want +got):\n%s", diff)
+			}
+			for name, text := range tc.text {
+				if q := find(t, r, name); !strings.Contains(q.Reason, text) {
+					t.Errorf("%s: reason %q does not say %q", name, q.Reason, text)
+				}
+			}
+		})
+	}
+}
+
+func TestMLPS(t *testing.T) {
+	filed := func(m ...catalog.MLPSFiling) *catalog.Provider {
+		p := *cnProvider
+		p.Operator = catalog.OperatorFact{Kind: catalog.OperatorProvider, Fact: fact("https://cnco.example/own")}
+		p.MLPS = m
+		return &p
+	}
+	l3 := catalog.MLPSFiling{Level: 3, Covers: catalog.MLPSPlatform, Scope: "mainland platform", Fact: fact("https://cnco.example/mlps3")}
+	l4 := catalog.MLPSFiling{Level: 4, Covers: catalog.MLPSPlatform, Scope: "mainland platform", Fact: fact("https://cnco.example/mlps4")}
+	product := catalog.MLPSFiling{Level: 3, Covers: catalog.MLPSProduct, Scope: "a database product", Fact: fact("https://cnco.example/db")}
+	otherRegion := catalog.MLPSFiling{Level: 3, Covers: catalog.MLPSPlatform, Regions: []string{"cn-beijing"}, Scope: "Beijing", Fact: fact("https://cnco.example/bj")}
+	for _, tc := range []struct {
+		name   string
+		want   int
+		p      *catalog.Provider
+		region *catalog.Region
+		verd   compliance.Verdict
+		reason string
+	}{
+		{"level 3 filed", 3, filed(l3), hangzhou, compliance.Pass, "filed at MLPS 2.0 level 3"},
+		{"level 4 meets 3", 3, filed(l3, l4), hangzhou, compliance.Pass, "level 4"},
+		{"level 3 is below 4", 4, filed(l3), hangzhou, compliance.Fail, "below the level 4"},
+		{"a product's filing is not the compute's", 3, filed(product), hangzhou, compliance.Unknown, "a database product only"},
+		{"a filing of other regions", 3, filed(otherRegion), hangzhou, compliance.Unknown, "not the GPU compute of region cn-hangzhou"},
+		{"no filing known", 3, filed(), hangzhou, compliance.Unknown, "lists no MLPS 2.0 filing"},
+		{"outside mainland China", 3, filed(l3), hongkong, compliance.Fail, "outside mainland China"},
+		{"an independent host", 3, marketCo, hostCN, compliance.Fail, "independent host's machine"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := compliance.Facts{Provider: tc.p, Region: tc.region, Offer: &catalog.Offer{Provider: tc.p.ID, InstanceType: "gn", Region: tc.region.ID}}
+			for _, req := range []workload.Compliance{{MLPSLevel: tc.want}, {Certifications: []string{"MLPS-L" + strconv.Itoa(tc.want)}}} {
+				r := compliance.Check(req, f)
+				q := r.Requirements[0]
+				if q.Verdict != tc.verd || !strings.Contains(q.Reason, tc.reason) || r.Verdict != tc.verd {
+					t.Errorf("%+v: %s %s %q; want %s containing %q", req, q.Name, q.Verdict, q.Reason, tc.verd, tc.reason)
+				}
+				if q.Verdict == compliance.Pass && !strings.HasPrefix(q.Source, "https://cnco.example/mlps") {
+					t.Errorf("pass cites %q, not the filing", q.Source)
+				}
+			}
+		})
+	}
+}
+
+// Over the embedded catalog: no marketplace or community machine passes a
+// compliance block that keeps the default operators, each is refused for
+// its operator, and a mainland-China localisation with an MLPS level
+// admits only providers filed at that level for mainland regions.
+func TestOperatorAndMLPSOverCatalog(t *testing.T) {
+	c := load(t)
+	blocks := []workload.Compliance{
+		{Countries: []string{"EU"}, Operators: accountable},
+		{Countries: []string{"CN"}, Operators: accountable},
+		{Operators: accountable},
+	}
+	hosts, passedMLPS := 0, map[string]bool{}
+	for _, o := range c.Offers {
+		f := compliance.FactsFor(c, o, 0)
+		if o.Operator.Kind.ThirdPartyHost() {
+			hosts++
+			for _, b := range blocks {
+				r := compliance.Check(b, f)
+				if r.Verdict == compliance.Pass {
+					t.Fatalf("%s (%s) passes %+v", o.Key(), o.Operator.Kind, b)
+				}
+				if q := find(t, r, compliance.Operator); q.Verdict != compliance.Fail || q.Source == "" {
+					t.Errorf("%s: operator %s (source %q), want a sourced fail", o.Key(), q.Verdict, q.Source)
+				}
+			}
+		}
+		r := compliance.Check(workload.Compliance{Countries: []string{"CN"}, MLPSLevel: 3, Operators: workload.Operators()}, f)
+		if r.Verdict != compliance.Pass {
+			continue
+		}
+		passedMLPS[o.Provider] = true
+		ok := false
+		for _, m := range f.Provider.MLPS {
+			ok = ok || m.Level >= 3 && m.CoversRegion(o.Region)
+		}
+		if !ok || f.Region == nil || !f.Region.MainlandChina || o.Operator.Kind.ThirdPartyHost() {
+			t.Errorf("%s passes a mainland-China MLPS level 3 without a level-3 filing of its mainland region run by the provider", o.Key())
+		}
+	}
+	if hosts == 0 || len(passedMLPS) == 0 {
+		t.Errorf("%d host offers, providers passing MLPS 3 in mainland China %v: the property tests nothing", hosts, passedMLPS)
+	}
+	t.Logf("%d marketplace and community offers; providers passing CN + MLPS level 3: %v", hosts, passedMLPS)
+}
+
+// The workload's operators are the catalog's kinds, by name: a workload
+// can name every kind the catalog classifies and nothing else.
+func TestOperatorNamesAgree(t *testing.T) {
+	var w, k []string
+	for _, o := range workload.Operators() {
+		w = append(w, string(o))
+	}
+	for _, o := range catalog.OperatorKinds() {
+		k = append(k, string(o))
+	}
+	if diff := cmp.Diff(k, w); diff != "" {
+		t.Errorf("catalog kinds vs workload operators (-catalog +workload):\n%s", diff)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // Sources of the legal and platform rules the verdicts apply. They are cited
@@ -22,7 +23,27 @@ const (
 	NVIDIACCSource = "https://docs.nvidia.com/confidential-computing/ (R550 GA: https://docs.nvidia.com/confidential-computing/release-notes/r550-trd1; Blackwell R580: https://docs.nvidia.com/580trd1-trusted-computing-solutions-release-notes.pdf)"
 )
 
-func residency(countries []string, f Facts) Requirement {
+// residency judges where the machine is, and says who runs it: an
+// independent host is known only by the location it states, and a
+// provider with US CLOUD Act reach can be made to hand over data wherever
+// it is kept (the jurisdiction requirement excludes it when asked).
+func residency(c workload.Compliance, f Facts) Requirement {
+	q := location(c.Countries, f)
+	if q.Verdict != Pass {
+		return q
+	}
+	op := operatorOf(f)
+	switch {
+	case op.Kind.ThirdPartyHost():
+		q.Reason += fmt.Sprintf(" It is run by an independent host of %s, not known to you, so only the location the host states is known; %s is headquartered in %s.", providerName(f), providerName(f), hqText(f))
+	case f.Provider != nil && f.Provider.CloudAct && !contains(upperAll(c.ExcludeJurisdictions), "US") && !contains(upperAll(c.Countries), "US"):
+		q.Reason += fmt.Sprintf(" It is run by %s, headquartered in %s under the US CLOUD Act, which reaches data wherever it is stored; add US to compliance.exclude_jurisdictions if that is not acceptable.", providerName(f), f.Provider.HQCountry)
+	}
+	return q
+}
+
+// location judges where the machine is against the allowed countries.
+func location(countries []string, f Facts) Requirement {
 	want := upperAll(countries)
 	q := Requirement{Name: Residency, Required: true}
 	r := f.Region
@@ -84,9 +105,24 @@ func localisationCN(f Facts) Requirement {
 	}
 	q.Source = joinSources("region", r.Source, "rule", PIPLSource)
 	if r.MainlandChina {
+		// Judged by who runs the machine too: the data stays in the PRC
+		// only if its holder answers to PRC law.
+		op := operatorOf(f)
+		local := f.Provider != nil && (f.Provider.ID == "aws" || f.Provider.ID == "azure")
+		switch {
+		case op.Kind.ThirdPartyHost():
+			q.Verdict = Unknown
+			q.Source = joinSources("operator", op.Source, "region", r.Source, "rule", PIPLSource)
+			q.Reason = fmt.Sprintf("Region %s is in mainland China, but the machine is run by an independent host of %s, not known to you, while %s, headquartered in %s, brokers the rental: who holds the PRC personal data, and under which law, is unknown. Choose a provider that runs its own machines in mainland China.", r.ID, providerName(f), providerName(f), hqText(f))
+			return q
+		case f.Provider == nil || f.Provider.HQCountry != "CN" && !local:
+			q.Verdict = Unknown
+			q.Reason = fmt.Sprintf("Region %s is in mainland China, but %s is headquartered in %s, and the catalog does not record a licensed local operator for the region; ask the provider who operates it before counting on PIPL localisation.", r.ID, providerName(f), hqText(f))
+			return q
+		}
 		q.Verdict = Pass
 		q.Reason = fmt.Sprintf("Region %s is in mainland China, so PRC personal data stays in the PRC as CSL Art. 37 and PIPL Art. 40 require of critical-information-infrastructure operators and handlers above the CAC volume threshold. MLPS 2.0 level 3 remains an assessment of your own system.", r.ID)
-		if f.Provider != nil && (f.Provider.ID == "aws" || f.Provider.ID == "azure") {
+		if local {
 			q.Reason += fmt.Sprintf(" %s's China regions are run by a local operator as a separate partition with separate accounts.", providerName(f))
 		}
 		return q
@@ -122,6 +158,13 @@ func jurisdiction(excluded []string, f Facts) Requirement {
 		q.Verdict = Fail
 		q.Source = joinSources("provider", p.Source, "rule", CloudActSource)
 		q.Reason = fmt.Sprintf("%s is headquartered in %s but the catalog records US CLOUD Act reach (a US parent or US operations): US authorities can compel disclosure of data it holds even in region %s; choose a provider without US reach.", name, p.HQCountry, regionName(f))
+		return q
+	}
+	if op := operatorOf(f); op.Kind.ThirdPartyHost() {
+		// The platform's home is known, the host's is not.
+		q.Verdict = Unknown
+		q.Source = joinSources("provider", p.Source, "operator", op.Source)
+		q.Reason = fmt.Sprintf("%s, headquartered in %s, only brokers the machine: the independent host that runs it is not known to you, so whether it falls under %s jurisdiction is unknown; choose an offer whose provider runs its machines.", name, p.HQCountry, strings.Join(ex, ", "))
 		return q
 	}
 	q.Verdict = Pass

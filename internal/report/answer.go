@@ -54,6 +54,24 @@ type AnswerJSON struct {
 	// Day is a service's plan over its day: the base, the peak, the loss
 	// of an instance and of a zone, and the simulated day (nil for a job).
 	Day *DayJSON `json:"day,omitempty"`
+	// Operator says who runs the pick's machines, where it matters: the
+	// workload has compliance requirements or is a production service.
+	// nil otherwise, and when nothing qualifies.
+	Operator *OperatorAnswerJSON `json:"operator,omitempty"`
+}
+
+// OperatorAnswerJSON is who runs the pick's machines and the provider
+// that sells them.
+type OperatorAnswerJSON struct {
+	// Kind is provider, partner, marketplace or community; "" when the
+	// catalog does not classify the provider.
+	Kind      string `json:"kind"`
+	Provider  string `json:"provider"`   // the provider's id
+	HQCountry string `json:"hq_country"` // ISO 3166 alpha-2 of its headquarters ("" = not recorded)
+	CloudAct  bool   `json:"cloud_act"`  // US CLOUD Act reach
+	Source    string `json:"source"`     // of the classification
+	AsOf      string `json:"as_of"`
+	Sentence  string `json:"sentence"`
 }
 
 // TermsJSON is the pick's fleet priced in every pricing mode its offer

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -70,7 +71,42 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	a.Risks = risks(r, pick, svc, l)
 	a.Terms = termsAnswer(r, l)
 	a.Day = dayAnswer(r, l)
+	a.Operator = operatorAnswer(r, l)
 	return a
+}
+
+// operatorAnswer says who runs #1's machines when the workload cares: it
+// has compliance requirements, or it is a service its users depend on.
+func operatorAnswer(r *advisor.Result, l Lang) *OperatorAnswerJSON {
+	op := r.Operator
+	if op == nil || r.Spec == nil || !compliance.Requires(r.Spec.Compliance) && !r.Spec.Production() {
+		return nil
+	}
+	j := &OperatorAnswerJSON{Kind: string(op.Kind), Provider: op.Provider, HQCountry: op.HQCountry, CloudAct: op.CloudAct, Source: op.Source}
+	if !op.AsOf.IsZero() {
+		j.AsOf = date(op.AsOf)
+	}
+	hq := op.HQCountry
+	if hq == "" {
+		hq = am(l, "op_hq_unknown")
+	}
+	law := ""
+	if op.CloudAct {
+		law = am(l, "op_cloud_act")
+	}
+	switch op.Kind {
+	case catalog.OperatorProvider:
+		j.Sentence = am(l, "op_provider", op.ProviderName, hq, law)
+	case catalog.OperatorPartner:
+		j.Sentence = am(l, "op_partner", op.ProviderName, hq, law)
+	case catalog.OperatorMarketplace:
+		j.Sentence = am(l, "op_marketplace", op.ProviderName, hq, law)
+	case catalog.OperatorCommunity:
+		j.Sentence = am(l, "op_community", op.ProviderName, hq, law)
+	default:
+		j.Sentence = am(l, "op_unknown", op.ProviderName)
+	}
+	return j
 }
 
 // nearShort names a near-miss and what it needs in a few words, for a
@@ -361,7 +397,7 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 			add(w.Code, "high", am(l, "risk_price"))
 		case advisor.WarnSpotRisk:
 			add(w.Code, "high", am(l, "risk_spot_risk", arg(0), hours(deadline)))
-		case advisor.ReasonNonCompliant, advisor.ReasonIncompatible:
+		case advisor.ReasonNonCompliant, advisor.ReasonOperator, advisor.ReasonIncompatible:
 			add(w.Code, "high", sentenceCase(fmt.Sprint(arg(0))))
 		case advisor.WarnSpot:
 			add(w.Code, "medium", am(l, "risk_spot", arg(0), arg(1)))

@@ -22,6 +22,7 @@ type answerLines struct {
 	why                 []string // factor sentences
 	cost, time          string   // "Cost: ..." lines, empty when unknown
 	service, latency    string
+	operator            string // who runs the machine, where it matters
 	sure                string
 	risks               []RiskJSON
 	near                []string
@@ -72,6 +73,9 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 			// #2 is #1's hardware elsewhere: a tie that no probe settles.
 			p.sure = label(l, am(l, "conf_head"), am(l, "sure_same", 100*c.Probability))
 		}
+	}
+	if a.Operator != nil {
+		p.operator = a.Operator.Sentence
 	}
 	p.risks = a.Risks
 	if t := a.Terms; t != nil && len(t.Options) > 1 {
@@ -170,7 +174,7 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "  - %s\n", s)
 		}
 	}
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
 		if s != "" {
 			fmt.Fprintf(b, "%s\n", s)
 		}
@@ -217,7 +221,7 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	var facts []string
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
 		if s != "" {
 			facts = append(facts, "- "+mdEscape(s))
 		}
@@ -286,7 +290,7 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	var facts []string
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
 		if s != "" {
 			facts = append(facts, "<li>"+e(s)+"</li>")
 		}

@@ -148,10 +148,13 @@ type OfferJSON struct {
 	EgressUSDPerGB     float64            `json:"egress_usd_per_gb,omitempty"`
 	BlockUSDPerGBMonth float64            `json:"block_usd_per_gb_month,omitempty"`
 	Confidential       catalog.Tri        `json:"confidential_computing"`
-	Source             string             `json:"source"`
-	AsOf               string             `json:"as_of"`
-	Stale              bool               `json:"stale"`
-	Notes              string             `json:"notes,omitempty"`
+	// Operator is who runs the machines: provider, partner, marketplace or
+	// community ("" = not classified).
+	Operator string `json:"operator"`
+	Source   string `json:"source"`
+	AsOf     string `json:"as_of"`
+	Stale    bool   `json:"stale"`
+	Notes    string `json:"notes,omitempty"`
 }
 
 func priceMap(p catalog.Prices) map[string]float64 {
@@ -172,7 +175,7 @@ func OfferView(o *catalog.Offer, now time.Time) OfferJSON {
 		NVMeTB: o.NVMeTB, NVMeReadGBps: o.NVMeReadGBps, BlockGBps: o.BlockGBps, NetworkGbps: o.NetworkGbps,
 		InterconnectKind: o.InterconnectKind, InterconnectGBps: o.InterconnectGBps, FabricKind: o.FabricKind,
 		FabricGbps: o.FabricGbps, Prices: priceMap(o.ListPrices), Currency: o.Currency,
-		EgressUSDPerGB: o.EgressUSDPerGB, BlockUSDPerGBMonth: o.BlockUSDPerGBMonth, Confidential: o.Confidential,
+		EgressUSDPerGB: o.EgressUSDPerGB, BlockUSDPerGBMonth: o.BlockUSDPerGBMonth, Confidential: o.Confidential, Operator: string(o.Operator.Kind),
 		Source: o.Source, AsOf: date(o.PricesAsOf()), Stale: o.PricesStale(now), Notes: o.Notes,
 	}
 	if o.Currency != "USD" {
@@ -306,11 +309,17 @@ type ProviderJSON struct {
 	BillingGranularityS     float64                 `json:"billing_granularity_s"`
 	MinimumBillingS         float64                 `json:"minimum_billing_s"`
 	SpotInterruptionPerHour float64                 `json:"spot_interruption_per_hour,omitempty"`
-	Offers                  int                     `json:"offers"`
-	PricesAsOf              string                  `json:"prices_as_of,omitempty"` // newest date of a priced offer
-	Source                  string                  `json:"source"`
-	AsOf                    string                  `json:"as_of"`
-	Stale                   bool                    `json:"stale"`
+	// Operator is who runs the provider's machines (kind "" = not
+	// classified), OperatorRules the instance types run by someone else,
+	// and MLPS its filings under China's MLPS 2.0.
+	Operator      catalog.OperatorFact   `json:"operator"`
+	OperatorRules []catalog.OperatorRule `json:"operator_rules,omitempty"`
+	MLPS          []catalog.MLPSFiling   `json:"mlps,omitempty"`
+	Offers        int                    `json:"offers"`
+	PricesAsOf    string                 `json:"prices_as_of,omitempty"` // newest date of a priced offer
+	Source        string                 `json:"source"`
+	AsOf          string                 `json:"as_of"`
+	Stale         bool                   `json:"stale"`
 }
 
 // Providers builds the JSON view and the English table of providers, with
@@ -331,10 +340,10 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 	}
 	t := &Table{Columns: []Column{
 		{tc(l, "col.provider"), "id", false}, {tc(l, "col.name"), "name", false}, {tc(l, "col.hq"), "hq_country", false}, {tc(l, "col.cloud_act"), "cloud_act", false},
-		{tc(l, "col.certs"), "certifications", false}, {tc(l, "col.cmk"), "customer_managed_keys", false}, {tc(l, "col.cc_gpu"), "confidential_gpu_vms", false},
+		{tc(l, "col.operator"), "operator", false}, {tc(l, "col.certs"), "certifications", false}, {tc(l, "col.cmk"), "customer_managed_keys", false}, {tc(l, "col.cc_gpu"), "confidential_gpu_vms", false},
 		{tc(l, "col.egress"), "egress_usd_per_gb_first_tier", true}, {tc(l, "col.offers"), "offers", true}, {tc(l, "col.prices_as_of"), "prices_as_of", false},
 	}}
-	t.CSVColumns = []string{"id", "name", "hq_country", "cloud_act", "certifications", "customer_managed_keys", "confidential_gpu_vms",
+	t.CSVColumns = []string{"id", "name", "hq_country", "cloud_act", "operator", "certifications", "customer_managed_keys", "confidential_gpu_vms",
 		"egress_usd_per_gb_first_tier", "offers", "prices_as_of", "prices_stale"}
 	var out []ProviderJSON
 	for _, p := range c.Providers {
@@ -343,8 +352,8 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 			CustomerManagedKeys: p.CustomerManagedKeys, ConfidentialGPUVMs: p.ConfidentialGPUVMs, SecureBoot: p.SecureBoot,
 			EgressTiers: p.EgressTiers, BlockUSDPerGBMonth: p.BlockUSDPerGBMonth, ObjectUSDPerGBMonth: p.ObjectUSDPerGBMonth,
 			BillingGranularityS: p.BillingGranularity.Seconds(), MinimumBillingS: p.MinimumBilling.Seconds(),
-			SpotInterruptionPerHour: p.SpotInterruptionPerHour, Offers: count[p.ID], Source: p.Source,
-			AsOf: date(p.AsOf), Stale: p.Stale(now),
+			SpotInterruptionPerHour: p.SpotInterruptionPerHour, Operator: p.Operator, OperatorRules: p.OperatorRules, MLPS: p.MLPS,
+			Offers: count[p.ID], Source: p.Source, AsOf: date(p.AsOf), Stale: p.Stale(now),
 		}
 		if j.Certifications == nil {
 			j.Certifications = []catalog.Certification{}
@@ -378,13 +387,33 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 		if p.CloudAct {
 			act = tc(l, "yes")
 		}
-		t.Add(p.ID, p.Name, p.HQCountry, act, orDash(strings.Join(certs, " ")), triText(l, p.CustomerManagedKeys),
+		op, opCSV := operatorCell(l, p)
+		t.Add(p.ID, p.Name, p.HQCountry, act, op, orDash(strings.Join(certs, " ")), triText(l, p.CustomerManagedKeys),
 			triText(l, p.ConfidentialGPUVMs), egress, strconv.Itoa(count[p.ID]), orDash(pricesAsOf))
-		t.AddCSV(p.ID, p.Name, p.HQCountry, csvBool(p.CloudAct), strings.Join(certs, " "), csvTri(p.CustomerManagedKeys),
+		t.AddCSV(p.ID, p.Name, p.HQCountry, csvBool(p.CloudAct), opCSV, strings.Join(certs, " "), csvTri(p.CustomerManagedKeys),
 			csvTri(p.ConfidentialGPUVMs), egressCSV, strconv.Itoa(count[p.ID]), j.PricesAsOf, pricesStale)
 	}
-	t.Notes = append(t.Notes, tc(l, "providers.note1"), tc(l, "providers.note2"))
+	t.Notes = append(t.Notes, tc(l, "providers.note1"), tc(l, "providers.note2"), tc(l, "providers.note3"))
 	return out, t
+}
+
+// operatorCell says who runs a provider's machines: its kind, then each
+// rule's kind and the instance types it covers ("partner; community:
+// *_COMMUNITY"), in l for the table and as the kinds themselves for CSV.
+func operatorCell(l Lang, p *catalog.Provider) (table, csv string) {
+	kind := func(k catalog.OperatorKind) (string, string) {
+		if k == "" {
+			return tc(l, "unknown"), "unknown"
+		}
+		return Tr(l, string(k)), string(k)
+	}
+	table, csv = kind(p.Operator.Kind)
+	for _, r := range p.OperatorRules {
+		t, c := kind(r.Kind)
+		table += sep(l) + t + " " + r.InstanceTypes
+		csv += "; " + c + " " + r.InstanceTypes
+	}
+	return table, csv
 }
 
 // triText is a yes/no/unknown fact in l.

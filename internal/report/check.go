@@ -144,15 +144,10 @@ func requirementName(l Lang, name string) string {
 	if cert, ok := strings.CutPrefix(name, "certification:"); ok {
 		return "认证 " + cert
 	}
-	if z, ok := requirementZh[name]; ok {
+	if z, ok := trGlossary[name]; ok {
 		return z
 	}
 	return name
-}
-
-var requirementZh = map[string]string{
-	"residency": "数据驻留", "jurisdiction": "司法管辖", "data_localisation_cn": "中国数据本地化",
-	"confidential_computing": "机密计算", "customer_managed_keys": "客户管理密钥", "secure_boot": "安全启动",
 }
 
 // componentName names a stack component of the lowest versions in l: the

@@ -124,6 +124,7 @@ func costWarning(l Lang, w advisor.Warning) string {
 // demotedHead names the checks whose exclusion cost shows as a warning.
 var demotedHead = map[string]string{
 	advisor.ReasonNonCompliant: "cost.non_compliant",
+	advisor.ReasonOperator:     "cost.operator_not_allowed",
 	advisor.ReasonIncompatible: "cost.incompatible",
 }
 

@@ -157,6 +157,7 @@ var reasonZh = map[string]string{
 	advisor.ReasonBudget: "超出预算", advisor.ReasonNoPrice: "该计费方式无价格", advisor.ReasonProvider: "云厂商不在允许范围",
 	advisor.ReasonVendor: "加速卡厂商不被接受", advisor.ReasonNoFabric: "无法跨节点组网", advisor.ReasonUnsustained: "在 GPU 上限内无法承载负载",
 	advisor.ReasonIncompatible: "与软件栈不兼容", advisor.ReasonNonCompliant: "不满足合规要求",
+	advisor.ReasonOperator: "由工作负载不接受的独立主机方运营",
 }
 
 func msg(l Lang, key string, args ...any) string { return phrase(messages, l, key, args...) }

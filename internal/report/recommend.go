@@ -18,10 +18,13 @@ import (
 
 // CandidateJSON is one element of `recommend -o json`'s "candidates".
 type CandidateJSON struct {
-	Rank                int              `json:"rank"`
-	Offer               string           `json:"offer"`
-	Provider            string           `json:"provider"`
-	InstanceType        string           `json:"instance_type"`
+	Rank         int    `json:"rank"`
+	Offer        string `json:"offer"`
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	// Operator is who runs the machines: provider, partner, marketplace or
+	// community ("" = not classified).
+	Operator            string           `json:"operator"`
 	Region              string           `json:"region"`
 	Country             string           `json:"country"`
 	GPU                 string           `json:"gpu"`
@@ -238,7 +241,7 @@ func fp(v float64) *float64 { return &v }
 func CandidateView(c *advisor.Candidate) CandidateJSON {
 	o := c.Offer
 	j := CandidateJSON{
-		Rank: c.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceType, Region: o.Region,
+		Rank: c.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceType, Operator: string(o.Operator.Kind), Region: o.Region,
 		Country: o.Country, GPU: o.GPU, GPUs: c.GPUs, Nodes: c.Instances, Pricing: c.Cost.Mode.String(),
 		Utilization: c.Pred.Utilization, Bottleneck: c.Pred.Bottleneck, Pareto: c.Pareto,
 		PriceAsOf: o.PriceFact(c.Cost.Mode).AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),

@@ -8,8 +8,6 @@ var trNotUserFacing = map[string]string{
 	"%05d %s": "unit key",
 	// Field paths: names from the workload file, the same in every language.
 	"stack.needs[%d]":               "field path",
-	"stack.vendors[%d]":             "field path",
-	"constraints.pricing[%d]":       "field path",
 	"constraints.providers[%d]":     "field path",
 	"compliance.certifications[%d]": "field path",
 	"cuda[%d]":                      "field path in data/compat.yaml",

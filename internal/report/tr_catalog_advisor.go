@@ -27,6 +27,7 @@ var trAdvisor = map[string]string{
 	"cannot serve the load within the GPU limit":                      "在 GPU 数上限内无法承载负载",
 	"are incompatible with the software stack":                        "与软件栈不兼容",
 	"fail a compliance requirement":                                   "不满足合规要求",
+	"are run by independent hosts the workload does not accept":       "由工作负载不接受的独立主机方运营",
 	"need more GPUs than constraints.max_gpus":                        "所需 GPU 超过 constraints.max_gpus",
 	"have more GPUs per instance than constraints.max_gpus":           "单台实例的 GPU 数超过 constraints.max_gpus",
 	"constraints.max_gpus not set: clusters up to %d GPUs considered": "未设置 constraints.max_gpus：考虑最多 %d 块 GPU 的集群",

@@ -25,7 +25,8 @@ import (
 // trZhAllowed are the words a Chinese output may keep: units, product and
 // framework names (and the examples' stack.needs ids, dali and optix; the
 // diffusion engines' names and ids, ONNX Runtime, Flax, Stable Diffusion
-// and the sdxl preset; imagegen, the regime id the intervals name),
+// and the sdxl preset; imagegen, the regime id the intervals name; the
+// compliance.operators values a sentence tells the reader to list),
 // proper nouns of the hardware and the law, and the command words of
 // gpupick itself. Catalog names (providers, GPUs) are
 // added from the catalog.
@@ -44,6 +45,7 @@ var trZhAllowed = strings.Fields(`
 	deepspeed megatron torchtitan sglang tgi lmdeploy mindie jax tensorflow
 	dali optix
 	diffusers tensorrt onnxruntime openvino iree migraphx Runtime Flax Stable Diffusion sdxl imagegen
+	marketplace community
 	`)
 
 // Every surface is strict: a renderer that prints a domain sentence

@@ -38,6 +38,13 @@ var trGlossary = map[string]string{
 	"customer_managed_keys":  "客户管理密钥",
 	"secure_boot":            "安全启动",
 	"data_localisation_cn":   "中国数据本地化",
+	"mlps":                   "等保 2.0 级别",
+	"operator":               "运营方",
+	// who runs the machine (compliance.operators, catalog operator kinds)
+	"provider":    "云厂商自营",
+	"partner":     "签约合作方",
+	"marketplace": "市场主机方",
+	"community":   "社区主机方",
 	// compat verdicts
 	"compatible":   "兼容",
 	"needs-work":   "需要适配",

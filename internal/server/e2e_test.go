@@ -349,6 +349,15 @@ func (p *pageCheck) recommendService() {
 	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, map[bool]string{false: "time to first token", true: "首 token"}[zh]) {
 		t.Errorf("service chart caption %q", cap)
 	}
+	// A GDPR service: who runs the pick's machine is said, and it is no
+	// independent host's.
+	op := p.text("operator", "#answer-operator")
+	if !strings.Contains(op, map[bool]string{false: "Who runs the machine", true: "谁运营"}[zh]) {
+		t.Errorf("who runs the machine is not said:\n%s", op)
+	}
+	if kind := p.eval("operator kind", `document.querySelector('#answer-operator-sentence').dataset.kind`); kind != "provider" && kind != "partner" {
+		t.Errorf("the pick of a GDPR service is run by a %q", kind)
+	}
 	// How to pay for it: the pick's fleet on demand and in each term its
 	// offer sells, with which wins.
 	terms := p.text("terms", "#answer-terms")

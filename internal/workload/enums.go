@@ -309,6 +309,33 @@ func ParseRequirement(s string) (Requirement, error) {
 	})
 }
 
+// Operator is who runs a machine, as compliance.operators names it (the
+// catalog's operator kinds).
+type Operator string
+
+// The operators, from the most to the least accountable to the buyer.
+const (
+	OperatorProvider    Operator = "provider"    // the provider itself
+	OperatorPartner     Operator = "partner"     // data centres or clouds the provider contracts, under its terms
+	OperatorMarketplace Operator = "marketplace" // independent hosts of the provider's marketplace, not known to the buyer
+	OperatorCommunity   Operator = "community"   // individual hosts of the provider's community cloud
+)
+
+// Operators lists every Operator.
+func Operators() []Operator {
+	return []Operator{OperatorProvider, OperatorPartner, OperatorMarketplace, OperatorCommunity}
+}
+
+// AccountableOperators are the operators a workload with compliance
+// requirements, or a production service, accepts unless it says otherwise:
+// the company the buyer contracts answers for the machine.
+func AccountableOperators() []Operator { return []Operator{OperatorProvider, OperatorPartner} }
+
+// ParseOperator returns the Operator named s (case-insensitive).
+func ParseOperator(s string) (Operator, error) {
+	return parseEnum("operator", s, Operators(), nil)
+}
+
 // Framework is the software that runs the job; it changes the speed (see
 // DESIGN "The software stack changes the speed") and the compatibility verdicts.
 type Framework string

@@ -880,14 +880,20 @@ func (p *checker) stack(kindOK bool) {
 		}
 	}
 	st.Needs = dedupe(st.Needs)
-	for i, v := range st.Vendors {
-		if ve, err := ParseVendor(string(v)); err != nil {
-			p.errorf(fmt.Sprintf("stack.vendors[%d]", i), "%v", err)
+	st.Vendors = enumList(p, "stack.vendors", st.Vendors, ParseVendor)
+}
+
+// enumList reads every value of the list at field with parse, naming a bad
+// one by its index, and drops repeats.
+func enumList[T ~string](p *checker, field string, list []T, parse func(string) (T, error)) []T {
+	for i, v := range list {
+		if x, err := parse(string(v)); err != nil {
+			p.errorf(fmt.Sprintf("%s[%d]", field, i), "%v", err)
 		} else {
-			st.Vendors[i] = ve
+			list[i] = x
 		}
 	}
-	st.Vendors = dedupe(st.Vendors)
+	return dedupe(list)
 }
 
 // service checks the service block, which only a service has, and fills
@@ -961,8 +967,7 @@ func (p *checker) constraints() {
 		p.errorf("constraints.shared_gpus", "a shared GPU pool prices a service's replicas per slice; %s is a training job, which needs whole GPUs", p.s.Kind)
 	}
 	if len(c.Pricing) == 0 {
-		service := p.s.Inference != nil && p.s.Inference.RequestsPerSecond != nil || p.s.Image != nil && p.s.Image.RequestsPerSecond != nil
-		if service {
+		if p.s.IsService() {
 			c.Pricing = []PricingMode{PricingOnDemand, PricingServerless}
 			p.def("constraints.pricing", "on-demand, serverless", "not set; on-demand, and serverless platforms for a service (list spot, monthly, reserved-1y or reserved-3y to compare them)")
 		} else {
@@ -970,14 +975,7 @@ func (p *checker) constraints() {
 			p.def("constraints.pricing", string(PricingOnDemand), "not set; on-demand only (list spot, monthly, reserved-1y, reserved-3y or serverless to compare them)")
 		}
 	}
-	for i, m := range c.Pricing {
-		if pm, err := ParsePricingMode(string(m)); err != nil {
-			p.errorf(fmt.Sprintf("constraints.pricing[%d]", i), "%v", err)
-		} else {
-			c.Pricing[i] = pm
-		}
-	}
-	c.Pricing = dedupe(c.Pricing)
+	c.Pricing = enumList(p, "constraints.pricing", c.Pricing, ParsePricingMode)
 	for i, pr := range c.Providers {
 		pr = strings.ToLower(strings.TrimSpace(pr))
 		c.Providers[i] = pr
@@ -1023,6 +1021,26 @@ func (p *checker) compliance() {
 			p.errorf(r.field, "%v", err)
 		} else {
 			*r.v = req
+		}
+	}
+	if c.MLPSLevel < 0 || c.MLPSLevel > 5 {
+		p.errorf("compliance.mlps_level", "want an MLPS 2.0 level from 1 to 5 (0 or absent: none asked), got %d", c.MLPSLevel)
+	}
+	c.Operators = enumList(p, "compliance.operators", c.Operators, ParseOperator)
+	if len(c.Operators) == 0 {
+		// Who runs the machine matters as soon as the data or the users
+		// do: an independent host answers to no one the workload
+		// contracts.
+		why := ""
+		switch {
+		case c.Asks():
+			why = "not set; with compliance requirements, only machines that the provider or a partner it contracts runs (list marketplace or community to accept independent hosts)"
+		case p.s.Production():
+			why = "not set; a production service runs only on machines that the provider or a partner it contracts runs (list marketplace or community to accept independent hosts, or set service.availability: best-effort)"
+		}
+		if why != "" {
+			c.Operators = AccountableOperators()
+			p.def("compliance.operators", joinEnum(c.Operators), why)
 		}
 	}
 }

@@ -127,6 +127,8 @@ func workloadHint(path string, n schema.Node) {
 		schema.Enum(n, Availabilities()...)
 	case "service.traffic":
 		schema.Enum(n, Traffics()...)
+	case "compliance.operators[]":
+		schema.Enum(n, Operators()...)
 	}
 	if t, ok := bothBool[path]; ok {
 		n["type"] = []string{"string", "boolean"}
@@ -161,6 +163,7 @@ var extraRanges = map[string]FieldRange{
 	"inference.output_tokens_cv":       {10, "standard deviation over mean of the output length"},
 	"constraints.reserved_utilization": {1, "share of the term"},
 	"service.peak_requests_per_second": {2e7, "requests/s: at most twice the mean, itself at most 1e7"},
+	"compliance.mlps_level":            {5, "MLPS 2.0 levels run from 1 to 5"},
 }
 
 // openBelow are the fields that, when given, must be above 0.

@@ -10,6 +10,8 @@ var specDocs = map[string]string{
 	"Compliance.Countries":             "Countries lists ISO 3166-1 alpha-2 codes (upper case) where the data may be processed; \"EU\" stands for the EU member states. CN means mainland China (Hong Kong is HK), which is how a PIPL localisation requirement is written.",
 	"Compliance.CustomerManagedKeys":   "CustomerManagedKeys asks for disk encryption with the customer's keys; defaults to no.",
 	"Compliance.ExcludeJurisdictions":  "ExcludeJurisdictions lists ISO alpha-2 codes of provider home jurisdictions that are not accepted (e.g. US for CLOUD Act exposure).",
+	"Compliance.MLPSLevel":             "MLPSLevel is the level (1-5) of China's Multi-Level Protection Scheme 2.0 (等保 2.0) that the provider's platform must be filed at, in a mainland-China region, for the system you build on it to reach that level; 0 = not asked. The provider's filing covers its platform only: your own system still needs its assessment.",
+	"Compliance.Operators":             "Operators lists who may run the machines: provider (the provider itself), partner (data centres or other clouds it contracts), marketplace (independent hosts listing their own machines on its marketplace, not known to you) and community (individual hosts of its community cloud). Empty = any, except that a workload with any other compliance requirement, or a production service, defaults to provider and partner.",
 	"Compliance.SecureBoot":            "SecureBoot asks for secure boot / vTPM on the instance; defaults to no.",
 	"Constraints":                      "Constraints bound the candidates. Zero numbers mean no bound.",
 	"Constraints.BudgetUSD":            "BudgetUSD is the most the whole job may cost, in US dollars.",

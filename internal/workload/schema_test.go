@@ -65,6 +65,7 @@ func TestSchemaEnumsParse(t *testing.T) {
 		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1e6}\n",
 		"kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",
 		"kind: image-generation\nmodel: {preset: sdxl}\nimage: {images: 10}\n",
+		"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 1}\n", // a service
 	}
 	schema.Walk(JSONSchema(), func(path string, n schema.Node) {
 		vals, ok := n["enum"]

@@ -10,7 +10,10 @@
 // assumptions.
 package workload
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Spec is one validated workload: what to run, on what data, under which
 // constraints. Blocks that do not apply to Kind are nil.
@@ -565,4 +568,66 @@ type Compliance struct {
 	CustomerManagedKeys Requirement `yaml:"customer_managed_keys,omitempty" json:"customer_managed_keys"`
 	// SecureBoot asks for secure boot / vTPM on the instance; defaults to no.
 	SecureBoot Requirement `yaml:"secure_boot,omitempty" json:"secure_boot"`
+	// Operators lists who may run the machines: provider (the provider
+	// itself), partner (data centres or other clouds it contracts),
+	// marketplace (independent hosts listing their own machines on its
+	// marketplace, not known to you) and community (individual hosts of its
+	// community cloud). Empty = any, except that a workload with any other
+	// compliance requirement, or a production service, defaults to
+	// provider and partner.
+	Operators []Operator `yaml:"operators,omitempty" json:"operators,omitempty"`
+	// MLPSLevel is the level (1-5) of China's Multi-Level Protection Scheme
+	// 2.0 (等保 2.0) that the provider's platform must be filed at, in a
+	// mainland-China region, for the system you build on it to reach that
+	// level; 0 = not asked. The provider's filing covers its platform only:
+	// your own system still needs its assessment.
+	MLPSLevel int `yaml:"mlps_level,omitempty" json:"mlps_level,omitempty"`
 }
+
+// Asks reports whether c asks anything of an offer: a country, an
+// excluded jurisdiction, a certification, a required or preferred
+// feature, an operator restriction or an MLPS level.
+func (c Compliance) Asks() bool {
+	if len(c.Countries) > 0 || len(c.ExcludeJurisdictions) > 0 || c.MLPSLevel > 0 || c.RestrictsOperators() {
+		return true
+	}
+	for _, name := range c.Certifications {
+		if strings.TrimSpace(name) != "" {
+			return true
+		}
+	}
+	for _, r := range []Requirement{c.ConfidentialComputing, c.CustomerManagedKeys, c.SecureBoot} {
+		if r, err := ParseRequirement(string(r)); err == nil && r != NotNeeded {
+			return true
+		}
+	}
+	return false
+}
+
+// RestrictsOperators reports whether c.Operators leaves some operator out.
+func (c Compliance) RestrictsOperators() bool {
+	if len(c.Operators) == 0 {
+		return false
+	}
+	for _, o := range Operators() {
+		if !c.AllowsOperator(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// AllowsOperator reports whether c accepts machines run by o (any operator
+// when c.Operators is empty).
+func (c Compliance) AllowsOperator(o Operator) bool {
+	if len(c.Operators) == 0 {
+		return true
+	}
+	for _, x := range c.Operators {
+		if p, err := ParseOperator(string(x)); err == nil && p == o {
+			return true
+		}
+	}
+	return false
+}
+

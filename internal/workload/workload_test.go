@@ -243,6 +243,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad requirement", minimalFinetune + "compliance:\n  confidential_computing: maybe\n", "compliance.confidential_computing", 7, "unknown requirement"},
 		{"bad country", minimalFinetune + "compliance:\n  countries: [DE, Germany]\n", "compliance.countries[1]", 7, "ISO 3166-1"},
 		{"bad certification", minimalFinetune + "compliance:\n  certifications: [ISO9001]\n", "compliance.certifications[0]", 7, "unknown certification"},
+		{"bad operator", minimalFinetune + "compliance:\n  operators: [provider, reseller]\n", "compliance.operators[1]", 7, `unknown operator "reseller" (want one of provider, partner, marketplace, community)`},
+		{"mlps level too high", minimalFinetune + "compliance:\n  mlps_level: 6\n", "compliance.mlps_level", 7, "want an MLPS 2.0 level from 1 to 5"},
+		{"mlps level not a number", minimalFinetune + "compliance:\n  mlps_level: three\n", "compliance.mlps_level", 7, "want a whole number"},
+		{"availability of a job", minimalFinetune + "service: {availability: production}\n", "service", 6, "only by a service"},
+		{"bad availability", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\nservice: {availability: always}\n", "service.availability", 4, `unknown availability "always"`},
 		{"bad vendor", minimalFinetune + "stack:\n  vendors: [nvidia, acme]\n", "stack.vendors[1]", 7, `unknown vendor "acme"`},
 		{"serving framework for training", minimalFinetune + "stack:\n  framework: vllm\n", "stack.framework", 7, "serving engine"},
 		{"bad version", minimalFinetune + "stack:\n  version: latest please\n", "stack.version", 7, "not a version constraint"},
@@ -357,7 +362,19 @@ func TestDefaults(t *testing.T) {
 			"model.params_b": "6.738", "model.kv_heads": "32", "model.gated_mlp": "true", "model.arch": "decoder",
 		}},
 		{"generic", "kind: generic\ngeneric: {items: 10, flops_per_item: 1e12}\n", map[string]string{
-			"generic.precision": "fp32", "stack.framework": "other",
+			"generic.precision": "fp32", "stack.framework": "other", "compliance.operators": "", "availability": "",
+		}},
+		{"compliance block", minimalFinetune + "compliance: {countries: [DE]}\n", map[string]string{
+			"compliance.operators": "provider, partner", "availability": "",
+		}},
+		{"production service", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\n", map[string]string{
+			"service.availability": "production", "compliance.operators": "provider, partner",
+		}},
+		{"best-effort service", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\nservice: {availability: best-effort}\n", map[string]string{
+			"service.availability": "", "compliance.operators": "",
+		}},
+		{"operators allowed", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\ncompliance: {operators: [provider, marketplace]}\n", map[string]string{
+			"compliance.operators": "",
 		}},
 	}
 	for _, tt := range tests {
@@ -552,7 +569,10 @@ func FuzzParse(f *testing.F) {
 		"kind: llm-train\nmodel: {layers: 1, hidden: 3, heads: 2, ffn_hidden: 1, vocab: 1, experts: 2}\ntraining: {tokens: 1}\nparallelism: {tensor: 0, expert: 3}\n",
 		`{"kind": "llm-finetune", "model": {"preset": "x"}}`, "&a x: *a", "", "[1, 2]",
 		"kind: llm-inference\nmodel: {preset: bert-large}\ninference: {output_tokens: 3, slo: {tpot_ms: 1, percentile: 101}}\n" +
-			"compliance: {countries: [de, x], certifications: [soc 2], secure_boot: yes}\nstack: {framework: nemo, version: '>=1', vendors: [tpu]}\n"}
+			"compliance: {countries: [de, x], certifications: [soc 2], secure_boot: yes}\nstack: {framework: nemo, version: '>=1', vendors: [tpu]}\n",
+		"kind: image-generation\nmodel: {preset: sdxl}\nimage: {requests_per_second: 1}\navailability: Best_Effort\n" +
+			"compliance: {operators: [Marketplace, marketplace, x], mlps_level: -1}\n",
+		"kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9}\nservice: {availability: production}\ncompliance: {mlps_level: 3, operators: []}\n"}
 	for _, s := range seeds {
 		f.Add(s)
 	}
@@ -565,6 +585,43 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error code %s: %v", apperr.CodeOf(err), err)
 		}
 	})
+}
+
+// TestProductionService: every service is production unless it says
+// best-effort; a job that ends is no service at all.
+func TestProductionService(t *testing.T) {
+	for _, tc := range []struct {
+		in               string
+		service, product bool
+	}{
+		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\n", true, true},
+		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {requests_per_second: 2}\nservice: {availability: best-effort}\n", true, false},
+		{"kind: image-generation\nmodel: {preset: sdxl}\nimage: {requests_per_second: 1}\nservice: {availability: production}\n", true, true},
+		{"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {}\n", false, false},
+		{minimalFinetune, false, false},
+	} {
+		s := mustParse(t, tc.in)
+		if s.IsService() != tc.service || s.Production() != tc.product {
+			t.Errorf("%q: service %v, production %v; want %v, %v", tc.in, s.IsService(), s.Production(), tc.service, tc.product)
+		}
+	}
+	var none *Spec
+	if none.Production() {
+		t.Error("a nil spec is a production service")
+	}
+}
+
+// TestOperatorsAllowed: an empty list accepts every operator, a list only
+// its own; only a list that leaves someone out restricts.
+func TestOperatorsAllowed(t *testing.T) {
+	all := Compliance{Operators: Operators()}
+	if all.RestrictsOperators() || (Compliance{}).RestrictsOperators() || !(Compliance{}).AllowsOperator(OperatorMarketplace) {
+		t.Error("every operator listed, or none, must restrict nothing")
+	}
+	c := Compliance{Operators: AccountableOperators()}
+	if !c.RestrictsOperators() || c.AllowsOperator(OperatorMarketplace) || !c.AllowsOperator(OperatorPartner) || !c.Asks() {
+		t.Errorf("%v: want provider and partner allowed, hosts refused, and a requirement", c.Operators)
+	}
 }
 
 func TestCheckpointingAcceptsBooleans(t *testing.T) {

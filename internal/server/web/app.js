@@ -37,7 +37,7 @@
       why_heading: "Why #1 beats the runner-up", why_none: "No other instance type qualifies: there is no runner-up.",
       runner_up: "runner-up: #{0} {1}", factor: "factor", pick_col: "#1", next_col: "#{0}",
       cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}", r80_label: "80% range (h)",
-      time_heading: "How long", service_heading: "The service", sure_heading: "How sure", risks_heading: "What could go wrong",
+      time_heading: "How long", service_heading: "The service", operator_heading: "Who runs the machine", sure_heading: "How sure", risks_heading: "What could go wrong",
       near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies", terms_heading: "How to pay for it", day_heading: "The service's day",
       no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
       risk_figures: "Risk figures of #1", spot_rate: "spot interruptions per instance-hour", ckpt: "checkpoint every (h)",
@@ -103,6 +103,7 @@
       "r_over_budget": "over budget", "r_no_price_in_mode": "no price in that pricing mode", "r_provider_not_allowed": "provider not allowed",
       "r_vendor_not_allowed": "accelerator vendor not accepted", "r_cannot_cluster": "cannot form a cluster",
       "r_cannot_serve_load": "cannot serve the load", "r_incompatible": "software stack incompatible", "r_non_compliant": "not compliant",
+      "r_operator_not_allowed": "run by an independent host not accepted",
       "r_exceeds_max_gpus": "more GPUs than constraints.max_gpus",
       "v_compatible": "compatible", "v_needs-work": "needs work", "v_incompatible": "incompatible", "v_pass": "pass", "v_fail": "fail", "v_unknown": "unknown",
       "fc_total_cost": "total cost", "fc_duration": "duration", "fc_price_per_hour": "price per hour", "fc_throughput": "throughput",
@@ -139,7 +140,7 @@
       why_heading: "第 1 名为何胜过次优选择", why_none: "没有其他实例类型符合条件，因此没有次优选择。",
       runner_up: "次优：第 {0} 名 {1}", factor: "因素", pick_col: "第 1 名", next_col: "第 {0} 名",
       cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}", r80_label: "80% 区间（小时）",
-      time_heading: "耗时", service_heading: "服务规模", sure_heading: "把握有多大", risks_heading: "可能的风险",
+      time_heading: "耗时", service_heading: "服务规模", operator_heading: "谁运营机器", sure_heading: "把握有多大", risks_heading: "可能的风险",
       near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选", terms_heading: "如何付费", day_heading: "服务的一天",
       no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
       risk_figures: "第 1 名的风险数据", spot_rate: "每实例·小时抢占次数", ckpt: "检查点间隔（小时）",
@@ -205,6 +206,7 @@
       "r_over_budget": "超出预算", "r_no_price_in_mode": "该计费方式下无价格", "r_provider_not_allowed": "云厂商不在允许范围内",
       "r_vendor_not_allowed": "加速卡厂商不被接受", "r_cannot_cluster": "无法组成集群",
       "r_cannot_serve_load": "无法承载负载", "r_incompatible": "软件栈不兼容", "r_non_compliant": "不合规",
+      "r_operator_not_allowed": "由不被接受的独立主机方运营",
       "r_exceeds_max_gpus": "GPU 数超过 constraints.max_gpus",
       "v_compatible": "兼容", "v_needs-work": "需要调整", "v_incompatible": "不兼容", "v_pass": "通过", "v_fail": "不通过", "v_unknown": "未知",
       "fc_total_cost": "总成本", "fc_duration": "时长", "fc_price_per_hour": "每小时价格", "fc_throughput": "吞吐量",
@@ -845,6 +847,12 @@
       } else if (a.duration_hours) {
         var tc = card("answer-time", t("time_heading")), dh = a.duration_hours;
         tc.appendChild(kv([[t("hours"), num(dh.value, 1)], [t("r80_label"), isNum(dh.p10) ? num(dh.p10, 1) + "–" + num(dh.p90, 1) : null]], "answer-time-kv"));
+      }
+      // Who runs the pick's machine, where it matters (compliance or a
+      // production service): the server's sentence, in the page's language.
+      if (a.operator && a.operator.sentence) {
+        card("answer-operator", t("operator_heading")).appendChild(
+          el("p", { id: "answer-operator-sentence", "data-kind": a.operator.kind || "unknown", text: a.operator.sentence }));
       }
     }
 
