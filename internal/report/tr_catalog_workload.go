@@ -128,7 +128,7 @@ var trWorkload = map[string]string{
 	"not set; a service its users depend on (say best-effort for a demo or a trial)":                                                            "未设置；用户依赖的服务（演示或试用请设为 best-effort）",
 	"%s: only a service (inference.requests_per_second or image.requests_per_second) has an availability; a job that ends has none":             "%s：只有服务（inference.requests_per_second 或 image.requests_per_second）才有可用性要求；会结束的作业没有",
 	"want an MLPS 2.0 level from 1 to 5 (0 or absent: none asked), got %d":                                                                      "等保 2.0 级别应为 1 到 5（0 或不填表示不要求），实际为 %d",
-	"not set; with compliance requirements, only machines that the provider or a partner it contracts runs (list marketplace or community to accept independent hosts)":                                  "未设置；有合规要求时，只接受由云厂商或其签约合作方运营的机器（列出 marketplace 或 community 可接受独立主机方）",
+	"not set; with compliance requirements, only machines that the provider or a partner it contracts runs (list marketplace or community to accept independent hosts)":                                          "未设置；有合规要求时，只接受由云厂商或其签约合作方运营的机器（列出 marketplace 或 community 可接受独立主机方）",
 	"not set; a production service runs only on machines that the provider or a partner it contracts runs (list marketplace or community to accept independent hosts, or set service.availability: best-effort)": "未设置；生产服务只运行在由云厂商或其签约合作方运营的机器上（列出 marketplace 或 community 可接受独立主机方，或设置 service.availability: best-effort）",
 	"not set; not required":           "未设置；不要求",
 	"must be a finite number, got %v": "必须是有限数，实际为 %v",

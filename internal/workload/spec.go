@@ -630,4 +630,3 @@ func (c Compliance) AllowsOperator(o Operator) bool {
 	}
 	return false
 }
-
