@@ -336,6 +336,11 @@ type Result struct {
 	// maxOtherModes) in pricing modes the request did not ask for: what
 	// relaxing constraints.pricing would admit.
 	OtherModes []*Candidate
+	// NearMisses are the exclusions one relaxed constraint would admit,
+	// each checked by evaluating it again with that constraint set to its
+	// Needed (see nearMisses): per constraint (Relaxes), nearest first, at
+	// most MaxNearMisses.
+	NearMisses []Excluded
 	// Terms compares the ways to pay for #1's fleet (on demand, 1- and
 	// 3-year terms, spot); nil when #1 has no price.
 	Terms *Terms
@@ -579,6 +584,7 @@ func Recommend(req Request) (*Result, error) {
 			return nil, err
 		}
 	}
+	res.NearMisses = nearMisses(req, modes, res.Excluded)
 	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
 		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)

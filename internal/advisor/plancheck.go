@@ -452,6 +452,31 @@ func checkPlans(req Request, res *Result) error {
 		})
 		rank(res)
 	}
+	// overBudget excludes the candidates a plan grown by the simulator
+	// (or by the replays' correction) has put over constraints.budget_usd:
+	// the budget judged the model's estimate, the buyer pays the plan.
+	budget := req.Spec.Constraints.BudgetUSD
+	overBudget := func() bool {
+		if budget <= 0 {
+			return false
+		}
+		n := len(res.Candidates)
+		res.Candidates = slices.DeleteFunc(res.Candidates, func(x *Candidate) bool {
+			if x.Plan.Scaling == nil || !x.Cost.PriceKnown || x.Cost.Cost.Total <= budget {
+				return false
+			}
+			res.Excluded = append(res.Excluded, Excluded{Offer: x.Offer.ID(), Region: x.Offer.Region, GPUs: x.GPUs,
+				Pricing: x.Cost.Mode.String(), ReasonCode: ReasonBudget,
+				Reason:   fmt.Sprintf("its plan, sized by the simulator, costs $%.0f, the budget is $%.0f", x.Cost.Cost.Total, budget),
+				Relax:    RelaxBudget, Needed: float32(x.Cost.Cost.Total), TotalUSD: float32(x.Cost.Cost.Total)})
+			return true
+		})
+		if len(res.Candidates) == n {
+			return false
+		}
+		rank(res)
+		return true
+	}
 	// The performance model's first estimates, per type and mode: what the
 	// replays are compared with.
 	estimate := map[string]int{}
@@ -514,6 +539,7 @@ func checkPlans(req Request, res *Result) error {
 			}
 			spread(top, true)
 			correct()
+			changed = overBudget() || changed
 			continue
 		case !days[k] && len(days) < maxDays:
 			days[k] = true
@@ -536,6 +562,7 @@ func checkPlans(req Request, res *Result) error {
 			break
 		}
 		spread(top, true)
+		changed = overBudget() || changed
 	}
 	for _, c := range res.Candidates {
 		if sc := c.Plan.Scaling; sc != nil {

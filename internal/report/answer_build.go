@@ -469,58 +469,10 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 	return out
 }
 
-// maxNearMisses bounds the near-misses kept per constraint.
-const maxNearMisses = 3
-
-// nearMisses picks, per relaxable constraint, the excluded candidates that
-// need it relaxed least (one per instance type), nearest first. One pass
-// keeps the best few per constraint: a result has thousands of exclusions
-// and this is on the API's hot path.
+// nearMisses writes the near-misses the advisor found and checked: per
+// relaxable constraint, the excluded candidates that need it relaxed
+// least, nearest first.
 func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
-	relaxes := [...]advisor.Relax{advisor.RelaxDeadline, advisor.RelaxBudget, advisor.RelaxMaxGPUs}
-	var best [len(relaxes) + 1][]*advisor.Excluded // by Relax: each sorted, distinct offers, at most maxNearMisses
-	less := func(a, b *advisor.Excluded) bool {
-		// A candidate the model evaluated beats an instance too big to be
-		// evaluated: the first is known to run.
-		if ua, ub := a.ReasonCode == advisor.ReasonMaxGPUs, b.ReasonCode == advisor.ReasonMaxGPUs; ua != ub {
-			return ub
-		}
-		if a.Needed != b.Needed {
-			return a.Needed < b.Needed
-		}
-		if a.TotalUSD != b.TotalUSD {
-			return a.TotalUSD < b.TotalUSD
-		}
-		return cmp.Or(cmp.Compare(a.Offer, b.Offer), cmp.Compare(a.Region, b.Region), cmp.Compare(a.Pricing, b.Pricing)) < 0
-	}
-	for i := range r.Excluded {
-		x := &r.Excluded[i]
-		k := int(x.Relax)
-		if x.Relax == advisor.RelaxNone || k >= len(best) || x.Needed <= 0 {
-			continue
-		}
-		list := best[k]
-		if len(list) == maxNearMisses && !less(x, list[len(list)-1]) {
-			continue // the common case: not among the nearest
-		}
-		if j := slices.IndexFunc(list, func(y *advisor.Excluded) bool { return y.Offer == x.Offer }); j >= 0 {
-			if !less(x, list[j]) {
-				continue
-			}
-			list = slices.Delete(list, j, j+1)
-		}
-		at, _ := slices.BinarySearchFunc(list, x, func(a, b *advisor.Excluded) int {
-			if less(a, b) {
-				return -1
-			}
-			return 1
-		})
-		list = slices.Insert(list, at, x)
-		if len(list) > maxNearMisses {
-			list = list[:maxNearMisses]
-		}
-		best[k] = list
-	}
 	out := []NearMissJSON{}
 	var k workload.Constraints
 	if r.Spec != nil {
@@ -531,8 +483,9 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 		maxGPUs = advisor.DefaultMaxGPUs
 	}
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
-	for _, relax := range relaxes {
-		for _, x := range best[relax] {
+	for _, x := range r.NearMisses {
+		relax := x.Relax
+		{
 			n := NearMissJSON{Constraint: relax.Field(), Offer: x.Offer, Region: x.Region, Pricing: x.Pricing}
 			dur, total := float64(x.DurationHours), float64(x.TotalUSD)
 			mode := modeName(l, x.Pricing)

@@ -348,7 +348,7 @@ func TestServiceMaxGPUsNearMiss(t *testing.T) {
 	var near *NearMissJSON
 	a := BuildAnswer(r, English)
 	for i, n := range a.NearMisses {
-		if n.Constraint == advisor.RelaxMaxGPUs.Field() && strings.Contains(n.Sentence, "might serve the load") {
+		if n.Constraint == advisor.RelaxMaxGPUs.Field() && strings.Contains(n.Sentence, "would serve the load") {
 			near = &a.NearMisses[i]
 			break
 		}

@@ -1,0 +1,226 @@
+package advisor
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gpupick/gpupick/internal/catalog"
+)
+
+// MaxNearMisses bounds the near-misses kept per relaxable constraint.
+const MaxNearMisses = 3
+
+// nearMissTries bounds the exclusions tried per constraint: each is
+// evaluated again with its constraint relaxed, and one that still does
+// not qualify is no near-miss.
+const nearMissTries = 2*MaxNearMisses + 2
+
+// Relaxes lists the constraints a near-miss can relax, in the order the
+// answer gives them.
+func Relaxes() []Relax { return []Relax{RelaxDeadline, RelaxBudget, RelaxMaxGPUs} }
+
+// nearer orders the exclusions of one constraint: the smallest relaxation
+// first; a candidate the model evaluated before an instance too big to be
+// evaluated; then the cheaper, then by name (a stable order).
+func nearer(a, b *Excluded) int {
+	if ua, ub := a.ReasonCode == ReasonMaxGPUs, b.ReasonCode == ReasonMaxGPUs; ua != ub {
+		if ub {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Or(cmp.Compare(a.Needed, b.Needed), cmp.Compare(a.TotalUSD, b.TotalUSD),
+		cmp.Compare(a.Offer, b.Offer), cmp.Compare(a.Region, b.Region), cmp.Compare(a.Pricing, b.Pricing))
+}
+
+// nearest keeps, per relaxable constraint, the n exclusions that need it
+// relaxed least, one per instance type, nearest first. One pass: a result
+// holds thousands of exclusions.
+func nearest(excluded []Excluded, n int) [][]Excluded {
+	best := make([][]Excluded, RelaxMaxGPUs+1)
+	for i := range excluded {
+		x := &excluded[i]
+		if x.Relax == RelaxNone || int(x.Relax) >= len(best) || x.Needed <= 0 {
+			continue
+		}
+		list := best[x.Relax]
+		if len(list) == n && nearer(x, &list[n-1]) >= 0 {
+			continue // the common case: not among the nearest
+		}
+		if j := slices.IndexFunc(list, func(y Excluded) bool { return y.Offer == x.Offer }); j >= 0 {
+			if nearer(x, &list[j]) >= 0 {
+				continue
+			}
+			list = slices.Delete(list, j, j+1)
+		}
+		at, _ := slices.BinarySearchFunc(list, x, func(a Excluded, b *Excluded) int { return nearer(&a, b) })
+		list = slices.Insert(list, at, *x)
+		if len(list) > n {
+			list = list[:n]
+		}
+		best[x.Relax] = list
+	}
+	return best
+}
+
+// nearMisses names, per relaxable constraint, the nearest exclusions that
+// hold: each was evaluated again as the file would be with the one
+// constraint set to the value it names (offer, region and size alone,
+// its service plan replayed when req.CheckPlans), and qualifies. Needed
+// is that value as the answer shows it (hours to a tenth, dollars whole,
+// GPUs); when the first guess does not hold (the model's estimate of a
+// service's fleet, a budget that the replayed plan exceeds) the value the
+// candidate does qualify at is found and checked in its place.
+func nearMisses(req Request, modes []catalog.Mode, excluded []Excluded) []Excluded {
+	lists := nearest(excluded, nearMissTries)
+	out := make([][]Excluded, len(lists))
+	var wg sync.WaitGroup
+	for k, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, x := range list {
+				if len(out[k]) == MaxNearMisses || req.Context != nil && req.Context.Err() != nil {
+					break
+				}
+				if v, ok := holds(req, modes, x); ok {
+					out[k] = append(out[k], v)
+				}
+			}
+			slices.SortStableFunc(out[k], func(a, b Excluded) int { return nearer(&a, &b) })
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(out...)
+}
+
+// shown is a relaxation's value as the answer writes it, rounded so that
+// the value written still admits the candidate.
+func shown(r Relax, v float64) float64 {
+	switch r {
+	case RelaxDeadline:
+		return math.Ceil(v*10-1e-9) / 10
+	case RelaxBudget:
+		return math.Ceil(v - 1e-9)
+	}
+	return math.Ceil(v - 1e-9)
+}
+
+// holds evaluates x's offer again with x's constraint relaxed to what it
+// names, and returns x with the value that admits it.
+func holds(req Request, modes []catalog.Mode, x Excluded) (Excluded, bool) {
+	o := findOffer(req.Catalog, x.Offer, x.Region)
+	if o == nil {
+		return x, false
+	}
+	instances := max(1, x.GPUs/max(1, o.GPUCount))
+	if x.ReasonCode == ReasonMaxGPUs || x.ReasonCode == ReasonUnsustained {
+		instances = 1 // a service's fleet is sized by the evaluation
+	}
+	need := shown(x.Relax, float64(x.Needed))
+	if x.Relax == RelaxMaxGPUs && x.ReasonCode == ReasonMaxGPUs {
+		need = float64(o.GPUCount)
+	}
+	v, ok := qualifiesAt(req, modes, o, instances, x, need)
+	if !ok {
+		// The first value was an estimate: find what the candidate needs
+		// with the constraint lifted, then check that value.
+		lifted := 0.0
+		if x.Relax == RelaxMaxGPUs {
+			lifted = max(4*need, float64(DefaultMaxGPUs))
+		}
+		v, ok = qualifiesAt(req, modes, o, instances, x, lifted)
+		if !ok || v <= need {
+			return x, false
+		}
+		need = v
+		if _, ok = qualifiesAt(req, modes, o, instances, x, need); !ok {
+			return x, false
+		}
+	}
+	x.Needed = float32(need)
+	return x, true
+}
+
+// qualifiesAt evaluates o with x's constraint set to limit (0: lifted)
+// and reports, for the cheapest candidate that qualifies in x's pricing
+// mode (any when x names none), the value of the constraint it needs.
+func qualifiesAt(req Request, modes []catalog.Mode, o *catalog.Offer, instances int, x Excluded, limit float64) (float64, bool) {
+	spec := *req.Spec
+	k := &spec.Constraints
+	switch x.Relax {
+	case RelaxDeadline:
+		k.DeadlineHours = limit
+	case RelaxBudget:
+		k.BudgetUSD = limit
+	case RelaxMaxGPUs:
+		k.MaxGPUs = int(limit)
+	}
+	if x.Pricing != "" {
+		m, ok := catalog.ParseMode(x.Pricing)
+		if !ok {
+			return 0, false
+		}
+		modes = []catalog.Mode{m}
+	}
+	r := req
+	r.Spec = &spec
+	r.Detail = false
+	cands, _ := EvaluateOffer(r, o, instances, modes)
+	var best *Candidate
+	for _, c := range cands {
+		if !c.Cost.PriceKnown && x.Relax == RelaxBudget {
+			continue
+		}
+		if req.CheckPlans && c.Plan.Scaling != nil {
+			ctx := req.Context
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if err := CheckCandidate(ctx, r, c); err != nil {
+				continue
+			}
+			if ch := c.Plan.Scaling.Check; ch != nil && !ch.Met {
+				continue
+			}
+		}
+		if k.BudgetUSD > 0 && c.Cost.Cost.Total > k.BudgetUSD || k.DeadlineHours > 0 && c.DurationHours > k.DeadlineHours ||
+			c.GPUs > maxGPUs(&spec) {
+			continue
+		}
+		if best == nil || c.Cost.Cost.Total < best.Cost.Cost.Total {
+			best = c
+		}
+	}
+	if best == nil {
+		return 0, false
+	}
+	switch x.Relax {
+	case RelaxDeadline:
+		return shown(RelaxDeadline, best.DurationHours), true
+	case RelaxBudget:
+		return shown(RelaxBudget, best.Cost.Cost.Total), true
+	}
+	return float64(best.GPUs), true
+}
+
+// findOffer is the catalog's offer id ("provider/instance-type") in region.
+func findOffer(c *catalog.Catalog, id, region string) *catalog.Offer {
+	provider, typ, ok := strings.Cut(id, "/")
+	if !ok {
+		return nil
+	}
+	for _, o := range c.Offers {
+		if o.Region == region && o.Provider == provider && o.InstanceType == typ {
+			return o
+		}
+	}
+	return nil
+}
