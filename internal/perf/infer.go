@@ -744,7 +744,10 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		p.Breakdown.CommLink = "intra-node " + c.LinkKind
 	}
 	if r.nodes() > 1 && (r.pp > 1 || e.tp > c.fastDomain()) {
-		p.Breakdown.CommLink = "inter-node " + fabricName(c)
+		p.Breakdown.CommLink = "inter-node " + c.FabricKind
+		if c.FabricGbps <= 0 {
+			p.Breakdown.CommLink = "inter-node ethernet"
+		}
 	}
 	s := &Serving{Batch: e.bOp, MaxBatchMemory: r.bMem, MaxBatchSLO: e.bSLO, PrefillMs: round(e.tPrefill*1000, 1),
 		OfflineTokensS: round(e.maxTokS*float64(e.replicas), 1), Batching: string(j.batching), Engine: string(j.eng.Framework) + " " + j.eng.Version}
@@ -801,9 +804,26 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 // front-end network when it has none.
 func fabricName(c Cluster) string {
 	if c.FabricGbps <= 0 || c.FabricKind == "" {
-		return "front-end network"
+		return "Ethernet"
 	}
-	return c.FabricKind
+	return FabricName(c.FabricKind)
+}
+
+// FabricName is how a catalog's fabric kind is written in a sentence.
+func FabricName(kind string) string {
+	switch kind {
+	case "infiniband":
+		return "InfiniBand"
+	case "roce":
+		return "RoCE"
+	case "efa":
+		return "EFA"
+	case "gpudirect-tcpx":
+		return "GPUDirect-TCPX"
+	case "ethernet", "":
+		return "Ethernet"
+	}
+	return kind
 }
 
 // spanNote says how a replica that spans nodes is laid out and what its

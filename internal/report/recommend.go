@@ -94,11 +94,19 @@ type PlanJSON struct {
 func spanSentence(p advisor.Plan, l Lang) string {
 	switch {
 	case p.Pipeline > 1:
-		return am(l, "plan_span_pp", p.InstancesPerReplica, p.Tensor, p.Pipeline, p.Link)
+		return am(l, "plan_span_pp", p.InstancesPerReplica, p.Tensor, p.Pipeline, fabricText(l, p.Link))
 	case p.Expert > 1:
-		return am(l, "plan_span_ep", p.InstancesPerReplica, p.Expert, p.Link)
+		return am(l, "plan_span_ep", p.InstancesPerReplica, p.Expert, fabricText(l, p.Link))
 	}
 	return am(l, "plan_span_nvl", p.InstancesPerReplica, p.Tensor)
+}
+
+// fabricText names a fabric kind in l.
+func fabricText(l Lang, kind string) string {
+	if l == Chinese && (kind == "ethernet" || kind == "") {
+		return "以太网"
+	}
+	return perf.FabricName(kind)
 }
 
 // serviceReplicas is a service's model copies (0 for a job): the plan's.
