@@ -172,8 +172,15 @@ type Plan struct {
 	Replicas            int
 	ReplicasPerInstance int
 	GPUsPerReplica      int
-	Data, Tensor        int
-	Pipeline, Expert    int
+	// InstancesPerReplica is the instances one copy spans when it does
+	// not fit one (0: it fits): tensor parallel inside each instance (or
+	// its NVLink domain) and pipeline stages or experts over the fabric.
+	InstancesPerReplica int
+	// Link joins a spanning replica's instances: the offer's fabric
+	// (infiniband, efa, ...), or "" inside one NVLink domain.
+	Link             string
+	Data, Tensor     int
+	Pipeline, Expert int
 	// Batch is a serving copy's operating batch (sequences in flight);
 	// RequestsPerSPerReplica its share of the load.
 	Batch                  int
@@ -203,6 +210,12 @@ func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *p
 		pl.Replicas = replicas
 		pl.ReplicasPerInstance = max(1, replicas/max(1, instances))
 		pl.GPUsPerReplica = pl.Tensor * pl.Pipeline
+		if n := p.Parallelism.NodesPerReplica; n > 1 {
+			pl.InstancesPerReplica = n
+			if l, ok := strings.CutPrefix(p.Breakdown.CommLink, "inter-node "); ok {
+				pl.Link = l
+			}
+		}
 		pl.Data = 1
 		pl.Batch = p.Serving.Batch
 		if rps, ok := serviceRate(spec); ok {
@@ -668,7 +681,10 @@ func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []s
 		return out
 	}
 	out = append(out, shape{1, o.GPUCount})
-	if spec.Kind == workload.KindLLMInference || spec.Kind == workload.KindGeneric || IsService(spec) {
+	if spec.Kind == workload.KindLLMInference {
+		return spanShapes(out, spec, o, maxGPUs)
+	}
+	if spec.Kind == workload.KindGeneric || IsService(spec) {
 		return out // replicas are independent: sized after prediction
 	}
 	if o.FabricKind == "" {
@@ -680,6 +696,27 @@ func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []s
 	if last := out[len(out)-1]; last.gpus < maxGPUs && maxGPUs/o.GPUCount > last.instances {
 		n := maxGPUs / o.GPUCount
 		out = append(out, shape{n, n * o.GPUCount})
+	}
+	return out
+}
+
+// spanShapes appends the shapes of one language-model replica over
+// several instances of o (2, 4, then 8), when its weights alone would take
+// most of one instance's memory and the instances are joined by a fabric
+// or one NVLink domain. The evaluation keeps a shape only when the
+// prediction spans exactly its instances: a model that fits one instance
+// is served by replicas of one, sized after prediction.
+func spanShapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []shape {
+	m, inf := spec.Model, spec.Inference
+	if m == nil || inf == nil || o.GPUCount < 1 || o.Sliced() || (o.FabricKind == "" && o.FabricGbps <= 0) {
+		return out
+	}
+	weightsGB := m.ParamsB * inf.WeightPrecision.Bytes()
+	if weightsGB <= 0.8*float64(o.GPUCount)*o.GPUMemGiB*1.073741824 {
+		return out
+	}
+	for k := 2; k <= 8 && k*o.GPUCount <= maxGPUs; k *= 2 {
+		out = append(out, shape{k, k * o.GPUCount})
 	}
 	return out
 }

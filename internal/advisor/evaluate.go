@@ -348,6 +348,12 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		return r
 	}
 	p := &pr.p // shared, read-only: a service's fleet gets its own below
+	if span := t.shape.instances; span > 1 && spec.Kind == workload.KindLLMInference && p.Parallelism.NodesPerReplica != span {
+		// A shape for a replica over span instances that the model does
+		// not take: one instance serves it, or another span does.
+		r.evaluated = 0
+		return r
+	}
 	if !p.Fits {
 		excl("", ReasonNoFit, p.Reason)
 		return r
@@ -383,7 +389,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		if t.slice.on() {
 			fleet, why = ev.sizeSliceFleet(t.offer, t.slice, p)
 		} else {
-			fleet, why = ev.sizeFleet(t.offer, p)
+			fleet, why = ev.sizeFleet(t.offer, p, t.shape.instances)
 		}
 		if why != "" {
 			excl("", ReasonUnsustained, why)
@@ -405,7 +411,20 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		if pp.Memory.WeightsGB > 0 {
 			weights = pp.Memory.WeightsGB
 		}
-		day = ev.scaling(o, instances, per, weights, defaultHeadroom)
+		span := max(1, pp.Parallelism.NodesPerReplica)
+		if span > 1 {
+			per = 1
+		}
+		day = ev.scalingSpan(o, instances, per, span, weights, defaultHeadroom)
+		if span > 1 && day.Max*o.GPUCount > ev.maxGPUs {
+			// A spare or headroom of whole multi-instance replicas must
+			// stay within max_gpus too.
+			excl("", ReasonUnsustained, fmt.Sprintf("the plan runs %d instances at its peak (%d GPUs: replicas of %d instances each, with their spare), more than constraints.max_gpus %d",
+				day.Max, day.Max*o.GPUCount, span, ev.maxGPUs))
+			x := &ev.excl[len(ev.excl)-1]
+			x.Relax, x.Needed = RelaxMaxGPUs, float32(day.Max*o.GPUCount)
+			return r
+		}
 	}
 	serverlessOnly := o.YourPrices[catalog.Serverless] > 0 && o.YourPrices == catalog.Prices{catalog.Serverless: o.YourPrices[catalog.Serverless]}
 	for _, m := range ev.modes {
@@ -462,14 +481,20 @@ type fleet struct {
 // the SLO allows. p, one instance at the whole load, gives a first guess;
 // the search then narrows between a count that fails and one that keeps
 // up. why says why no fleet within constraints.max_gpus does.
-func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, string) {
+//
+// span is the instances one replica spans (1: replicas fit one instance):
+// the fleet is then counted in groups of span instances, each predicted
+// as one cluster.
+func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction, span int) (fleet, string) {
 	spec := ev.sized
 	rps := *spec.Inference.RequestsPerSecond
+	span = max(1, span)
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	noFleet := fmt.Sprintf("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
 		rps, maxInst, maxInst*o.GPUCount, ev.maxGPUs)
+	maxInst = max(1, maxInst/span) // groups of span instances
 	a, _ := ev.req.Catalog.OfferAccelerator(o)
-	cl, err := perf.NewCluster(a, o.GPUCount, 1, o)
+	cl, err := perf.NewCluster(a, span*o.GPUCount, span, o)
 	if err != nil {
 		return fleet{}, err.Error()
 	}
@@ -502,6 +527,12 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction) (fleet, str
 	replicas := hi * perInstance
 	best.Serving.ReplicasNeeded = replicas
 	scaleQuantity(&best.Throughput, float64(hi))
+	if span > 1 {
+		if hi > 1 {
+			best.Assumptions = append(best.Assumptions, fmt.Sprintf("fleet of %d replicas, each over %d instances, serving %.3g requests/s each", hi, span, rps/float64(hi)))
+		}
+		return fleet{best, hi * span, replicas}, ""
+	}
 	if hi > 1 {
 		best.Assumptions = append(best.Assumptions, fmt.Sprintf("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
 			hi, perInstance, max(1, best.Parallelism.Tensor), rps/float64(hi)))
@@ -656,7 +687,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 			return why
 		}
 		c.Cost = e
-		replicas = sc.Max * sc.ReplicasPerInstance
+		replicas = sc.ReplicasOn(sc.Max)
 		instances = sc.Max
 	} else {
 		share = ev.share(t, instances, replicas)

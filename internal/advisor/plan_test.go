@@ -28,6 +28,7 @@ func TestPlansObeyPhysics(t *testing.T) {
 	for name := range inline {
 		files = append(files, name)
 	}
+	spans := 0
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if y, ok := inline[f]; ok {
@@ -58,7 +59,24 @@ func TestPlansObeyPhysics(t *testing.T) {
 			if pl.Replicas < 1 || pl.Replicas*pl.GPUsPerReplica > pl.GPUs*perGPU {
 				t.Errorf("%s: %d replicas of %d GPUs on %d GPUs paid for", where, pl.Replicas, pl.GPUsPerReplica, pl.GPUs)
 			}
-			if pl.ReplicasPerInstance > 0 && pl.ReplicasPerInstance*pl.GPUsPerReplica > pl.GPUsPerInstance*perGPU {
+			if k := pl.InstancesPerReplica; k > 1 {
+				// A replica over k instances: the fleet holds whole
+				// replicas, each GPU's share fits it, the day is counted
+				// in replicas, and max_gpus holds with the spare.
+				if pl.Replicas*k > pl.Instances || pl.GPUsPerReplica > k*pl.GPUsPerInstance || p.Parallelism.NodesPerReplica != k {
+					t.Errorf("%s: %d replicas over %d instances each (%d GPUs each) on %d instances", where, pl.Replicas, k, pl.GPUsPerReplica, pl.Instances)
+				}
+				if p.Memory.TotalGB > p.Memory.CapacityGB {
+					t.Errorf("%s: %.1f GB per GPU of %.1f", where, p.Memory.TotalGB, p.Memory.CapacityGB)
+				}
+				if sc := pl.Scaling; sc != nil && (sc.InstancesPerReplica != k || sc.Base%k != 0 || sc.Max%k != 0 || sc.Spare%k != 0) {
+					t.Errorf("%s: a day of %d to %d instances (spare %d) for replicas of %d", where, sc.Base, sc.Max, sc.Spare, k)
+				}
+				if mg := s.Constraints.MaxGPUs; mg > 0 && pl.GPUs > mg {
+					t.Errorf("%s: %d GPUs, max_gpus %d", where, pl.GPUs, mg)
+				}
+				spans++
+			} else if pl.ReplicasPerInstance > 0 && pl.ReplicasPerInstance*pl.GPUsPerReplica > pl.GPUsPerInstance*perGPU {
 				t.Errorf("%s: %d replicas of %d GPUs per instance of %d", where, pl.ReplicasPerInstance, pl.GPUsPerReplica, pl.GPUsPerInstance)
 			}
 			switch sl := pl.Slice; {
@@ -113,6 +131,9 @@ func TestPlansObeyPhysics(t *testing.T) {
 				t.Errorf("%s: throughput %.4g outside its interval %.4g-%.4g", where, p.Throughput.Value, *p.Throughput.P10, *p.Throughput.P90)
 			}
 		}
+	}
+	if spans == 0 {
+		t.Error("no example plans a replica over several instances (examples/deepseek-v3-chat.yaml should)")
 	}
 }
 

@@ -72,7 +72,6 @@ func planDoc(in PlanInput, c *Candidate, target float64, name string, peakInstan
 	}
 	spec := in.Spec
 	d, _ := workload.DayOf(spec)
-	per := max(1, sc.ReplicasPerInstance)
 	if target <= 0 {
 		target = planTarget(spec, c)
 	}
@@ -104,22 +103,22 @@ func planDoc(in PlanInput, c *Candidate, target float64, name string, peakInstan
 	}
 	policy := map[string]any{"metric": "in_flight", "target": round3(target), "polling_interval_s": 15, "scale_down_stabilization_s": 300}
 	if peakInstances > 0 {
-		policy = map[string]any{"kind": autoscale.PolicyFixed, "replicas": peakInstances * per}
+		policy = map[string]any{"kind": autoscale.PolicyFixed, "replicas": sc.ReplicasOn(peakInstances)}
 	} else if c.Cost.Mode == catalog.Spot {
 		risk := in.Catalog.SpotRiskOf(c.Offer)
 		hazard, _ := cost.SpotHazard(risk)
 		policy["kind"] = autoscale.PolicyMixed
-		policy["on_demand"] = map[string]any{"replicas": sc.Held * per}
-		spot := map[string]any{"max_replicas": (sc.ceiling() - sc.Held) * per, "interruptions_per_hour": hazard, "notice_s": spotNoticeS}
-		if n := (sc.Base - sc.Held) * per; n > 0 {
+		policy["on_demand"] = map[string]any{"replicas": sc.ReplicasOn(sc.Held)}
+		spot := map[string]any{"max_replicas": sc.ReplicasOn(sc.ceiling() - sc.Held), "interruptions_per_hour": hazard, "notice_s": spotNoticeS}
+		if n := sc.ReplicasOn(sc.Base - sc.Held); n > 0 {
 			spot["min_replicas"] = n
 		}
 		policy["spot"] = spot
 	} else {
 		policy["kind"] = autoscale.PolicyTarget
-		policy["min_replicas"] = sc.Base * per
-		policy["max_replicas"] = sc.ceiling() * per
-		policy["initial_replicas"] = sc.Base * per
+		policy["min_replicas"] = sc.ReplicasOn(sc.Base)
+		policy["max_replicas"] = sc.ReplicasOn(sc.ceiling())
+		policy["initial_replicas"] = sc.ReplicasOn(sc.Base)
 	}
 	slo := map[string]any{"target": sloTarget(spec)}
 	switch spec.Kind {
@@ -318,15 +317,14 @@ func CheckPlan(ctx context.Context, req Request, c *Candidate) (*PlanCheck, erro
 // the plan's service file replays the same day.
 func fitToReplay(req Request, c *Candidate, r *autoscale.Result) {
 	sc := c.Plan.Scaling
-	per := max(1, sc.ReplicasPerInstance)
 	ceiling := sc.Max
 	if sc.Ceiling > 0 {
 		ceiling = sc.Ceiling
 	}
 	x := *sc
 	x.Ceiling = ceiling
-	x.Max = min(ceiling, max(sc.Base, ceilDiv(r.PeakReplicas, per)))
-	x.BurstInstances = math.Min(float64(x.Max-x.Base), math.Max(0, r.MeanReplicas/float64(per)-float64(sc.Base)))
+	x.Max = min(ceiling, max(sc.Base, sc.instancesFor(r.PeakReplicas)))
+	x.BurstInstances = math.Min(float64(x.Max-x.Base), math.Max(0, sc.instancesForMean(r.MeanReplicas)-float64(sc.Base)))
 	reprice(req, c, &x)
 }
 
@@ -586,6 +584,9 @@ func planLayout(spec *workload.Spec, c *Candidate) *workload.Spec {
 	}
 	if c.Plan.Pipeline > 1 {
 		s.Parallelism.Pipeline = c.Plan.Pipeline
+	}
+	if c.Plan.Expert > 1 && c.Plan.InstancesPerReplica > 1 {
+		s.Parallelism.Expert = c.Plan.Expert // experts over several instances: the layout the plan was priced with
 	}
 	return &s
 }

@@ -57,6 +57,11 @@ type Scaling struct {
 	Ceiling int `json:"ceiling,omitempty"`
 	// ReplicasPerInstance is the model copies one instance holds.
 	ReplicasPerInstance int `json:"replicas_per_instance"`
+	// InstancesPerReplica is the instances one model copy spans when it
+	// does not fit one (0 or 1: it fits). Every count is then a multiple
+	// of it: a lost instance takes its whole replica down, and the spare
+	// is a replica's worth.
+	InstancesPerReplica int `json:"instances_per_replica,omitempty"`
 	// BurstInstances is the mean number of instances above the base over
 	// the day.
 	BurstInstances float64 `json:"burst_instances"`
@@ -155,6 +160,50 @@ func atRate(spec *workload.Spec, rps float64) *workload.Spec {
 // o, each holding perInstance replicas: the need at each hour, the base
 // and the spare, before it is priced in a mode.
 func (ev *evaluator) scaling(o *catalog.Offer, peakNeed, perInstance int, weightsGB, headroom float64) *Scaling {
+	return ev.scalingSpan(o, peakNeed, perInstance, 1, weightsGB, headroom)
+}
+
+// scalingSpan is scaling for replicas that each span span instances: the
+// day is planned in replicas (a multi-node replica sits in one zone and
+// is lost whole), then counted in instances.
+func (ev *evaluator) scalingSpan(o *catalog.Offer, peakNeed, perInstance, span int, weightsGB, headroom float64) *Scaling {
+	if span <= 1 {
+		return ev.scalingOf(o, peakNeed, perInstance, weightsGB, headroom)
+	}
+	sc := ev.scalingOf(o, ceilDiv(max(1, peakNeed), span), 1, weightsGB, headroom)
+	sc.InstancesPerReplica = span
+	for _, n := range []*int{&sc.TroughNeed, &sc.PeakNeed, &sc.Spare, &sc.Base, &sc.Held, &sc.Max, &sc.HeadroomExtra} {
+		*n *= span
+	}
+	sc.BurstInstances *= float64(span)
+	return sc
+}
+
+// ReplicasOn is the model copies instances of the plan's offer hold.
+func (sc *Scaling) ReplicasOn(instances int) int {
+	if k := sc.InstancesPerReplica; k > 1 {
+		return ceilDiv(instances, k)
+	}
+	return instances * max(1, sc.ReplicasPerInstance)
+}
+
+// instancesFor is the instances replicas take.
+func (sc *Scaling) instancesFor(replicas int) int {
+	if k := sc.InstancesPerReplica; k > 1 {
+		return replicas * k
+	}
+	return ceilDiv(replicas, max(1, sc.ReplicasPerInstance))
+}
+
+// instancesForMean is instancesFor for a mean number of replicas.
+func (sc *Scaling) instancesForMean(replicas float64) float64 {
+	if k := sc.InstancesPerReplica; k > 1 {
+		return replicas * float64(k)
+	}
+	return replicas / float64(max(1, sc.ReplicasPerInstance))
+}
+
+func (ev *evaluator) scalingOf(o *catalog.Offer, peakNeed, perInstance int, weightsGB, headroom float64) *Scaling {
 	d := ev.day
 	sv := ev.spec.Service
 	sc := &Scaling{MeanRPS: d.MeanRPS, PeakRPS: d.PeakRPS, TroughRPS: d.TroughRPS, PeakHour: d.PeakHour,
@@ -266,7 +315,7 @@ func (ev *evaluator) priceScaled(o *catalog.Offer, sc *Scaling, p *perf.Predicti
 		sc.BaseMode = catalog.OnDemand
 		sc.Held = 0
 		if production {
-			sc.Held = max(1, sc.TroughNeed)
+			sc.Held = max(max(1, sc.InstancesPerReplica), sc.TroughNeed)
 			if _, ok := o.YourPrices.Get(catalog.OnDemand); !ok {
 				return cost.Estimate{}, fmt.Sprintf("a production service holds its quiet hours' need on capacity spot cannot reclaim, and %s has no on-demand price in %s", o.ID(), o.Region)
 			}
@@ -392,7 +441,7 @@ func (ev *evaluator) setPlan(c *Candidate, sc *Scaling, e cost.Estimate) {
 	c.Cost = e
 	c.Instances, c.GPUs = sc.Max, sc.Max*o.GPUCount
 	c.PerHourUSD, c.PerMonthUSD = e.PerHourUSD, e.Cost.Total
-	c.Plan = planOf(ev.sized, o, sc.Max, sc.Max*sc.ReplicasPerInstance, c.Pred, m, e.PerHourUSD)
+	c.Plan = planOf(ev.sized, o, sc.Max, sc.ReplicasOn(sc.Max), c.Pred, m, e.PerHourUSD)
 	c.Plan.Slice, c.Plan.Scaling = slice, sc
 	setIntervals(c, true)
 	if work, unit, scale := workDone(ev.spec, c.Pred, true); work > 0 && e.Cost.Total > 0 {
@@ -410,14 +459,15 @@ func replan(req Request, c *Candidate, peakNeed int, headroom float64) bool {
 	ev := newEvaluator(&req, []catalog.Mode{m}, nil)
 	ev.startGroup(c.Offer)
 	o := c.Offer
-	if ev.cover(o.SpotZones)(int(math.Ceil(float64(peakNeed)/headroom-1e-9)))*o.GPUCount > ev.maxGPUs {
+	span := max(1, old.InstancesPerReplica)
+	if ev.cover(o.SpotZones)(int(math.Ceil(float64(ceilDiv(peakNeed, span))/headroom-1e-9)))*span*o.GPUCount > ev.maxGPUs {
 		return false
 	}
 	weights := ev.ckptGB
 	if c.Pred.Memory.WeightsGB > 0 {
 		weights = c.Pred.Memory.WeightsGB
 	}
-	sc := ev.scaling(o, peakNeed, old.ReplicasPerInstance, weights, headroom)
+	sc := ev.scalingSpan(o, peakNeed, old.ReplicasPerInstance, span, weights, headroom)
 	e, why := ev.priceScaled(o, sc, c.Pred, m)
 	if why != "" {
 		return false
@@ -431,6 +481,6 @@ func replan(req Request, c *Candidate, peakNeed int, headroom float64) bool {
 // at the peak (Little's law: each replica's rate times a request's time in
 // service).
 func targetInFlight(spec *workload.Spec, sc *Scaling, p *perf.Prediction) float64 {
-	replicas := float64(max(1, sc.PeakNeed*max(1, sc.ReplicasPerInstance)))
+	replicas := float64(max(1, sc.ReplicasOn(sc.PeakNeed)))
 	return round3(math.Max(1, sc.Headroom*sc.PeakRPS/replicas*requestSeconds(spec, p)))
 }

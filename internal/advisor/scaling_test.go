@@ -73,6 +73,7 @@ func TestServicePlansKeepTheirDay(t *testing.T) {
 			checked++
 			where := fmt.Sprintf("%s %s %s", name, c.Offer.Key(), c.Cost.Mode)
 			floor := max(1, sc.TroughNeed)
+			k := max(1, sc.InstancesPerReplica) // a spare is one replica's instances
 			switch {
 			case sc.PeakNeed < 1 || sc.TroughNeed > sc.PeakNeed || sc.Base > sc.Max || sc.Max < sc.PeakNeed+sc.Spare:
 				t.Errorf("%s: trough %d, peak %d, spare %d, base %d, max %d", where, sc.TroughNeed, sc.PeakNeed, sc.Spare, sc.Base, sc.Max)
@@ -80,7 +81,7 @@ func TestServicePlansKeepTheirDay(t *testing.T) {
 				t.Errorf("%s: day %g-%g requests/s, the file's %g-%g", where, sc.TroughRPS, sc.PeakRPS, d.TroughRPS, d.PeakRPS)
 			}
 			if s.Production() {
-				if (sc.ZoneSafe && sc.Spare < 1 || !sc.ZoneSafe && sc.Spare != 1) || sc.Base < floor+1 || sc.Held < 1 {
+				if (sc.ZoneSafe && sc.Spare < k || !sc.ZoneSafe && sc.Spare != k) || sc.Base < floor+k || sc.Held < 1 {
 					t.Errorf("%s: production with spare %d, base %d, held %d (quiet hours need %d)", where, sc.Spare, sc.Base, sc.Held, floor)
 				}
 				if c.Cost.Mode == catalog.Spot && (sc.BaseMode != catalog.OnDemand || sc.Held < floor) {
@@ -106,7 +107,7 @@ func TestServicePlansKeepTheirDay(t *testing.T) {
 			if total := sc.BaseUSD + sc.BurstUSD; math.Abs(total-c.Cost.Cost.Total) > 1e-6*c.Cost.Cost.Total || c.PerMonthUSD != c.Cost.Cost.Total {
 				t.Errorf("%s: base $%.2f + burst $%.2f, but the month costs $%.2f ($%.2f)", where, sc.BaseUSD, sc.BurstUSD, c.Cost.Cost.Total, c.PerMonthUSD)
 			}
-			if c.Plan.Instances != sc.Max || c.Instances != sc.Max || c.Plan.Replicas != sc.Max*sc.ReplicasPerInstance {
+			if c.Plan.Instances != sc.Max || c.Instances != sc.Max || c.Plan.Replicas != sc.ReplicasOn(sc.Max) {
 				t.Errorf("%s: plan %d instances, %d replicas; the day's peak is %d instances of %d", where, c.Plan.Instances, c.Plan.Replicas, sc.Max, sc.ReplicasPerInstance)
 			}
 		}

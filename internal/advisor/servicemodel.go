@@ -46,6 +46,20 @@ func ServiceModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o
 	inf.RequestsPerSecond = nil
 	offline.Inference = &inf
 	curve, p, err := perf.Curve(&offline, cl)
+	span := 1
+	if err != nil && rc.perInstance == 0 && o.FabricKind != "" {
+		// A model larger than one instance: a replica over the fewest
+		// instances that hold it, joined by the offer's fabric.
+		for k := 2; k <= 8 && err != nil; k *= 2 {
+			ck, kerr := perf.NewCluster(cl.GPU, k*o.GPUCount, k, o)
+			if kerr != nil {
+				break
+			}
+			if c2, p2, err2 := perf.Curve(&offline, ck); err2 == nil {
+				curve, p, err, span = c2, p2, nil, k
+			}
+		}
+	}
 	if err != nil {
 		return nil, apperr.Emptyf("%s cannot serve %s: %s", o.ID(), ws.Name, p.Reason)
 	}
@@ -61,6 +75,11 @@ func ServiceModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o
 		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
 		StepPerSeqS: curve.StepPerSeqS, ColdStartS: coldStart(spec, o, weightsGB), PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),
 		GPUs: curve.TensorParallel, ReplicasPerInstance: curve.ReplicasPerNode,
+	}
+	if span > 1 {
+		// Each replica pays for the instances it spans.
+		m.ReplicasPerInstance = 1
+		m.PricePerHourUSD = price * float64(span) / float64(max(1, curve.ReplicasPerNode))
 	}
 	if rc.perInstance > 0 {
 		m.ReplicasPerInstance, m.GPUs, m.PricePerHourUSD = rc.perInstance, 1, rc.price

@@ -20,6 +20,8 @@ func TestPredictGolden(t *testing.T) {
 		{"predict-pretrain-nofit-zh.txt", []string{"predict", "-f", "../../examples/llama3-70b-pretrain.yaml", "--gpu", "a10g", "--gpus", "1", "--lang", "zh"}},
 		{"predict-sdxl.txt", []string{"predict", "-f", "../../examples/sdxl-images.yaml", "--gpu", "h100-sxm"}},
 		{"predict-sdxl-zh.txt", []string{"predict", "-f", "../../examples/sdxl-images.yaml", "--gpu", "h100-sxm", "--lang", "zh"}},
+		{"predict-deepseek-2nodes.txt", []string{"predict", "-f", "../../examples/deepseek-v3-chat.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "--nodes", "2"}},
+		{"predict-deepseek-2nodes-zh.txt", []string{"predict", "-f", "../../examples/deepseek-v3-chat.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "--nodes", "2", "--lang", "zh"}},
 		{"predict-resnet.json", []string{"predict", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "-o", "json"}},
 	}
 	for _, tt := range tests {

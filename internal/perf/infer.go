@@ -123,16 +123,35 @@ func specGave(spec *workload.Spec, field string) bool {
 	return true
 }
 
-// replica is one model copy on tp GPUs and what a step on it costs.
+// layout is how one serving replica is laid over GPUs: a group of tp GPUs
+// in tensor parallel (with ep, experts split over them and attention data
+// parallel), repeated over pp pipeline stages. A group larger than a node
+// is one NVLink domain (GB200 NVL72) or, with ep, an expert-parallel group
+// over the fabric; pipeline stages of more than one node talk over the
+// fabric.
+type layout struct {
+	tp, pp int
+	ep     bool
+}
+
+// gpus is the GPUs one replica of the layout takes.
+func (l layout) gpus() int { return l.tp * max(1, l.pp) }
+
+// replica is one model copy on its layout's GPUs and what a step on it
+// costs.
 type replica struct {
 	j                *inferJob
 	m                *Params
 	c                Cluster
-	tp               int
+	tp, pp           int
+	attnDP           bool    // experts split over the tp GPUs, attention replicated per GPU
+	frac             float64 // the largest pipeline stage's share of the layers (1: no pipeline)
 	rate, bw         float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
 	attnRate         float64
 	intra            float64
+	a2a              float64 // bytes/s of one GPU's expert all-to-all (its NVLink, or the fabric for peers beyond it)
 	arLat            float64 // latency of one small all-reduce on the replica's link
+	hopLat, hopBW    float64 // a pipeline hop between nodes: latency (s) and bytes/s per GPU
 	weightsGB, capGB float64
 	kvPerTok         float64 // KV bytes per token on one GPU
 	kvGBPerSeq       float64 // what admission reserves per sequence
@@ -142,28 +161,43 @@ type replica struct {
 	reserveCtx, ctx  float64
 }
 
-func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replica {
-	r := replica{j: j, m: m, c: c, tp: tp}
+func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) replica {
+	tp := lay.tp
+	r := replica{j: j, m: m, c: c, tp: tp, pp: max(1, lay.pp), attnDP: j.attnDP || lay.ep, frac: 1}
+	if r.pp > 1 {
+		r.frac = math.Ceil(float64(j.layers)/float64(r.pp)) / float64(j.layers)
+	}
 	a := c.GPU
 	k := j.eng.Kernel
 	r.rate = m.matmulFLOPS(a, f, j.dt) * k
 	r.bw = a.MemBandwidthGBps * 1e9 * f.BW * k
 	r.attnRate = peakNominal(a, mustDT(a)) * f.Attn * powerDerate(a) * k
 	r.intra = c.intraGBps() * 1e9
+	r.a2a = r.intra
+	if dom := c.fastDomain(); tp > dom {
+		// A GPU sends to each peer alike: the share beyond its NVLink
+		// domain crosses the fabric while the rest stays on NVLink.
+		out := float64(tp-dom) / float64(tp)
+		r.a2a = 1 / math.Max(out/(c.interGBps()*1e9), (1-out)/r.intra)
+	}
 	r.arLat = allReduceLatency(c, tp)
+	if r.pp > 1 {
+		r.hopLat, r.hopBW = pipelineHop(c)
+	}
 	r.capGB = a.MemGiB * 1.073741824
 	tpF := float64(tp)
-	if j.attnDP {
+	if r.attnDP {
 		r.weightsGB = ((j.n-j.expertParams)*j.wBytes + j.expertParams*j.wBytes/tpF) / 1e9
 	} else {
 		r.weightsGB = j.n * j.wBytes / tpF / 1e9
 	}
+	r.weightsGB *= r.frac // a stage holds its layers only
 	r.usableGB = r.capGB*j.eng.MemShare - r.weightsGB - runtimeGB - workspaceGB
 	kvSplit := float64(min(tp, j.kvHeads))
-	if j.mla || j.attnDP {
+	if j.mla || r.attnDP {
 		kvSplit = 1 // the MLA latent is shared by all heads; attention-DP keeps whole sequences per GPU
 	}
-	r.kvPerTok = j.kvPerTokenBytes / kvSplit
+	r.kvPerTok = j.kvPerTokenBytes / kvSplit * r.frac
 	r.ctx = j.prompt + j.output/2
 	r.reserveCtx = r.ctx
 	if j.eng.ReserveFull || j.batching == workload.BatchingStatic {
@@ -174,7 +208,7 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replic
 		return r
 	}
 	per := r.usableGB / r.kvGBPerSeq
-	if j.attnDP {
+	if r.attnDP {
 		per *= tpF // each GPU holds its own sequences
 	}
 	r.bMem = int(math.Min(per, 1e7))
@@ -183,7 +217,7 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replic
 	}
 	r.fits = true
 	engineCap := j.eng.MaxBatch
-	if j.attnDP {
+	if r.attnDP {
 		engineCap *= tp // attention data-parallel ranks each schedule their own batch
 	}
 	r.bMax = min(r.bMem, engineCap)
@@ -191,6 +225,31 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, tp int) replic
 		r.bMax = min(r.bMem, j.maxBatch)
 	}
 	return r
+}
+
+// pipelineHop is the latency (s) and per-GPU bandwidth (bytes/s) of
+// sending activations from one pipeline stage to the next node: the
+// fabric's, or without one the front-end network's, shared by the node's
+// GPUs (each tensor-parallel rank sends its slice).
+func pipelineHop(c Cluster) (lat, bw float64) {
+	if c.FabricGbps <= 0 {
+		net := c.NetworkGbps
+		if net <= 0 {
+			net = defaultEthernetGbps
+		}
+		return 100e-6, net / 8 * 0.5 * 1e9 / float64(max(1, c.GPUsPerNode))
+	}
+	lat = 15e-6 // an RDMA send through NCCL
+	switch c.FabricKind {
+	case "ethernet", "gpudirect-tcpx":
+		lat = 40e-6
+	}
+	return lat, c.interGBps() * 1e9
+}
+
+// hop is the time to pass tokens' activations to the next stage.
+func (r replica) hop(tokens float64) float64 {
+	return r.hopLat + tokens*float64(r.j.hidden)*2/float64(r.tp)/r.hopBW
 }
 
 func mustDT(a *catalog.Accelerator) catalog.DataType {
@@ -220,15 +279,31 @@ func allReduceLatency(c Cluster, n int) float64 {
 	return base + hop*float64(n-1)
 }
 
-// step is one decode step of batch b at mean context ctx: memory traffic
-// (weights, the experts b tokens touch, the KV cache), GEMM work, the
-// tensor-parallel all-reduces or expert all-to-all, and the engine's host
-// overhead.
+// step is one decode step of batch b at mean context ctx: every sequence
+// gains a token. Without a pipeline it is one pass (stage); with pp
+// stages the batch runs as pp micro-batches, each through every stage and
+// its hop to the next node, so a token's step is pp stage passes and hops
+// (the stages work on other micro-batches meanwhile).
 func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost float64) {
+	if r.pp <= 1 {
+		return r.stage(float64(b), ctx, 1)
+	}
+	pp := float64(r.pp)
+	mb := math.Ceil(float64(b) / pp)
+	_, sMem, sComp, sComm, sHost := r.stage(mb, ctx, r.frac)
+	tMem, tComp, tComm, tHost = pp*sMem, pp*sComp, pp*(sComm+r.hop(mb)), pp*sHost
+	tStep = math.Max(tMem, tComp) + r.m.DecodeOverlap*math.Min(tMem, tComp) + tComm + tHost
+	return
+}
+
+// stage is one decode pass of B sequences at mean context ctx through
+// frac of the layers: memory traffic (weights, the experts the tokens
+// touch, the KV cache), GEMM work, the tensor-parallel all-reduces or
+// expert all-to-all, and the engine's host overhead.
+func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost float64) {
 	j, m := r.j, r.m
-	B := float64(b)
 	tpF := float64(r.tp)
-	L := float64(j.layers)
+	L := float64(j.layers) * frac
 	h := float64(j.hidden)
 	touched := 0.0
 	if j.experts > 0 {
@@ -236,19 +311,19 @@ func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost floa
 		touched = 1 - math.Pow(1-float64(j.active)/float64(j.experts), tokens)
 	}
 	var dense, experts, kv, flops float64
-	if j.attnDP {
+	if r.attnDP {
 		bg := math.Ceil(B / tpF)
-		dense = (j.denseParams + j.head) * j.wBytes
-		experts = j.expertParams * touched * j.wBytes / tpF
+		dense = (j.denseParams + j.head) * j.wBytes * frac
+		experts = j.expertParams * touched * j.wBytes / tpF * frac
 		kv = bg * ctx * r.kvPerTok
-		flops = 2*(j.denseParams+j.head)*bg + 4*L*j.qWidth*ctx*bg
+		flops = (2*(j.denseParams+j.head)*bg + 4*float64(j.layers)*j.qWidth*ctx*bg) * frac
 		// Dispatch and combine all-to-all per MoE layer.
-		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2/r.intra)
+		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2/r.a2a)
 	} else {
-		dense = (j.denseParams + j.head) * j.wBytes / tpF
-		experts = j.expertParams * touched * j.wBytes / tpF
+		dense = (j.denseParams + j.head) * j.wBytes / tpF * frac
+		experts = j.expertParams * touched * j.wBytes / tpF * frac
 		kv = B * ctx * r.kvPerTok
-		flops = (2*(j.denseParams+j.head)*B + 4*L*j.qWidth*ctx*B) / tpF
+		flops = (2*(j.denseParams+j.head)*B + 4*float64(j.layers)*j.qWidth*ctx*B) / tpF * frac
 		if r.tp > 1 {
 			tComm = 2 * L * (r.arLat + 2*(tpF-1)/tpF*B*h*2/r.intra)
 		}
@@ -259,14 +334,14 @@ func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost floa
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
 		width := j.expertFFN
-		if !j.attnDP {
+		if !r.attnDP {
 			width /= tpF
 		}
-		tComp += 2 * j.activeExpert * B / tpF / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
+		tComp += 2 * j.activeExpert * B / tpF * frac / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
 	}
 	tHost = j.eng.StepS + j.eng.PerSeqS*B + j.eng.LaunchPerLayerS*L
 	if j.experts > 0 {
-		tHost += m.MoELayerS * j.moeLayers
+		tHost += m.MoELayerS * j.moeLayers * frac
 	}
 	tStep = math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + tComm + tHost
 	return
@@ -296,7 +371,13 @@ func (r replica) prefillCompute(tokens, rows, arLat float64) float64 {
 // for the whole batch and the all-reduces are large enough to hide their
 // latency.
 func (r replica) prefillWork(tokens float64) float64 {
-	return r.prefillCompute(tokens, math.Max(tokens, 2048), 0)
+	t := r.prefillCompute(tokens, math.Max(tokens, 2048), 0)
+	if r.pp > 1 {
+		// The stages prefill different prompts at once: the largest
+		// stage, or its hop to the next node, sets the pace.
+		t = math.Max(t*r.frac, tokens*float64(r.j.hidden)*2/float64(r.tp)/r.hopBW)
+	}
+	return t
 }
 
 // prefill is the latency of one prompt on its own: its work, at least one
@@ -304,6 +385,13 @@ func (r replica) prefillWork(tokens float64) float64 {
 func (r replica) prefill(tokens float64) float64 {
 	weights := r.weightsGB * 1e9 / r.bw
 	t := r.prefillCompute(tokens, tokens, r.arLat)
+	if r.pp > 1 {
+		// One prompt passes the stages one after another, with a hop
+		// between each.
+		pp := float64(r.pp)
+		t = t*r.frac*pp + (pp-1)*r.hop(tokens)
+		weights *= pp
+	}
 	return math.Max(t, weights) + r.j.eng.StepS + r.j.eng.LaunchPerLayerS*float64(r.j.layers)
 }
 
@@ -351,6 +439,7 @@ func (r replica) staticTokS(b int) (tokS, batchS float64) {
 // inferEval is the outcome for one layout.
 type inferEval struct {
 	r                  replica
+	lay                layout
 	tp, replicas       int
 	fits               bool
 	bOp, bSLO          int
@@ -367,9 +456,10 @@ type inferEval struct {
 	makespanS          float64 // a burst's or static batch's wall time
 }
 
-func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, tp int) inferEval {
-	r := newReplica(m, j, c, f, tp)
-	e := inferEval{r: r, tp: tp, replicas: c.GPUs / tp}
+func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) inferEval {
+	lay.pp = max(1, lay.pp)
+	r := newReplica(m, j, c, f, lay)
+	e := inferEval{r: r, lay: lay, tp: lay.tp, replicas: c.GPUs / lay.gpus()}
 	if !r.fits {
 		return e
 	}
@@ -470,8 +560,19 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 	if par.Data > 0 && len(tps) == 1 && par.Data*tps[0] != c.GPUs {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("parallelism.data %d x %d GPUs per replica is not the cluster's %d GPUs: the cluster holds %d replicas", par.Data, tps[0], c.GPUs, c.GPUs/max(1, tps[0])))
 	}
-	if par.Pipeline > 1 || par.Context > 1 {
-		p.Assumptions = append(p.Assumptions, "parallelism.pipeline and parallelism.context are not modelled for serving: each replica is predicted with tensor (and expert) parallelism only")
+	lays := make([]layout, 0, len(tps))
+	for _, tp := range tps {
+		lays = append(lays, layout{tp: tp, pp: 1})
+	}
+	if par.Pipeline > 1 {
+		tp := par.Tensor
+		if tp == 0 {
+			tp = max(1, min(c.GPUsPerNode, c.GPUs/par.Pipeline))
+		}
+		lays = []layout{{tp: tp, pp: par.Pipeline}}
+	}
+	if par.Context > 1 {
+		p.Assumptions = append(p.Assumptions, "parallelism.context is not modelled for serving: each replica is predicted with tensor, pipeline and expert parallelism only")
 		p.Confidence = lowerConfidence(p.Confidence)
 	}
 	better := func(a, b inferEval) bool { // is a better than b?
@@ -484,27 +585,41 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 		}
 		return a.maxTokS*float64(a.replicas) > b.maxTokS*float64(b.replicas)
 	}
-	for _, tp := range tps {
-		if c.GPUs%tp != 0 {
-			continue
-		}
-		e := evalInference(m, &j, c, f, tp)
-		if !e.fits {
-			if leanest.tp == 0 || e.r.weightsGB < leanest.r.weightsGB {
-				leanest = e
+	try := func(lays []layout) {
+		for _, lay := range lays {
+			if c.GPUs%lay.gpus() != 0 {
+				continue
 			}
-			continue
+			e := evalInference(m, &j, c, f, lay)
+			if !e.fits {
+				if leanest.tp == 0 || e.r.weightsGB < leanest.r.weightsGB {
+					leanest = e
+				}
+				continue
+			}
+			if !found || better(e, best) {
+				best, found = e, true
+			}
 		}
-		if !found || better(e, best) {
-			best, found = e, true
-		}
+	}
+	try(lays)
+	given := par.Tensor > 0 || par.Expert > 0 || par.Pipeline > 1 || par.Data > 0
+	if !found && !given && c.GPUs > c.GPUsPerNode {
+		// The model does not fit one node: a replica spans several. The
+		// reason it does not fit at all stays the one node's.
+		inNode := leanest
+		try(spanLayouts(&j, c))
+		leanest = inNode
 	}
 	if !found {
 		if leanest.tp == 0 {
-			leanest = evalInference(m, &j, c, f, tps[0])
+			leanest = evalInference(m, &j, c, f, lays[0])
 		}
 		notFitting(&j, leanest, c, p)
 		return nil
+	}
+	if best.r.nodes() > 1 {
+		p.Confidence = lowerConfidence(p.Confidence) // the fabric's terms are not calibrated against measurements
 	}
 	fillInference(&j, best, c, p)
 	if j.eng.Outside != "" {
@@ -513,14 +628,49 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 	return nil
 }
 
+// spanLayouts are the layouts of a replica over more than one node of c:
+// one tensor-parallel group over a whole NVLink domain that spans nodes
+// (GB200 NVL72); pipeline stages over nodes with tensor parallel inside
+// each; and for an MoE, experts split over the GPUs of several nodes
+// (attention data parallel) with their all-to-all over the fabric.
+func spanLayouts(j *inferJob, c Cluster) []layout {
+	var out []layout
+	per := max(1, c.GPUsPerNode)
+	dom := c.fastDomain()
+	headsDivide := func(tp int) bool { return j.heads == 0 || j.heads%tp == 0 }
+	for tp := 2 * per; tp <= dom; tp *= 2 {
+		if headsDivide(tp) {
+			out = append(out, layout{tp: tp, pp: 1})
+		}
+	}
+	tp := 1
+	for tp*2 <= per && headsDivide(tp*2) {
+		tp *= 2
+	}
+	for pp := 2; tp*pp <= c.GPUs && pp <= j.layers; pp *= 2 {
+		out = append(out, layout{tp: tp, pp: pp})
+	}
+	if j.experts > 0 {
+		for ep := 2 * per; ep <= c.GPUs && ep <= j.experts; ep *= 2 {
+			out = append(out, layout{tp: ep, pp: 1, ep: true})
+		}
+	}
+	return out
+}
+
+// nodes is how many nodes one replica spans.
+func (r replica) nodes() int {
+	return (r.tp*r.pp + max(1, r.c.GPUsPerNode) - 1) / max(1, r.c.GPUsPerNode)
+}
+
 func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	r := e.r
 	p.Fits = false
 	p.Bottleneck = MemoryCapacity
 	need := r.weightsGB + runtimeGB + workspaceGB + r.kvGBPerSeq
 	p.MemoryPerGPUGB = round(need, 1)
-	if e.tp > c.GPUs || c.GPUs%max(1, e.tp) != 0 {
-		p.Reason = fmt.Sprintf("the parallelism block asks for %d GPUs per replica, but the cluster has %d", e.tp, c.GPUs)
+	if g := e.lay.gpus(); g > c.GPUs || c.GPUs%max(1, g) != 0 {
+		p.Reason = fmt.Sprintf("the parallelism block asks for %d GPUs per replica, but the cluster has %d", g, c.GPUs)
 		p.Verdict = p.Reason + "."
 		p.Fix = "use a multiple of that many GPUs, or change parallelism.tensor"
 		p.TTFTMs, p.TPOTMs = nil, nil
@@ -544,8 +694,11 @@ func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	r := e.r
 	p.Fits = true
-	p.Parallelism = Parallelism{Data: e.replicas, Tensor: e.tp, Pipeline: 1, Replicas: e.replicas}
-	if j.attnDP {
+	p.Parallelism = Parallelism{Data: e.replicas, Tensor: e.tp, Pipeline: r.pp, Replicas: e.replicas}
+	if n := r.nodes(); n > 1 {
+		p.Parallelism.NodesPerReplica = n
+	}
+	if r.attnDP {
 		p.Parallelism.Expert = e.tp
 	}
 	unit := "tokens/s"
@@ -558,7 +711,7 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	p.TTFTMs = ptr(round(e.ttft*1000, 1))
 	p.TPOTMs = ptr(round(e.tpot*1000, 2))
 	kvGB := r.kvGBPerSeq * float64(e.bOp)
-	if j.attnDP {
+	if r.attnDP {
 		kvGB /= float64(e.tp)
 	}
 	p.Memory = roundMemory(Memory{WeightsGB: r.weightsGB, KVCacheGB: kvGB, OverheadGB: runtimeGB + workspaceGB,
@@ -590,6 +743,12 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if e.tp > 1 {
 		p.Breakdown.CommLink = "intra-node " + c.LinkKind
 	}
+	if r.nodes() > 1 && (r.pp > 1 || e.tp > c.fastDomain()) {
+		p.Breakdown.CommLink = "inter-node " + c.FabricKind
+		if c.FabricGbps <= 0 {
+			p.Breakdown.CommLink = "inter-node ethernet"
+		}
+	}
 	s := &Serving{Batch: e.bOp, MaxBatchMemory: r.bMem, MaxBatchSLO: e.bSLO, PrefillMs: round(e.tPrefill*1000, 1),
 		OfflineTokensS: round(e.maxTokS*float64(e.replicas), 1), Batching: string(j.batching), Engine: string(j.eng.Framework) + " " + j.eng.Version}
 	s.RequestsPerS = round(e.maxTokS*float64(e.replicas)/j.tokensPerRequest(), 2)
@@ -617,6 +776,9 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if j.attnDP {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
 	}
+	if n := r.nodes(); n > 1 {
+		p.Assumptions = append(p.Assumptions, spanNote(r, c))
+	}
 	if j.rps != nil {
 		p.Assumptions = append(p.Assumptions, "under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)")
 	}
@@ -628,10 +790,54 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		// On an offer, GPUs come in whole instances: say the fleet that
 		// recommend and cost would price.
 		need := max(s.ReplicasNeeded, int(math.Ceil(e.load*float64(e.replicas))))
-		perInstance := max(1, c.GPUsPerNode/e.tp)
-		inst := (need + perInstance - 1) / perInstance
-		p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, inst, inst*c.GPUsPerNode, inst*perInstance)
+		if n := r.nodes(); n > 1 {
+			p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, need*n, need*n*c.GPUsPerNode, need)
+		} else {
+			perInstance := max(1, c.GPUsPerNode/e.tp)
+			inst := (need + perInstance - 1) / perInstance
+			p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, inst, inst*c.GPUsPerNode, inst*perInstance)
+		}
 	}
+}
+
+// fabricName names the link between c's nodes: its fabric, or the
+// front-end network when it has none.
+func fabricName(c Cluster) string {
+	if c.FabricGbps <= 0 || c.FabricKind == "" {
+		return "Ethernet"
+	}
+	return FabricName(c.FabricKind)
+}
+
+// FabricName is how a catalog's fabric kind is written in a sentence.
+func FabricName(kind string) string {
+	switch kind {
+	case "infiniband":
+		return "InfiniBand"
+	case "roce":
+		return "RoCE"
+	case "efa":
+		return "EFA"
+	case "gpudirect-tcpx":
+		return "GPUDirect-TCPX"
+	case "ethernet", "":
+		return "Ethernet"
+	}
+	return kind
+}
+
+// spanNote says how a replica that spans nodes is laid out and what its
+// step pays for the links between them.
+func spanNote(r replica, c Cluster) string {
+	n := r.nodes()
+	switch {
+	case r.pp > 1:
+		return fmt.Sprintf("a replica spans %d nodes: tensor parallelism %d inside each node and %d pipeline stages of at most %d of the %d layers; each decode step runs %d micro-batches through every stage, with a hop of %.0f µs plus the activations at %.1f GB/s per GPU over %s between stages",
+			n, r.tp, r.pp, int(math.Round(r.frac*float64(r.j.layers))), r.j.layers, r.pp, r.hopLat*1e6, r.hopBW/1e9, fabricName(c))
+	case r.tp > c.fastDomain():
+		return fmt.Sprintf("a replica spans %d nodes: experts split over %d GPUs with attention data-parallel; the experts' all-to-all runs at %.1f GB/s per GPU, part over %s", n, r.tp, r.a2a/1e9, fabricName(c))
+	}
+	return fmt.Sprintf("a replica spans %d nodes of one NVLink domain of %d GPUs: tensor parallelism %d over NVLink, no fabric in the step", n, c.GPU.NVLinkDomain, r.tp)
 }
 
 // tokensPerRequest is what one request adds to the throughput's count:
@@ -695,7 +901,8 @@ func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string,
 // prefill costs PrefillSPerToken seconds per prompt token.
 type ServingCurve struct {
 	TensorParallel   int     // GPUs per replica
-	ReplicasPerNode  int     // replicas one instance holds
+	ReplicasPerNode  int     // replicas the cluster holds (one instance, unless a replica spans several)
+	NodesPerReplica  int     // instances one replica spans (1: it fits one)
 	MaxBatch         int     // sequences in flight per replica
 	StepBaseS        float64 // decode step at batch 0, s
 	StepPerSeqS      float64 // extra decode time per sequence in flight, s
@@ -719,8 +926,10 @@ func Curve(spec *workload.Spec, c Cluster) (ServingCurve, Prediction, error) {
 	}
 	j.rps = nil
 	j.batching = workload.BatchingContinuous
-	e := evalInference(m, &j, c, c.factors(m), p.Parallelism.Tensor)
-	sc := ServingCurve{TensorParallel: e.tp, ReplicasPerNode: e.replicas, MaxBatch: e.r.bMax, PrefillSPerToken: e.prefillPerToken}
+	pl := p.Parallelism
+	lay := layout{tp: pl.Tensor, pp: max(1, pl.Pipeline), ep: pl.Expert > 1}
+	e := evalInference(m, &j, c, c.factors(m), lay)
+	sc := ServingCurve{TensorParallel: lay.gpus(), ReplicasPerNode: e.replicas, NodesPerReplica: max(1, pl.NodesPerReplica), MaxBatch: e.r.bMax, PrefillSPerToken: e.prefillPerToken}
 	if e.r.bMax > 1 {
 		sc.StepPerSeqS = (e.stepMax - e.step1) / float64(e.r.bMax-1)
 	}

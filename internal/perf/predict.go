@@ -42,10 +42,13 @@ type Parallelism struct {
 	GradAccumulation int    `json:"grad_accumulation,omitempty"`
 	// GlobalBatch is the sequences a step runs when it is not the
 	// workload's global batch (a data-parallel degree that does not divide it).
-	GlobalBatch     int    `json:"global_batch,omitempty"`
-	Recompute       string `json:"activation_checkpointing,omitempty"` // none, selective, full
-	Replicas        int    `json:"replicas,omitempty"`                 // inference
-	VirtualPipeline int    `json:"virtual_pipeline,omitempty"`         // model chunks per pipeline stage (interleaved)
+	GlobalBatch int    `json:"global_batch,omitempty"`
+	Recompute   string `json:"activation_checkpointing,omitempty"` // none, selective, full
+	Replicas    int    `json:"replicas,omitempty"`                 // inference
+	// NodesPerReplica is the nodes one serving replica spans (0 or 1: it
+	// fits one node).
+	NodesPerReplica int `json:"nodes_per_replica,omitempty"`
+	VirtualPipeline int `json:"virtual_pipeline,omitempty"` // model chunks per pipeline stage (interleaved)
 }
 
 // Breakdown splits one training step (or one decode step) into its parts,

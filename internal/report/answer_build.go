@@ -169,8 +169,7 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 		reps := replicasPhrase(l, c.Plan)
 		inst := instancesPhrase(l, c.Plan, o.GPU)
 		if sc := c.Plan.Scaling; sc != nil && sc.Max > sc.Base && c.Plan.Slice == nil {
-			per := max(1, sc.ReplicasPerInstance)
-			reps = am(l, "replicas_range", sc.Base*per, sc.Max*per)
+			reps = am(l, "replicas_range", sc.ReplicasOn(sc.Base), sc.ReplicasOn(sc.Max))
 			inst = am(l, "instances_range", sc.Base, sc.Max, c.Plan.GPUsPerInstance, o.GPU)
 		}
 		if !c.Cost.PriceKnown {

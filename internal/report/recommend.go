@@ -69,6 +69,7 @@ type PlanJSON struct {
 	GPUs                   int      `json:"gpus"`
 	Replicas               int      `json:"replicas"`
 	ReplicasPerInstance    int      `json:"replicas_per_instance,omitempty"`
+	InstancesPerReplica    int      `json:"instances_per_replica,omitempty"`
 	GPUsPerReplica         int      `json:"gpus_per_replica"`
 	Data                   int      `json:"data"`
 	Tensor                 int      `json:"tensor"`
@@ -87,6 +88,27 @@ type PlanJSON struct {
 	Scaling *advisor.Scaling `json:"scaling,omitempty"`
 }
 
+// spanSentence says how a replica that spans instances is laid out and
+// what joins them: pipeline stages or experts over the fabric, or tensor
+// parallel over one NVLink domain.
+func spanSentence(p advisor.Plan, l Lang) string {
+	switch {
+	case p.Pipeline > 1:
+		return am(l, "plan_span_pp", p.InstancesPerReplica, p.Tensor, p.Pipeline, fabricText(l, p.Link))
+	case p.Expert > 1:
+		return am(l, "plan_span_ep", p.InstancesPerReplica, p.Expert, fabricText(l, p.Link))
+	}
+	return am(l, "plan_span_nvl", p.InstancesPerReplica, p.Tensor)
+}
+
+// fabricText names a fabric kind in l.
+func fabricText(l Lang, kind string) string {
+	if l == Chinese && (kind == "ethernet" || kind == "") {
+		return "以太网"
+	}
+	return perf.FabricName(kind)
+}
+
 // serviceReplicas is a service's model copies (0 for a job): the plan's.
 func serviceReplicas(c *advisor.Candidate) int {
 	if c.PerMonthUSD > 0 || c.Plan.RequestsPerSPerReplica > 0 {
@@ -98,7 +120,7 @@ func serviceReplicas(c *advisor.Candidate) int {
 // PlanView converts a plan.
 func PlanView(p advisor.Plan) PlanJSON {
 	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
-		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, GPUsPerReplica: p.GPUsPerReplica,
+		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, InstancesPerReplica: p.InstancesPerReplica, GPUsPerReplica: p.GPUsPerReplica,
 		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, Batch: p.Batch,
 		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English), Slice: sliceView(p.Slice), Scaling: p.Scaling}
 	if p.RequestsPerSPerReplica > 0 {
@@ -159,6 +181,11 @@ func PlanSentence(p advisor.Plan, l Lang) string {
 	}
 	var s string
 	switch {
+	case p.InstancesPerReplica > 1:
+		s = am(l, "plan_span_replicas", inst, p.Replicas) + spanSentence(p, l)
+		if p.RequestsPerSPerReplica > 0 {
+			s += am(l, "plan_span_rps", p.RequestsPerSPerReplica)
+		}
 	case p.ReplicasPerInstance > 0 && zh:
 		s = fmt.Sprintf("%s；%d 个副本（%s），每台 %d 个", inst, p.Replicas, layout, p.ReplicasPerInstance)
 		if p.RequestsPerSPerReplica > 0 {

@@ -36,7 +36,7 @@ var trZhAllowed = strings.Fields(`
 	vLLM vllm PyTorch pytorch CUDA ROCm TensorFlow JAX Megatron Core DeepSpeed SGLang TGI LMDeploy MindIE
 	FlashAttention FlashInfer Triton TransformerEngine Transformer Engine NCCL RCCL HCCL XLA Pallas cuDNN cuBLAS
 	Hopper Blackwell Ampere Ada Volta Turing Gaudi Ascend Neuron Trainium Inferentia Intel AMD NVIDIA Google Azure
-	Nitro HGX TDX SEV SNP TPM TEE CC PCIe NVMe NVLink NVSwitch nvswitch nvlink InfiniBand RoCE EFA Infinity Fabric Composable Kernel
+	Nitro HGX TDX SEV SNP TPM TEE CC PCIe NVMe NVLink NVSwitch nvswitch nvlink InfiniBand RoCE EFA GPUDirect TCPX Ethernet Infinity Fabric Composable Kernel
 	Hugging Face Trainer torchtune torchtitan FSDP ZeRO LoRA QLoRA MoE SwiGLU MLP ImageNet ResNet JPEG DALI
 	Young Daly Little MLPerf Knative KEDA HPA Kubernetes Ray Serve RunPod Cloud Run SkyPilot Karpenter
 	fp8 fp16 bf16 fp32 tf32 int8 int4 fp4 eager fsdp zero1 zero2 zero3 ddp hpu npu xla
