@@ -465,8 +465,8 @@ func checkPlans(req Request, res *Result) error {
 			}
 			res.Excluded = append(res.Excluded, Excluded{Offer: x.Offer.ID(), Region: x.Offer.Region, GPUs: x.GPUs,
 				Pricing: x.Cost.Mode.String(), ReasonCode: ReasonBudget,
-				Reason:   fmt.Sprintf("its plan, sized by the simulator, costs $%.0f, the budget is $%.0f", x.Cost.Cost.Total, budget),
-				Relax:    RelaxBudget, Needed: float32(x.Cost.Cost.Total), TotalUSD: float32(x.Cost.Cost.Total)})
+				Reason: fmt.Sprintf("its plan, sized by the simulator, costs $%.0f, the budget is $%.0f", x.Cost.Cost.Total, budget),
+				Relax:  RelaxBudget, Needed: float32(x.Cost.Cost.Total), TotalUSD: float32(x.Cost.Cost.Total)})
 			return true
 		})
 		if len(res.Candidates) == n {
