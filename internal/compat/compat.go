@@ -59,7 +59,10 @@ type Reason struct {
 	Fix     string  `json:"fix,omitempty"`
 	Source  string  `json:"source"`
 	// Porting is the work a needs-work reason asks for; nil for the
-	// other verdicts.
+	// other verdicts, and for a reason that says gpupick cannot judge
+	// (an unknown need, framework, version or accelerator): that is
+	// uncertainty to verify, the same on every offer, not work the offer
+	// causes.
 	Porting *Porting `json:"porting,omitempty"`
 }
 
@@ -173,12 +176,8 @@ func (c *checker) add(r Reason) {
 	if r.Source == "" {
 		r.Source = matrixSource
 	}
-	switch {
-	case r.Verdict != NeedsWork:
+	if r.Verdict != NeedsWork {
 		r.Porting = nil
-	case r.Porting == nil:
-		// What the matrix cannot judge is verified on a trial instance.
-		r.Porting = c.m.porting(&Work{Kind: WorkVerification})
 	}
 	c.res.Reasons = append(c.res.Reasons, r)
 	c.res.Verdict = c.res.Verdict.Worse(r.Verdict)

@@ -66,12 +66,9 @@ type Work struct {
 	DelayDays    float64 `yaml:"delay_days,omitempty"`
 }
 
-// Work kinds the checker itself assigns: verifying what the matrix cannot
-// judge, and upgrading a driver or version.
-const (
-	WorkVerification   = "verification"
-	WorkVersionUpgrade = "version-upgrade"
-)
+// WorkVersionUpgrade is the kind of work the checker itself assigns to an
+// offer whose driver is older than the stack needs.
+const WorkVersionUpgrade = "version-upgrade"
 
 // CUDAToolkit is one CUDA release: the oldest Linux driver it needs and the
 // range of compute capabilities it can compile for (MaxCC's major bounds
@@ -462,10 +459,8 @@ func (v *validator) workKinds(m *Matrix) {
 		}
 		v.fact(p, k.Fact)
 	}
-	for _, id := range []string{WorkVerification, WorkVersionUpgrade} {
-		if m.WorkKinds[id] == nil {
-			v.errorf("work_kinds", "kind %s is missing (the checker assigns it)", id)
-		}
+	if m.WorkKinds[WorkVersionUpgrade] == nil {
+		v.errorf("work_kinds", "kind %s is missing (the checker assigns it)", WorkVersionUpgrade)
 	}
 }
 
