@@ -277,10 +277,42 @@ const (
 	WarnOldPrice = "old_price"
 )
 
-// CheckWarning is a warning from a Check: its code and sentence.
+// CheckWarning is a warning from a Check: its code and sentence, and for
+// a needs-work stack the work it asks for: its kind (Work), engineer-days
+// and the calendar days it delays the start (all zero otherwise).
 type CheckWarning struct {
-	Code string
-	Text string
+	Code                    string
+	Text                    string
+	Work                    string
+	EngineerDays, DelayDays float64
+}
+
+// portingOf sums the work the checks' warnings ask for on one offer,
+// priced at the spec's constraints.engineer_day_usd (the default when the
+// spec was not parsed); nil when none asks for any.
+func portingOf(spec *workload.Spec, ws []CheckWarning) *cost.Porting {
+	var p *cost.Porting
+	for _, w := range ws {
+		if w.EngineerDays <= 0 && w.DelayDays <= 0 {
+			continue
+		}
+		if p == nil {
+			rate := workload.DefaultEngineerDayUSD
+			if r := spec.Constraints.EngineerDayUSD; r != nil {
+				rate = *r
+			}
+			p = &cost.Porting{EngineerDayUSD: rate}
+		}
+		p.EngineerDays += w.EngineerDays
+		p.DelayDays += w.DelayDays
+		if w.Work != "" && !slices.Contains(p.Kinds, w.Work) {
+			p.Kinds = append(p.Kinds, w.Work)
+		}
+	}
+	if p != nil {
+		p.USD = p.EngineerDays * p.EngineerDayUSD
+	}
+	return p
 }
 
 // Excluded is a candidate that was dropped, and why.
@@ -450,6 +482,8 @@ type task struct {
 	offer    *catalog.Offer
 	shape    shape
 	warnings []Warning // from the request's checks, made once per offer
+	// porting is the work the checks ask for on the offer (nil: none).
+	porting *cost.Porting
 	// slice, when set, serves the load with replicas on a MIG profile of
 	// the offer's GPUs or time-sliced on them: an alternative to whole
 	// GPUs, kept only when cheaper (see keepSlices).
@@ -541,18 +575,18 @@ func Recommend(req Request) (*Result, error) {
 		if skip {
 			continue
 		}
-		ws := checkWarnings(warnings)
+		ws, port := checkWarnings(warnings), portingOf(spec, warnings)
 		sh = shapes(sh[:0], spec, o, maxGPUs)
 		for _, s := range sh {
-			tasks = append(tasks, task{offer: o, shape: s, warnings: ws})
+			tasks = append(tasks, task{offer: o, shape: s, warnings: ws, porting: port})
 		}
 		if slicing && o.GPUCount <= maxGPUs {
 			for _, mp := range migProfiles(req.Catalog, o) {
-				tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, slice: sliceOn{mig: mp}})
+				tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, porting: port, slice: sliceOn{mig: mp}})
 			}
 			if spec.Constraints.SharedGPUs {
 				for _, k := range timeSliceWays(req.Catalog, o) {
-					tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, slice: sliceOn{k: k}})
+					tasks = append(tasks, task{offer: o, shape: shape{1, o.GPUCount}, warnings: ws, porting: port, slice: sliceOn{k: k}})
 				}
 			}
 		}
@@ -666,7 +700,7 @@ func EvaluateOffer(req Request, o *catalog.Offer, instances int, modes []catalog
 		}
 		warnings = append(warnings, ws...)
 	}
-	t.warnings = checkWarnings(warnings)
+	t.warnings, t.porting = checkWarnings(warnings), portingOf(req.Spec, warnings)
 	ev := newEvaluator(&req, modes, nil)
 	ev.startGroup(o)
 	r := ev.task(&t)

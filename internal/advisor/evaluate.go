@@ -694,6 +694,7 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 		job := ev.costJob(o, instances, p, m, service, share)
 		cost.PriceTo(&c.Cost, &job, &s.spot, &s.rsv)
 	}
+	cost.AddPorting(&c.Cost, t.porting, service)
 	e := &c.Cost
 	c.Offer, c.Instances, c.GPUs, c.Pred = o, instances, instances*o.GPUCount, p
 	if service {

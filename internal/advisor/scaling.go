@@ -438,7 +438,10 @@ func reprice(req Request, c *Candidate, sc *Scaling) bool {
 func (ev *evaluator) setPlan(c *Candidate, sc *Scaling, e cost.Estimate) {
 	o, m := c.Offer, c.Cost.Mode
 	slice := c.Plan.Slice
+	port := c.Cost.Porting
 	c.Cost = e
+	cost.AddPorting(&c.Cost, port, true)
+	e = c.Cost
 	c.Instances, c.GPUs = sc.Max, sc.Max*o.GPUCount
 	c.PerHourUSD, c.PerMonthUSD = e.PerHourUSD, e.Cost.Total
 	c.Plan = planOf(ev.sized, o, sc.Max, sc.ReplicasOn(sc.Max), c.Pred, m, e.PerHourUSD)

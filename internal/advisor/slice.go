@@ -353,7 +353,7 @@ func EvaluateOfferMIG(req Request, o *catalog.Offer, profile string, modes []cat
 		}
 		warnings = append(warnings, ws...)
 	}
-	t.warnings = checkWarnings(warnings)
+	t.warnings, t.porting = checkWarnings(warnings), portingOf(req.Spec, warnings)
 	ev := newEvaluator(&req, modes, nil)
 	ev.startGroup(o)
 	r := ev.task(&t)

@@ -100,6 +100,7 @@ func TermsOf(req Request, c *Candidate) *Terms {
 			job := ev.costJob(c.Offer, c.Instances, c.Pred, m, service, share)
 			e = cost.Price(job)
 		}
+		cost.AddPorting(&e, c.Cost.Porting, service)
 		term.Known, term.CostUSD, term.PerHourUSD = true, e.Cost.Total, e.PerHourUSD
 		term.Spot = e.Spot
 		if r := e.Reserved; r != nil {

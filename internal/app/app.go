@@ -129,7 +129,11 @@ func (k *Checker) Checks() []advisor.Check {
 			case compat.Incompatible:
 				v = verdict{code: advisor.ReasonIncompatible, why: reason.Text + fixSuffix(reason.Fix)}
 			case compat.NeedsWork:
-				v.warnings = append(v.warnings, advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)})
+				w := advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)}
+				if p := reason.Porting; p != nil {
+					w.Work, w.EngineerDays, w.DelayDays = p.Kind, p.EngineerDays, p.DelayDays
+				}
+				v.warnings = append(v.warnings, w)
 			}
 			if v.code != "" {
 				break

@@ -22,13 +22,14 @@ import (
 // tpuChat is a vLLM service whose best offer on the embedded catalog is a
 // TPU with GPUs ranked among its next (europe-west4 alone keeps the regions
 // of one type from filling the list): the examples alone may have no TPU
-// among their candidates.
+// among their candidates. Its porting (vLLM's TPU plugin) is left unpriced
+// (engineer_day_usd 0): priced, a GPU comes first.
 const tpuChat = `name: tpu-chat
 kind: llm-inference
 model: {preset: llama-3-8b}
 inference: {prompt_tokens: 1024, output_tokens: 256, requests_per_second: 20, weight_precision: bf16}
 stack: {framework: vllm}
-constraints: {providers: [gcp], pricing: [on-demand]}
+constraints: {providers: [gcp], pricing: [on-demand], engineer_day_usd: 0}
 compliance: {countries: [NL]}
 objective: cost
 `

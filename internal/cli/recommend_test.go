@@ -41,6 +41,11 @@ func TestRecommendGolden(t *testing.T) {
 		{"cost.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--pricing", "spot"}},
 		{"cost-zh.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--lang", "zh"}},
 		{"cost.json", []string{"cost", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "-o", "json"}},
+		// Porting priced: vLLM on a TPU v6e loses first place by its porting.
+		{"recommend-porting.txt", []string{"--catalog", families, "recommend", "-f", tpuChat}},
+		{"recommend-porting-zh.txt", []string{"--catalog", families, "recommend", "-f", tpuChat, "--lang", "zh"}},
+		{"recommend-porting.json", []string{"--catalog", families, "recommend", "-f", tpuChat, "-o", "json"}},
+		{"cost-porting.txt", []string{"--catalog", families, "cost", "-f", tpuChat, "--offer", "gcp/tpu-v6e-1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +57,13 @@ func TestRecommendGolden(t *testing.T) {
 		})
 	}
 }
+
+// tpuChat is the example whose TPU candidate needs porting, on families,
+// a fixture catalog of TPU and GPU offers on gcp.
+const (
+	tpuChat  = "../../examples/llama3-8b-chat-tpu.yaml"
+	families = "testdata/families-catalog"
+)
 
 func TestRecommendJSONContract(t *testing.T) {
 	out, errOut, code := run(t, "recommend", "-f", "../../examples/llama3-8b-lora.yaml", "-o", "json", "--pricing", "on-demand,spot")

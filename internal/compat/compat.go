@@ -12,6 +12,7 @@ package compat
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -57,6 +58,41 @@ type Reason struct {
 	Text    string  `json:"text"`
 	Fix     string  `json:"fix,omitempty"`
 	Source  string  `json:"source"`
+	// Porting is the work a needs-work reason asks for; nil for the
+	// other verdicts, and for a reason that says gpupick cannot judge
+	// (an unknown need, framework, version or accelerator): that is
+	// uncertainty to verify, the same on every offer, not work the offer
+	// causes.
+	Porting *Porting `json:"porting,omitempty"`
+}
+
+// Porting is the engineering one needs-work reason asks for before the
+// stack runs: its kind of work (Kind, a key of Matrix.WorkKinds; Name, in
+// words), the engineer-days it takes and the calendar days it delays the
+// start, with the source of the figures.
+type Porting struct {
+	Kind         string  `json:"kind"`
+	Name         string  `json:"name"`
+	EngineerDays float64 `json:"engineer_days"`
+	DelayDays    float64 `json:"delay_days"`
+	Source       string  `json:"source"`
+}
+
+// Porting sums the work of r's needs-work reasons: engineer-days, delay
+// in calendar days (the works done one after another) and the kinds of
+// work, each once, in the order met. All zero when nothing needs work.
+func (r Result) Porting() (engineerDays, delayDays float64, kinds []string) {
+	for _, x := range r.Reasons {
+		if x.Porting == nil {
+			continue
+		}
+		engineerDays += x.Porting.EngineerDays
+		delayDays += x.Porting.DelayDays
+		if !slices.Contains(kinds, x.Porting.Kind) {
+			kinds = append(kinds, x.Porting.Kind)
+		}
+	}
+	return engineerDays, delayDays, kinds
 }
 
 // Result is the verdict for one stack on one accelerator.
@@ -140,6 +176,9 @@ func (c *checker) add(r Reason) {
 	if r.Source == "" {
 		r.Source = matrixSource
 	}
+	if r.Verdict != NeedsWork {
+		r.Porting = nil
+	}
 	c.res.Reasons = append(c.res.Reasons, r)
 	c.res.Verdict = c.res.Verdict.Worse(r.Verdict)
 }
@@ -186,7 +225,7 @@ func (c *checker) framework(id string) {
 	case Port:
 		c.add(Reason{Verdict: NeedsWork,
 			Text: fmt.Sprintf("%s runs on %s through %s; cost: %s", fw.Name, c.gpu(), pl.Via, pl.Cost),
-			Fix:  pl.Fix, Source: pl.Source})
+			Fix:  pl.Fix, Source: pl.Source, Porting: c.m.porting(pl.Work)})
 	}
 	if pl.MinCC != "" && c.a.ComputeCapability != "" {
 		if cc, err := ParseVersion(c.a.ComputeCapability); err == nil && cc.Compare(mustVersion(pl.MinCC)) < 0 {
@@ -537,7 +576,7 @@ func (c *checker) checkDriver() {
 		if open {
 			fix = fmt.Sprintf("install driver >= %s on the instance (the offer lets you choose the driver)", c.needDriver)
 		}
-		c.add(Reason{Verdict: NeedsWork, Text: text, Fix: fix, Source: src})
+		c.add(Reason{Verdict: NeedsWork, Text: text, Fix: fix, Source: src, Porting: c.m.porting(&Work{Kind: WorkVersionUpgrade})})
 	}
 }
 
@@ -568,7 +607,28 @@ func (c *checker) need(id string) {
 	if v == "" {
 		v = Compatible
 	}
-	c.add(Reason{Verdict: v, Text: f.Name + ": " + text, Fix: rep.Replace(o.Fix), Source: o.Source})
+	c.add(Reason{Verdict: v, Text: f.Name + ": " + text, Fix: rep.Replace(o.Fix), Source: o.Source, Porting: c.m.porting(o.Work)})
+}
+
+// porting is the work w asks for, with its kind's figures where w states
+// none; nil when w is nil or names no kind the matrix has (Parse refuses
+// both for a needs-work entry).
+func (m *Matrix) porting(w *Work) *Porting {
+	if w == nil {
+		return nil
+	}
+	k := m.WorkKinds[w.Kind]
+	if k == nil {
+		return nil
+	}
+	p := &Porting{Kind: w.Kind, Name: k.Name, EngineerDays: k.EngineerDays, DelayDays: k.DelayDays, Source: k.Source}
+	if w.EngineerDays > 0 {
+		p.EngineerDays = w.EngineerDays
+	}
+	if w.DelayDays > 0 {
+		p.DelayDays = w.DelayDays
+	}
+	return p
 }
 
 func (c *checker) matches(r Rule) bool {

@@ -97,7 +97,12 @@ func TestCheckFacts(t *testing.T) {
 		{name: "H100 + MIG", gpu: "h100-sxm", stack: st("vllm", "", "mig"), want: Compatible},
 		{name: "T4 + FlashAttention 2", gpu: "t4", stack: st("pytorch", "", "flash-attention-2"), want: NeedsWork},
 		{name: "MI300X + FlashAttention 2 (CK)", gpu: "mi300x", stack: st("pytorch", "", "flash-attention-2"), want: Compatible},
-		{name: "TPU + bitsandbytes", gpu: "tpu-v5p", stack: st("jax", "", "bitsandbytes"), want: NeedsWork},
+		{name: "TPU + bitsandbytes", gpu: "tpu-v5p", stack: st("jax", "", "bitsandbytes"), want: Incompatible, mention: "no backend"},
+		{name: "Inferentia + bitsandbytes", gpu: "inferentia2", stack: st("pytorch", "", "bitsandbytes"), want: Incompatible, mention: "no backend"},
+		{name: "Trainium + bitsandbytes", gpu: "trainium2", stack: st("pytorch", "", "bitsandbytes"), want: Incompatible, mention: "no backend"},
+		{name: "MI300X + bitsandbytes", gpu: "mi300x", stack: st("pytorch", "", "bitsandbytes"), want: Compatible},
+		{name: "Gaudi + bitsandbytes needs the bridge only", gpu: "gaudi3", stack: st("pytorch", "", "bitsandbytes"), want: NeedsWork, mention: "bitsandbytes supports Intel Gaudi"},
+		{name: "Ascend + bitsandbytes through the beta branch", gpu: "ascend-910b", stack: st("pytorch", "", "bitsandbytes"), want: NeedsWork, mention: "bitsandbytes-npu-beta"},
 		{name: "unknown need cannot be judged", gpu: "h100-sxm", stack: st("pytorch", "", "quantum-tunnelling"), want: NeedsWork, mention: "does not know"},
 		{name: "framework other is not judged", gpu: "h100-sxm", stack: st("other", ""), want: Compatible, mention: "not judged"},
 		{name: "old driver on an offer", gpu: "h100-sxm", stack: st("pytorch", ">=2.9"), driver: "535.104.05", want: NeedsWork, mention: "older than 560.28.03"},
@@ -244,5 +249,74 @@ func TestParseDriver(t *testing.T) {
 				t.Errorf("parseDriver(%q) = %v open=%v (-want +got):\n%s", tt.in, got, open, diff)
 			}
 		})
+	}
+}
+
+// Every needs-work reason carries the work it asks for, with engineer-days
+// and a delay, except those that ask to verify what gpupick cannot judge;
+// no other verdict does. Checked over every accelerator of the
+// catalog, every framework and every need of the matrix, and on the
+// matrix's own entries.
+func TestNeedsWorkCarriesPorting(t *testing.T) {
+	m, c := load(t)
+	for id, f := range m.Frameworks {
+		for b, pl := range f.Platforms {
+			if pl.Support == Port && (pl.Work == nil || m.WorkKinds[pl.Work.Kind] == nil) {
+				t.Errorf("frameworks.%s.platforms.%s: a port without a kind of work", id, b)
+			}
+		}
+	}
+	for id, f := range m.Features {
+		for i, r := range append(append([]Rule(nil), f.Rules...), Rule{Outcome: f.Otherwise}) {
+			if r.Verdict == NeedsWork && (r.Work == nil || m.WorkKinds[r.Work.Kind] == nil) {
+				t.Errorf("features.%s (rule %d): needs-work without a kind of work", id, i)
+			}
+		}
+	}
+	var needs []string
+	for id := range m.Features {
+		needs = append(needs, id)
+	}
+	seen := 0
+	for _, a := range c.Accelerators {
+		for fw := range m.Frameworks {
+			r := m.Check(workload.Stack{Framework: workload.Framework(fw), Needs: needs}, a, "")
+			for _, x := range r.Reasons {
+				switch {
+				case x.Verdict == NeedsWork && x.Porting == nil && !strings.Contains(x.Fix, "verify"):
+					t.Errorf("%s on %s: needs-work reason without work: %+v", fw, a.ID, x)
+				case x.Porting != nil && (x.Porting.Kind == "" || x.Porting.EngineerDays <= 0 || x.Porting.DelayDays <= 0 || x.Porting.Source == ""):
+					t.Errorf("%s on %s: incomplete work: %+v", fw, a.ID, x.Porting)
+				case x.Verdict != NeedsWork && x.Porting != nil:
+					t.Errorf("%s on %s: %s reason with work: %+v", fw, a.ID, x.Verdict, x)
+				case x.Verdict == NeedsWork:
+					seen++
+				}
+			}
+			days, delay, kinds := r.Porting()
+			if days > 0 && r.Verdict == Compatible || days > 0 && (delay <= 0 || len(kinds) == 0) {
+				t.Errorf("%s on %s: verdict %s with %g engineer-days, %g days' delay, kinds %v", fw, a.ID, r.Verdict, days, delay, kinds)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no needs-work reason met")
+	}
+}
+
+// A QLoRA fine-tune's bitsandbytes never runs where the library has no
+// backend: every TPU and AWS Neuron part is incompatible, whatever the
+// framework.
+func TestBitsandbytesWithoutCUDA(t *testing.T) {
+	m, c := load(t)
+	for _, a := range c.Accelerators {
+		if a.Vendor != "google" && a.Vendor != "aws" {
+			continue
+		}
+		for fw := range m.Frameworks {
+			if r := m.Check(workload.Stack{Framework: workload.Framework(fw), Needs: []string{"bitsandbytes"}}, a, ""); r.Verdict != Incompatible {
+				t.Errorf("%s with bitsandbytes on %s: %s, want incompatible", fw, a.ID, r.Verdict)
+			}
+		}
 	}
 }

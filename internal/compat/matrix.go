@@ -40,7 +40,35 @@ type Matrix struct {
 	// Features maps a need id (flash-attention-3, fp8, mig, ...) to the
 	// hardware that has it.
 	Features map[string]*Feature `yaml:"features"`
+	// WorkKinds maps a kind of engineering work (kernel-swap,
+	// framework-port, ...) to what it takes: every port and every
+	// needs-work outcome names one.
+	WorkKinds map[string]*WorkKind `yaml:"work_kinds"`
 }
+
+// WorkKind is a kind of engineering work a needs-work verdict asks for:
+// the engineer-days it takes and the calendar days it delays the start
+// (both > 0), with the source of the figures ("[estimate]" in Note when
+// no source gives a number).
+type WorkKind struct {
+	Name         string  `yaml:"name"`
+	EngineerDays float64 `yaml:"engineer_days"`
+	DelayDays    float64 `yaml:"delay_days"`
+	Fact         `yaml:",inline"`
+}
+
+// Work is the engineering one port or needs-work outcome asks for: a kind
+// of WorkKinds and, where the entry knows better than the kind, its own
+// engineer-days and delay (0 = the kind's).
+type Work struct {
+	Kind         string  `yaml:"kind"`
+	EngineerDays float64 `yaml:"engineer_days,omitempty"`
+	DelayDays    float64 `yaml:"delay_days,omitempty"`
+}
+
+// WorkVersionUpgrade is the kind of work the checker itself assigns to an
+// offer whose driver is older than the stack needs.
+const WorkVersionUpgrade = "version-upgrade"
 
 // CUDAToolkit is one CUDA release: the oldest Linux driver it needs and the
 // range of compute capabilities it can compile for (MaxCC's major bounds
@@ -105,7 +133,9 @@ type Platform struct {
 	Cost        string  `yaml:"cost,omitempty"`
 	MinCC       string  `yaml:"min_cc,omitempty"`
 	DeviceCheck string  `yaml:"device_check,omitempty"`
-	Fact        `yaml:",inline"`
+	// Work is what a port takes (required for support port).
+	Work *Work `yaml:"work,omitempty"`
+	Fact `yaml:",inline"`
 }
 
 // Release is one release series of a framework (Version "2.7" = 2.7.x) and
@@ -173,7 +203,9 @@ type Outcome struct {
 	Text    string  `yaml:"text"`
 	Fix     string  `yaml:"fix,omitempty"`
 	Cost    string  `yaml:"cost,omitempty"`
-	Fact    `yaml:",inline"`
+	// Work is what a needs-work outcome takes (required for needs-work).
+	Work *Work `yaml:"work,omitempty"`
+	Fact `yaml:",inline"`
 }
 
 // Backends lists the software backends a vendor may map to.
@@ -277,6 +309,7 @@ func (v *validator) matrix(m *Matrix) {
 			v.errorf("vendors", "vendor %s is missing", w)
 		}
 	}
+	v.workKinds(m)
 	for _, id := range slices.Sorted(maps.Keys(m.Frameworks)) {
 		v.framework(m, id)
 	}
@@ -329,6 +362,7 @@ func (v *validator) framework(m *Matrix, id string) {
 		default:
 			v.errorf(pp+".support", "%q is not native, port or none", pl.Support)
 		}
+		v.work(m, pp+".work", pl.Work, pl.Support == Port)
 		v.version(pp+".min_cc", pl.MinCC, false)
 		v.fact(pp, pl.Fact)
 	}
@@ -397,12 +431,61 @@ func (v *validator) feature(m *Matrix, id string) {
 				v.errorf(rp+".peak", "%q is not a data type", r.Peak)
 			}
 		}
-		v.outcome(rp, &r.Outcome)
+		v.outcome(m, rp, &r.Outcome)
 	}
-	v.outcome(p+".otherwise", &f.Otherwise)
+	v.outcome(m, p+".otherwise", &f.Otherwise)
 }
 
-func (v *validator) outcome(p string, o *Outcome) {
+// workKinds checks the kinds of work: positive days, a name, a source,
+// and the kinds the checker assigns itself.
+func (v *validator) workKinds(m *Matrix) {
+	for _, id := range slices.Sorted(maps.Keys(m.WorkKinds)) {
+		k, p := m.WorkKinds[id], "work_kinds."+id
+		if k == nil {
+			v.errorf(p, "empty kind of work")
+			continue
+		}
+		if !idRe.MatchString(id) {
+			v.errorf(p, "%q is not a kind id (lowercase, e.g. kernel-swap)", id)
+		}
+		if k.Name == "" {
+			v.errorf(p+".name", "missing name")
+		}
+		if !(k.EngineerDays > 0) {
+			v.errorf(p+".engineer_days", "must be > 0, got %g", k.EngineerDays)
+		}
+		if !(k.DelayDays > 0) {
+			v.errorf(p+".delay_days", "must be > 0, got %g", k.DelayDays)
+		}
+		v.fact(p, k.Fact)
+	}
+	if m.WorkKinds[WorkVersionUpgrade] == nil {
+		v.errorf("work_kinds", "kind %s is missing (the checker assigns it)", WorkVersionUpgrade)
+	}
+}
+
+// work checks an entry's work: required where the entry needs work,
+// refused where it does not.
+func (v *validator) work(m *Matrix, p string, w *Work, needed bool) {
+	switch {
+	case w == nil && needed:
+		v.errorf(p, "a port or needs-work outcome needs the work it takes (work: {kind: ...}, one of work_kinds)")
+	case w == nil:
+	case !needed:
+		v.errorf(p, "only a port or a needs-work outcome takes work")
+	case m.WorkKinds[w.Kind] == nil:
+		v.errorf(p+".kind", "%q is not a kind of work_kinds (%s)", w.Kind, strings.Join(slices.Sorted(maps.Keys(m.WorkKinds)), ", "))
+	default:
+		if w.EngineerDays < 0 {
+			v.errorf(p+".engineer_days", "must be >= 0, got %g", w.EngineerDays)
+		}
+		if w.DelayDays < 0 {
+			v.errorf(p+".delay_days", "must be >= 0, got %g", w.DelayDays)
+		}
+	}
+}
+
+func (v *validator) outcome(m *Matrix, p string, o *Outcome) {
 	if o.Verdict == "" {
 		o.Verdict = Compatible
 	}
@@ -415,6 +498,7 @@ func (v *validator) outcome(p string, o *Outcome) {
 	if o.Verdict != Compatible && o.Fix == "" {
 		v.errorf(p+".fix", "a %s outcome needs a fix a person can act on", o.Verdict)
 	}
+	v.work(m, p+".work", o.Work, o.Verdict == NeedsWork)
 	v.fact(p, o.Fact)
 }
 

@@ -42,7 +42,43 @@ type Breakdown struct {
 	Egress       float64 `json:"egress"`
 	Setup        float64 `json:"setup"`
 	SpotOverhead float64 `json:"spot_overhead"`
-	Total        float64 `json:"total"`
+	// Porting is the engineering a needs-work stack asks for, priced once
+	// (see Porting); absent when there is none or it is unpriced.
+	Porting float64 `json:"porting,omitempty"`
+	Total   float64 `json:"total"`
+}
+
+// Porting is the engineering a candidate's software stack needs before it
+// runs on the offer (a needs-work verdict): engineer-days at a day rate,
+// paid once, and the calendar days it delays the start.
+type Porting struct {
+	// Kinds are the kinds of work, each once, in the order met
+	// (kernel-swap, serving-engine, framework-port, ...).
+	Kinds          []string `json:"kinds"`
+	EngineerDays   float64  `json:"engineer_days"`
+	EngineerDayUSD float64  `json:"engineer_day_usd"`
+	// DelayDays are calendar days before the job or service can start.
+	DelayDays float64 `json:"delay_days"`
+	// USD is EngineerDays x EngineerDayUSD.
+	USD float64 `json:"usd"`
+}
+
+// AddPorting adds p to e: its price as the Porting line of the breakdown,
+// counted in the total (once, also for a service's month), and for a job
+// its delay to the wall-clock time, which the deadline bounds. A nil p, or
+// one with neither days nor delay, leaves e as it was.
+func AddPorting(e *Estimate, p *Porting, service bool) {
+	if p == nil || p.EngineerDays <= 0 && p.DelayDays <= 0 {
+		return
+	}
+	e.Porting = p
+	if e.PriceKnown && p.USD > 0 {
+		e.Cost.Porting = p.USD
+		e.Cost.Total += p.USD
+	}
+	if !service {
+		e.WallHours += p.DelayDays * 24
+	}
 }
 
 // Job is what is being paid for.
@@ -189,7 +225,7 @@ type Estimate struct {
 	ProductiveHours float64      `json:"productive_hours"`
 	SetupHours      float64      `json:"setup_hours"`
 	TransferHours   float64      `json:"transfer_hours"`
-	WallHours       float64      `json:"wall_hours"` // transfer + setup + productive + spot losses
+	WallHours       float64      `json:"wall_hours"` // transfer + setup + productive + spot losses + a job's porting delay
 	BilledHours     float64      `json:"billed_hours"`
 	Cost            Breakdown    `json:"cost_usd"`
 	PerHourUSD      float64      `json:"per_hour_usd"` // all instances
@@ -198,9 +234,12 @@ type Estimate struct {
 	Reserved        *Reserved    `json:"reserved,omitempty"`
 	// EgressAssumedGB is the data priced at DefaultEgressUSDPerGB because
 	// the egress price of EgressAssumedProvider is unknown (0: none).
-	EgressAssumedGB       float64  `json:"egress_assumed_gb,omitempty"`
-	EgressAssumedProvider string   `json:"egress_assumed_provider,omitempty"`
-	Notes                 []string `json:"notes"`
+	EgressAssumedGB       float64 `json:"egress_assumed_gb,omitempty"`
+	EgressAssumedProvider string  `json:"egress_assumed_provider,omitempty"`
+	// Porting is the engineering the stack needs on this offer (nil:
+	// none); its price is Cost.Porting.
+	Porting *Porting `json:"porting,omitempty"`
+	Notes   []string `json:"notes"`
 }
 
 // Price estimates j. A mode without a known price gives PriceKnown false

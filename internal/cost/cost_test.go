@@ -266,3 +266,42 @@ func TestServerlessByHand(t *testing.T) {
 		t.Errorf("a busy fleet's requests find a warm worker, got %g cold", busy.Serverless.ColdRequestShare)
 	}
 }
+
+// Porting is a line of its own, counted once in the total; a job waits for
+// it, a service states it; an unpriced day rate removes the line and keeps
+// the delay.
+func TestAddPorting(t *testing.T) {
+	job := Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.OnDemand, ProductiveHours: 10}
+	for _, tt := range []struct {
+		name    string
+		service bool
+		rate    float64
+	}{{"job", false, 800}, {"service", true, 800}, {"unpriced job", false, 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			j := job
+			j.Service = tt.service
+			before := Price(j)
+			e := before
+			p := &Porting{Kinds: []string{"serving-engine"}, EngineerDays: 5, DelayDays: 7, EngineerDayUSD: tt.rate, USD: 5 * tt.rate}
+			AddPorting(&e, p, tt.service)
+			near(t, "porting line", e.Cost.Porting, 5*tt.rate, 1e-9)
+			near(t, "total", e.Cost.Total, before.Cost.Total+5*tt.rate, 1e-9)
+			wantWall := before.WallHours + 7*24
+			if tt.service {
+				wantWall = before.WallHours
+			}
+			near(t, "wall hours", e.WallHours, wantWall, 1e-9)
+			if e.Porting != p {
+				t.Error("the estimate does not keep the porting")
+			}
+			sum := e.Cost.Compute + e.Cost.Storage + e.Cost.Egress + e.Cost.Setup + e.Cost.SpotOverhead + e.Cost.Porting
+			near(t, "lines add up to the total", sum, e.Cost.Total, 1e-9)
+		})
+	}
+	e := Price(job)
+	was := e
+	AddPorting(&e, nil, false)
+	if e.Cost != was.Cost || e.WallHours != was.WallHours || e.Porting != nil {
+		t.Error("no porting changed the estimate")
+	}
+}

@@ -58,6 +58,28 @@ type AnswerJSON struct {
 	// workload has compliance requirements or is a production service.
 	// nil otherwise, and when nothing qualifies.
 	Operator *OperatorAnswerJSON `json:"operator,omitempty"`
+	// Porting says what porting is priced at, where it matters: the pick
+	// needs work on its stack, or a candidate ranked below it would have
+	// come first with its porting unpriced. nil otherwise.
+	Porting *PortingAnswerJSON `json:"porting,omitempty"`
+}
+
+// PortingAnswerJSON is the porting of one candidate (the pick, or the one
+// its porting moved below the pick): the kinds of work, the engineer-days
+// priced at constraints.engineer_day_usd, and the days it delays the start.
+type PortingAnswerJSON struct {
+	Offer          string   `json:"offer"`
+	Region         string   `json:"region"`
+	Rank           int      `json:"rank"`
+	Kinds          []string `json:"kinds"`
+	EngineerDays   float64  `json:"engineer_days"`
+	EngineerDayUSD float64  `json:"engineer_day_usd"`
+	USD            float64  `json:"usd"`
+	DelayDays      float64  `json:"delay_days"`
+	// WithoutUSD is the candidate's total without its porting, when that
+	// is below the pick's total (it lost the first place to its porting).
+	WithoutUSD *float64 `json:"without_usd,omitempty"`
+	Sentence   string   `json:"sentence"`
 }
 
 // OperatorAnswerJSON is who runs the pick's machines and the provider
@@ -139,6 +161,7 @@ type AnswerCostJSON struct {
 	Egress       float64  `json:"egress"`
 	Setup        float64  `json:"setup"`
 	SpotOverhead float64  `json:"spot_overhead"`
+	Porting      float64  `json:"porting,omitempty"`
 	Total        float64  `json:"total"`
 	P10          *float64 `json:"p10,omitempty"`
 	P90          *float64 `json:"p90,omitempty"`

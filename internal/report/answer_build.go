@@ -48,7 +48,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	if pick.Cost.PriceKnown {
 		b := pick.Cost.Cost
 		a.Cost = &AnswerCostJSON{Unit: "USD", Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress),
-			Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Total: r2(b.Total)}
+			Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Porting: r2(b.Porting), Total: r2(b.Total)}
 		if svc {
 			a.Cost.Unit = "USD/month"
 		}
@@ -72,7 +72,51 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	a.Terms = termsAnswer(r, l)
 	a.Day = dayAnswer(r, l)
 	a.Operator = operatorAnswer(r, l)
+	a.Porting = portingAnswer(r, svc, l)
 	return a
+}
+
+// portingAnswer says what porting is priced at when it matters: the pick
+// needs work on its stack, or the best-ranked candidate that would have
+// beaten the pick with its porting unpriced.
+func portingAnswer(r *advisor.Result, svc bool, l Lang) *PortingAnswerJSON {
+	pick := r.Candidates[0]
+	c := pick
+	if pick.Cost.Porting == nil {
+		c = nil
+		for _, x := range r.Candidates[1:] {
+			p := x.Cost.Porting
+			if p != nil && p.USD > 0 && x.Cost.PriceKnown && pick.Cost.PriceKnown && x.Cost.Cost.Total-p.USD < pick.Cost.Cost.Total {
+				c = x
+				break
+			}
+		}
+	}
+	if c == nil {
+		return nil
+	}
+	p := c.Cost.Porting
+	j := &PortingAnswerJSON{Offer: c.Offer.ID(), Region: c.Offer.Region, Rank: c.Rank, Kinds: p.Kinds,
+		EngineerDays: p.EngineerDays, EngineerDayUSD: p.EngineerDayUSD, USD: r2(p.USD), DelayDays: p.DelayDays}
+	var kinds []string
+	for _, k := range p.Kinds {
+		kinds = append(kinds, am(l, "work_"+k))
+	}
+	work := strings.Join(kinds, am(l, "list_sep"))
+	days, delay := dayCount(p.EngineerDays), dayCount(p.DelayDays)
+	switch {
+	case p.USD <= 0:
+		j.Sentence = am(l, "port_unpriced", j.Offer, days, work, delay)
+	case c != pick:
+		without := r2(c.Cost.Cost.Total - p.USD)
+		j.WithoutUSD = &without
+		j.Sentence = am(l, "port_lost", j.Offer, c.Rank, usd(without), usd(pick.Cost.Cost.Total), days, work, usd(p.EngineerDayUSD), usd(p.USD), delay)
+	case svc:
+		j.Sentence = am(l, "port_pick_svc", j.Offer, days, work, usd(p.EngineerDayUSD), usd(p.USD), delay)
+	default:
+		j.Sentence = am(l, "port_pick_job", j.Offer, days, work, usd(p.EngineerDayUSD), usd(p.USD), delay)
+	}
+	return j
 }
 
 // operatorAnswer says who runs #1's machines when the workload cares: it
@@ -529,6 +573,9 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 	}
 	return out
 }
+
+// dayCount writes a number of days: "5", "2.5".
+func dayCount(v float64) string { return strconv.FormatFloat(roundTo(v, 1), 'f', -1, 64) }
 
 // usd writes dollars for people: "$86.72", "$103", "$71,811".
 func usd(v float64) string {

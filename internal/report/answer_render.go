@@ -23,6 +23,7 @@ type answerLines struct {
 	cost, time          string   // "Cost: ..." lines, empty when unknown
 	service, latency    string
 	operator            string // who runs the machine, where it matters
+	porting             string // what porting is priced at, where it matters
 	sure                string
 	risks               []RiskJSON
 	near                []string
@@ -44,6 +45,9 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 	}
 	if c := a.Cost; c != nil {
 		line := am(l, "cost_line", usd(c.Compute), usd(c.Storage), usd(c.Egress), usd(c.Setup), usd(c.SpotOverhead), usd(c.Total))
+		if c.Porting > 0 {
+			line = am(l, "cost_line_porting", usd(c.Compute), usd(c.Storage), usd(c.Egress), usd(c.Setup), usd(c.SpotOverhead), usd(c.Porting), usd(c.Total))
+		}
 		if c.P10 != nil && c.P90 != nil {
 			line += sep(l) + am(l, "range80", usd(*c.P10), usd(*c.P90))
 		}
@@ -73,6 +77,9 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 			// #2 is #1's hardware elsewhere: a tie that no probe settles.
 			p.sure = label(l, am(l, "conf_head"), am(l, "sure_same", 100*c.Probability))
 		}
+	}
+	if a.Porting != nil {
+		p.porting = a.Porting.Sentence
 	}
 	if a.Operator != nil {
 		p.operator = a.Operator.Sentence
@@ -174,7 +181,7 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "  - %s\n", s)
 		}
 	}
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.porting, p.operator, p.sure} {
 		if s != "" {
 			fmt.Fprintf(b, "%s\n", s)
 		}
@@ -221,7 +228,7 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	var facts []string
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.porting, p.operator, p.sure} {
 		if s != "" {
 			facts = append(facts, "- "+mdEscape(s))
 		}
@@ -290,7 +297,7 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 		}
 	}
 	var facts []string
-	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.operator, p.sure} {
+	for _, s := range []string{p.cost, p.time, p.service, p.latency, p.porting, p.operator, p.sure} {
 		if s != "" {
 			facts = append(facts, "<li>"+e(s)+"</li>")
 		}

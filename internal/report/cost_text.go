@@ -62,6 +62,9 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 		t.Add(tc(l, "cost.egress"), cliGrouped(k.Egress, 2))
 		t.Add(tc(l, "cost.setup"), cliGrouped(k.Setup, 2))
 		t.Add(tc(l, "cost.spot"), cliGrouped(k.SpotOverhead, 2))
+		if k.Porting > 0 {
+			t.Add(tc(l, "cost.porting"), cliGrouped(k.Porting, 2))
+		}
 		t.Add(tc(l, "cost.total"), cliGrouped(k.Total, 2))
 		if err := t.WriteText(&b); err != nil {
 			return err

@@ -158,6 +158,7 @@ var cliMessages = map[string][2]string{
 	"cost.egress":               {"egress", "出网流量"},
 	"cost.setup":                {"setup", "准备"},
 	"cost.spot":                 {"spot overhead", "竞价中断损失"},
+	"cost.porting":              {"porting", "移植"},
 	"cost.total":                {"total", "合计"},
 	"cost.service":              {"Service: %d replica(s) on %d instance(s), $%s per hour, $%s per month", "在线服务：%d 个副本，%d 台实例，每小时 %s 美元，每月 %s 美元"},
 	"cost.unit":                 {"Unit cost: %.4g %s", "单位成本：%.4g %s"},

@@ -24,37 +24,40 @@ type CandidateJSON struct {
 	InstanceType string `json:"instance_type"`
 	// Operator is who runs the machines: provider, partner, marketplace or
 	// community ("" = not classified).
-	Operator            string           `json:"operator"`
-	Region              string           `json:"region"`
-	Country             string           `json:"country"`
-	GPU                 string           `json:"gpu"`
-	GPUs                int              `json:"gpus"`
-	Nodes               int              `json:"nodes"`
-	Pricing             string           `json:"pricing"`
-	DurationHours       *float64         `json:"duration_hours"`
-	DurationHoursP10    *float64         `json:"duration_hours_p10,omitempty"`
-	DurationHoursP90    *float64         `json:"duration_hours_p90,omitempty"`
-	Cost                *CostJSON        `json:"cost_usd"`
-	UnitCost            *perf.Quantity   `json:"unit_cost"`
-	TokensPerDollar     *float64         `json:"tokens_per_dollar"`
-	Utilization         float64          `json:"utilization"`
-	Bottleneck          string           `json:"bottleneck"`
-	Pareto              bool             `json:"pareto"`
-	Warnings            []WarningJSON    `json:"warnings"`
-	PricePerHourUSD     *float64         `json:"price_per_hour_usd"`
-	ListPricePerHourUSD *float64         `json:"list_price_per_hour_usd"`
-	PriceRule           string           `json:"your_price_rule,omitempty"`
-	PriceAsOf           string           `json:"price_as_of"`
-	Throughput          perf.Quantity    `json:"throughput"`
-	ReplicasNeeded      int              `json:"replicas_needed,omitempty"`
-	PerHourUSD          *float64         `json:"per_hour_usd,omitempty"`
-	PerMonthUSD         *float64         `json:"per_month_usd,omitempty"`
-	TTFTMs              *float64         `json:"ttft_ms,omitempty"`
-	TPOTMs              *float64         `json:"tpot_ms,omitempty"`
-	LatencyS            *float64         `json:"latency_s,omitempty"`
-	Spot                *cost.Spot       `json:"spot,omitempty"`
-	Reserved            *cost.Reserved   `json:"reserved,omitempty"`
-	Parallelism         perf.Parallelism `json:"parallelism"`
+	Operator            string         `json:"operator"`
+	Region              string         `json:"region"`
+	Country             string         `json:"country"`
+	GPU                 string         `json:"gpu"`
+	GPUs                int            `json:"gpus"`
+	Nodes               int            `json:"nodes"`
+	Pricing             string         `json:"pricing"`
+	DurationHours       *float64       `json:"duration_hours"`
+	DurationHoursP10    *float64       `json:"duration_hours_p10,omitempty"`
+	DurationHoursP90    *float64       `json:"duration_hours_p90,omitempty"`
+	Cost                *CostJSON      `json:"cost_usd"`
+	UnitCost            *perf.Quantity `json:"unit_cost"`
+	TokensPerDollar     *float64       `json:"tokens_per_dollar"`
+	Utilization         float64        `json:"utilization"`
+	Bottleneck          string         `json:"bottleneck"`
+	Pareto              bool           `json:"pareto"`
+	Warnings            []WarningJSON  `json:"warnings"`
+	PricePerHourUSD     *float64       `json:"price_per_hour_usd"`
+	ListPricePerHourUSD *float64       `json:"list_price_per_hour_usd"`
+	PriceRule           string         `json:"your_price_rule,omitempty"`
+	PriceAsOf           string         `json:"price_as_of"`
+	Throughput          perf.Quantity  `json:"throughput"`
+	ReplicasNeeded      int            `json:"replicas_needed,omitempty"`
+	PerHourUSD          *float64       `json:"per_hour_usd,omitempty"`
+	PerMonthUSD         *float64       `json:"per_month_usd,omitempty"`
+	TTFTMs              *float64       `json:"ttft_ms,omitempty"`
+	TPOTMs              *float64       `json:"tpot_ms,omitempty"`
+	LatencyS            *float64       `json:"latency_s,omitempty"`
+	Spot                *cost.Spot     `json:"spot,omitempty"`
+	Reserved            *cost.Reserved `json:"reserved,omitempty"`
+	// Porting is the engineering the stack needs on this offer, priced in
+	// cost_usd.porting; its delay is in duration_hours for a job.
+	Porting     *cost.Porting    `json:"porting,omitempty"`
+	Parallelism perf.Parallelism `json:"parallelism"`
 	// Plan is the fleet this candidate prices; parallelism (above) is the
 	// layout of one instance as predicted.
 	Plan PlanJSON `json:"plan"`
@@ -272,7 +275,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		Country: o.Country, GPU: o.GPU, GPUs: c.GPUs, Nodes: c.Instances, Pricing: c.Cost.Mode.String(),
 		Utilization: c.Pred.Utilization, Bottleneck: c.Pred.Bottleneck, Pareto: c.Pareto,
 		PriceAsOf: o.PriceFact(c.Cost.Mode).AsOf.Format("2006-01-02"), Throughput: c.Pred.Throughput, ReplicasNeeded: serviceReplicas(c),
-		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved,
+		TTFTMs: c.Pred.TTFTMs, TPOTMs: c.Pred.TPOTMs, Spot: c.Cost.Spot, Reserved: c.Cost.Reserved, Porting: c.Cost.Porting,
 		Parallelism: c.Pred.Parallelism, PriceRule: c.Cost.PriceRule, Warnings: []WarningJSON{},
 		Plan: PlanView(c.Plan), LatencyS: c.Pred.LatencyS,
 	}
@@ -284,7 +287,7 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 	}
 	if c.Cost.PriceKnown {
 		b := c.Cost.Cost
-		j.Cost = &CostJSON{Breakdown: cost.Breakdown{Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress), Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Total: r2(b.Total)}}
+		j.Cost = &CostJSON{Breakdown: cost.Breakdown{Compute: r2(b.Compute), Storage: r2(b.Storage), Egress: r2(b.Egress), Setup: r2(b.Setup), SpotOverhead: r2(b.SpotOverhead), Porting: r2(b.Porting), Total: r2(b.Total)}}
 		if c.CostP10 > 0 {
 			j.Cost.P10, j.Cost.P90 = fp(r2(c.CostP10)), fp(r2(c.CostP90))
 		}

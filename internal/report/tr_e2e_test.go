@@ -26,7 +26,8 @@ import (
 // framework names (and the examples' stack.needs ids, dali and optix; the
 // diffusion engines' names and ids, ONNX Runtime, Flax, Stable Diffusion
 // and the sdxl preset; imagegen, the regime id the intervals name; the
-// compliance.operators values a sentence tells the reader to list),
+// compliance.operators values a sentence tells the reader to list; Llama,
+// a model family a published result names),
 // proper nouns of the hardware and the law, and the command words of
 // gpupick itself. Catalog names (providers, GPUs) are
 // added from the catalog.
@@ -44,6 +45,7 @@ var trZhAllowed = strings.Fields(`
 	bitsandbytes Inference Graphs ms neuron cuda rocm cann gaudi tpu auto generic
 	deepspeed megatron torchtitan sglang tgi lmdeploy mindie jax tensorflow
 	dali optix
+	Llama
 	diffusers tensorrt onnxruntime openvino iree migraphx Runtime Flax Stable Diffusion sdxl imagegen
 	marketplace community
 	`)

@@ -56,6 +56,10 @@ const (
 	MethodQLoRA Method = "qlora" // frozen base weights quantised to 4 bits plus low-rank adapters
 )
 
+// NeedBitsandbytes is the stack need of the bitsandbytes library, which a
+// QLoRA fine-tune always has (its 4-bit NF4 weights).
+const NeedBitsandbytes = "bitsandbytes"
+
 // Methods lists every Method.
 func Methods() []Method { return []Method{MethodFull, MethodLoRA, MethodQLoRA} }
 

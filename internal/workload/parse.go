@@ -880,6 +880,10 @@ func (p *checker) stack(kindOK bool) {
 		}
 	}
 	st.Needs = dedupe(st.Needs)
+	if t := s.Training; kindOK && t != nil && t.Method == MethodQLoRA && !slices.Contains(st.Needs, NeedBitsandbytes) {
+		st.Needs = append(st.Needs, NeedBitsandbytes)
+		p.def("stack.needs", NeedBitsandbytes, "training.method is qlora: QLoRA keeps the frozen weights in 4-bit NF4 with bitsandbytes (Dettmers et al. 2023, arXiv:2305.14314), so the stack needs it")
+	}
 	st.Vendors = enumList(p, "stack.vendors", st.Vendors, ParseVendor)
 }
 
@@ -976,6 +980,13 @@ func (p *checker) constraints() {
 		}
 	}
 	c.Pricing = enumList(p, "constraints.pricing", c.Pricing, ParsePricingMode)
+	if c.EngineerDayUSD == nil {
+		v := DefaultEngineerDayUSD
+		c.EngineerDayUSD = &v
+		p.def("constraints.engineer_day_usd", fmtFloat(v), EngineerDayWhy)
+	} else {
+		p.nonNeg("constraints.engineer_day_usd", *c.EngineerDayUSD)
+	}
 	for i, pr := range c.Providers {
 		pr = strings.ToLower(strings.TrimSpace(pr))
 		c.Providers[i] = pr

@@ -155,7 +155,7 @@ func (p *checker) image() {
 		if im.Frames > 1 {
 			p.def("image.frames", strconv.Itoa(im.Frames), "not set; the model's native clip length")
 		}
-	case im.Frames > 1 && !video:
+	case im.Frames > 1 && !video && m != nil: // without a model block the missing model is the error
 		p.errorf("image.frames", "%d frames, but %s is an image model (no temporal VAE); use 1, or a video model such as cogvideox-5b", im.Frames, p.modelName())
 	case video && (im.Frames-1)%m.TemporalFactor != 0:
 		k := (im.Frames - 1) / m.TemporalFactor

@@ -69,6 +69,7 @@ var FieldRanges = map[string]FieldRange{
 	"data.cpu_ms_per_sample":           {8.64e7, "ms (one day) per sample"},
 	"constraints.deadline_hours":       {1e5, "hours (about 11 years)"},
 	"constraints.budget_usd":           {1e12, "USD"},
+	"constraints.engineer_day_usd":     {1e5, "USD a day"},
 	"constraints.max_gpus":             {1e7, "accelerators"},
 	"model.latent_channels":            {1e4, "latent channels"},
 	"model.latent_factor":              {1e3, "pixels per latent pixel, per side"},

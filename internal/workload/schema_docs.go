@@ -16,6 +16,7 @@ var specDocs = map[string]string{
 	"Constraints":                      "Constraints bound the candidates. Zero numbers mean no bound.",
 	"Constraints.BudgetUSD":            "BudgetUSD is the most the whole job may cost, in US dollars.",
 	"Constraints.DeadlineHours":        "DeadlineHours is the longest acceptable wall-clock duration in hours.",
+	"Constraints.EngineerDayUSD":       "EngineerDayUSD is what one engineer-day costs, in US dollars: the price of the porting a needs-work stack asks for (engineer-days of each kind of work in data/compat.yaml), added to a candidate's total. Defaults to DefaultEngineerDayUSD; 0 leaves porting unpriced (its delay still counts).",
 	"Constraints.MaxGPUs":              "MaxGPUs is the most accelerators the job may use at once.",
 	"Constraints.Pricing":              "Pricing lists the pricing modes to consider; defaults to on-demand.",
 	"Constraints.Providers":            "Providers lists provider ids to consider; empty = all.",

@@ -546,7 +546,24 @@ type Constraints struct {
 	// instances' price. Services only (not training); defaults to false:
 	// the service rents whole instances for itself.
 	SharedGPUs bool `yaml:"shared_gpus,omitempty" json:"shared_gpus,omitempty"`
+	// EngineerDayUSD is what one engineer-day costs, in US dollars: the
+	// price of the porting a needs-work stack asks for (engineer-days of
+	// each kind of work in data/compat.yaml), added to a candidate's
+	// total. Defaults to DefaultEngineerDayUSD; 0 leaves porting unpriced
+	// (its delay still counts).
+	EngineerDayUSD *float64 `yaml:"engineer_day_usd,omitempty" json:"engineer_day_usd,omitempty"`
 }
+
+// DefaultEngineerDayUSD is a loaded engineer-day in US dollars: the mean
+// wage of US software developers (BLS OEWS May 2024, SOC 15-1252,
+// $144,570 a year, $69.50 an hour) over the share wages are of an
+// employer's cost in private industry (BLS ECEC December 2024, 70.5%),
+// for 8 hours: $789, rounded to $800.
+const DefaultEngineerDayUSD = 800.0
+
+// EngineerDayWhy is the source of DefaultEngineerDayUSD, as the parser
+// reports the default.
+const EngineerDayWhy = "not set; a loaded US software engineer's day: BLS OEWS May 2024 mean wage of software developers $69.50/h, over wages' 70.5% share of employer cost (BLS ECEC Dec 2024), x 8 h = $789, rounded"
 
 // Compliance states where the data may be processed and what the provider
 // must offer. Empty lists mean no requirement.

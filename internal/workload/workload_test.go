@@ -210,6 +210,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad precision", minimalFinetune + "  precision: bf17\n", "training.precision", 6, `unknown precision "bf17"`},
 		{"inference precision for training", minimalFinetune + "  precision: int4\n", "training.precision", 6, "not a training precision"},
 		{"shared pool for training", minimalFinetune + "constraints:\n  shared_gpus: true\n", "constraints.shared_gpus", 7, "a training job, which needs whole GPUs"},
+		{"negative engineer day", minimalFinetune + "constraints:\n  engineer_day_usd: -5\n", "constraints.engineer_day_usd", 7, "must be >= 0"},
+		{"absurd engineer day", minimalFinetune + "constraints:\n  engineer_day_usd: 1e9\n", "constraints.engineer_day_usd", 7, "must be at most 100000"},
 		{"bad checkpointing", minimalFinetune + "  activation_checkpointing: some\n", "training.activation_checkpointing", 6, `unknown activation checkpointing "some"`},
 		{"burst without requests", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n", "inference.requests", 3, "required for batching burst"},
 		{"burst with a rate", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n  requests_per_second: 3\n", "inference.batching", 4, "cannot have requests_per_second"},
@@ -339,7 +341,16 @@ func TestDefaults(t *testing.T) {
 			"name": "test", "training.method": "lora", "training.precision": "bf16", "training.seq_len": "4096",
 			"training.global_batch": "64", "training.lora_rank": "16", "stack.framework": "pytorch",
 			"objective": "cost", "constraints.pricing": "on-demand", "data.bytes_per_sample": "16384",
-			"model.params_b": "",
+			"model.params_b": "", "constraints.engineer_day_usd": "800", "stack.needs": "",
+		}},
+		{"qlora needs bitsandbytes", minimalFinetune + "  method: qlora\n", map[string]string{
+			"stack.needs": "bitsandbytes",
+		}},
+		{"qlora that names bitsandbytes", minimalFinetune + "  method: qlora\nstack: {needs: [bitsandbytes]}\n", map[string]string{
+			"stack.needs": "",
+		}},
+		{"engineer day set to zero", minimalFinetune + "constraints: {engineer_day_usd: 0}\n", map[string]string{
+			"constraints.engineer_day_usd": "",
 		}},
 		{"pretrain", "kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9, seq_len: 8192}\n", map[string]string{
 			"training.method": "full", "training.global_batch": "512", "training.seq_len": "", "training.lora_rank": "",
