@@ -631,7 +631,7 @@ func Recommend(req Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.NearMisses = nearMisses(req, modes, res.Excluded)
+	res.NearMisses = nearMisses(req, res, modes)
 	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
 		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)
@@ -674,11 +674,25 @@ func otherModes(req Request, tasks []task, asked []catalog.Mode) []*Candidate {
 	})
 	var out []*Candidate
 	seen := map[string]bool{}
+	tries := 0
 	for _, c := range cs {
-		if id := c.Offer.ID(); !seen[id] && len(out) < maxOtherModes {
-			seen[id] = true
-			out = append(out, c)
+		id := c.Offer.ID()
+		if seen[id] || len(out) == maxOtherModes || tries == 2*maxOtherModes {
+			continue
 		}
+		// A service's plan in the other mode is sized and replayed, as it
+		// would be were the mode asked for: a near-miss must hold.
+		if req.CheckPlans && c.Plan.Scaling != nil {
+			tries++
+			if err := CheckCandidate(req.Context, req, c); err != nil || c.Plan.Scaling.Check != nil && !c.Plan.Scaling.Check.Met {
+				continue
+			}
+			if b := req.Spec.Constraints.BudgetUSD; b > 0 && c.Cost.Cost.Total > b {
+				continue
+			}
+		}
+		seen[id] = true
+		out = append(out, c)
 	}
 	return out
 }

@@ -416,10 +416,10 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 			per = 1
 		}
 		day = ev.scalingSpan(o, instances, per, span, weights, defaultHeadroom)
-		if span > 1 && day.Max*o.GPUCount > ev.maxGPUs {
-			// A spare or headroom of whole multi-instance replicas must
-			// stay within max_gpus too.
-			excl("", ReasonUnsustained, fmt.Sprintf("the plan runs %d instances at its peak (%d GPUs: replicas of %d instances each, with their spare), more than constraints.max_gpus %d",
+		if day.Max*o.GPUCount > ev.maxGPUs {
+			// The plan's headroom and spare (of whole replicas, which may
+			// span instances) must stay within max_gpus too.
+			excl("", ReasonUnsustained, fmt.Sprintf("the plan runs %d instances at its peak (%d GPUs: replicas of %d instance(s) each, with headroom and a spare), more than constraints.max_gpus %d",
 				day.Max, day.Max*o.GPUCount, span, ev.maxGPUs))
 			x := &ev.excl[len(ev.excl)-1]
 			x.Relax, x.Needed = RelaxMaxGPUs, float32(day.Max*o.GPUCount)

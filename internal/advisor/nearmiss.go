@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // MaxNearMisses bounds the near-misses kept per relaxable constraint.
@@ -75,8 +76,28 @@ func nearest(excluded []Excluded, n int) [][]Excluded {
 // GPUs); when the first guess does not hold (the model's estimate of a
 // service's fleet, a budget that the replayed plan exceeds) the value the
 // candidate does qualify at is found and checked in its place.
-func nearMisses(req Request, modes []catalog.Mode, excluded []Excluded) []Excluded {
-	lists := nearest(excluded, nearMissTries)
+//
+// When something qualifies, a near-miss is named only if it would beat
+// the pick by the objective (cheaper, or faster when time is the
+// objective): relaxing a constraint for a worse offer helps no one. A
+// service's exclusion without a price is then not evaluated again (its
+// plan would have to be replayed to be priced).
+func nearMisses(req Request, res *Result, modes []catalog.Mode) []Excluded {
+	var pick *Candidate
+	if len(res.Candidates) > 0 {
+		pick = res.Candidates[0]
+	}
+	beats := func(dur, total float64) bool {
+		if pick == nil {
+			return true
+		}
+		if res.Objective == workload.ObjectiveTime {
+			return dur > 0 && dur < pick.DurationHours
+		}
+		return total > 0 && pick.Cost.PriceKnown && total < pick.Cost.Cost.Total
+	}
+	service := IsService(req.Spec)
+	lists := nearest(res.Excluded, nearMissTries)
 	out := make([][]Excluded, len(lists))
 	var wg sync.WaitGroup
 	for k, list := range lists {
@@ -90,7 +111,11 @@ func nearMisses(req Request, modes []catalog.Mode, excluded []Excluded) []Exclud
 				if len(out[k]) == MaxNearMisses || req.Context != nil && req.Context.Err() != nil {
 					break
 				}
-				if v, ok := holds(req, modes, x); ok {
+				known := x.TotalUSD > 0 || x.DurationHours > 0
+				if pick != nil && (known && !beats(float64(x.DurationHours), float64(x.TotalUSD)) || !known && service) {
+					continue
+				}
+				if v, ok := holds(req, modes, x); ok && beats(float64(v.DurationHours), float64(v.TotalUSD)) {
 					out[k] = append(out[k], v)
 				}
 			}
@@ -120,15 +145,18 @@ func holds(req Request, modes []catalog.Mode, x Excluded) (Excluded, bool) {
 	if o == nil {
 		return x, false
 	}
+	// The shape it was excluded at: a batch job's cluster, or the
+	// instances one replica of a service spans (its fleet is sized by the
+	// evaluation); one instance when it was too big to be evaluated.
 	instances := max(1, x.GPUs/max(1, o.GPUCount))
-	if x.ReasonCode == ReasonMaxGPUs || x.ReasonCode == ReasonUnsustained {
-		instances = 1 // a service's fleet is sized by the evaluation
+	if x.ReasonCode == ReasonMaxGPUs {
+		instances = 1
 	}
 	need := shown(x.Relax, float64(x.Needed))
 	if x.Relax == RelaxMaxGPUs && x.ReasonCode == ReasonMaxGPUs {
 		need = float64(o.GPUCount)
 	}
-	v, ok := qualifiesAt(req, modes, o, instances, x, need)
+	v, c, ok := qualifiesAt(req, modes, o, instances, x, need)
 	if !ok {
 		// The first value was an estimate: find what the candidate needs
 		// with the constraint lifted, then check that value.
@@ -136,23 +164,30 @@ func holds(req Request, modes []catalog.Mode, x Excluded) (Excluded, bool) {
 		if x.Relax == RelaxMaxGPUs {
 			lifted = max(4*need, float64(DefaultMaxGPUs))
 		}
-		v, ok = qualifiesAt(req, modes, o, instances, x, lifted)
+		v, _, ok = qualifiesAt(req, modes, o, instances, x, lifted)
 		if !ok || v <= need {
 			return x, false
 		}
 		need = v
-		if _, ok = qualifiesAt(req, modes, o, instances, x, need); !ok {
+		if _, c, ok = qualifiesAt(req, modes, o, instances, x, need); !ok {
 			return x, false
 		}
 	}
 	x.Needed = float32(need)
+	x.DurationHours, x.TotalUSD = float32(c.DurationHours), 0
+	if c.Cost.PriceKnown {
+		x.TotalUSD = float32(c.Cost.Cost.Total)
+	}
+	if x.Pricing == "" {
+		x.Pricing = c.Cost.Mode.String()
+	}
 	return x, true
 }
 
 // qualifiesAt evaluates o with x's constraint set to limit (0: lifted)
 // and reports, for the cheapest candidate that qualifies in x's pricing
 // mode (any when x names none), the value of the constraint it needs.
-func qualifiesAt(req Request, modes []catalog.Mode, o *catalog.Offer, instances int, x Excluded, limit float64) (float64, bool) {
+func qualifiesAt(req Request, modes []catalog.Mode, o *catalog.Offer, instances int, x Excluded, limit float64) (float64, *Candidate, bool) {
 	spec := *req.Spec
 	k := &spec.Constraints
 	switch x.Relax {
@@ -166,7 +201,7 @@ func qualifiesAt(req Request, modes []catalog.Mode, o *catalog.Offer, instances 
 	if x.Pricing != "" {
 		m, ok := catalog.ParseMode(x.Pricing)
 		if !ok {
-			return 0, false
+			return 0, nil, false
 		}
 		modes = []catalog.Mode{m}
 	}
@@ -200,15 +235,15 @@ func qualifiesAt(req Request, modes []catalog.Mode, o *catalog.Offer, instances 
 		}
 	}
 	if best == nil {
-		return 0, false
+		return 0, nil, false
 	}
 	switch x.Relax {
 	case RelaxDeadline:
-		return shown(RelaxDeadline, best.DurationHours), true
+		return shown(RelaxDeadline, best.DurationHours), best, true
 	case RelaxBudget:
-		return shown(RelaxBudget, best.Cost.Cost.Total), true
+		return shown(RelaxBudget, best.Cost.Cost.Total), best, true
 	}
-	return float64(best.GPUs), true
+	return float64(best.GPUs), best, true
 }
 
 // findOffer is the catalog's offer id ("provider/instance-type") in region.

@@ -450,9 +450,10 @@ func checkPlans(req Request, res *Result) error {
 		})
 		rank(res)
 	}
-	// overBudget excludes the candidates a plan grown by the simulator
-	// (or by the replays' correction) has put over constraints.budget_usd:
-	// the budget judged the model's estimate, the buyer pays the plan.
+	// overBudget excludes the candidates whose plan, sized by the
+	// simulator, the replays have put over constraints.budget_usd: the
+	// budget judged the model's estimate, the buyer pays the plan. An
+	// estimate (corrected or not) is judged when it is sized.
 	budget := req.Spec.Constraints.BudgetUSD
 	overBudget := func() bool {
 		if budget <= 0 {
@@ -460,7 +461,7 @@ func checkPlans(req Request, res *Result) error {
 		}
 		n := len(res.Candidates)
 		res.Candidates = slices.DeleteFunc(res.Candidates, func(x *Candidate) bool {
-			if x.Plan.Scaling == nil || !x.Cost.PriceKnown || x.Cost.Cost.Total <= budget {
+			if x.Plan.Scaling == nil || !sized[key(x)] || !x.Cost.PriceKnown || x.Cost.Cost.Total <= budget {
 				return false
 			}
 			res.Excluded = append(res.Excluded, Excluded{Offer: x.Offer.ID(), Region: x.Offer.Region, GPUs: x.GPUs,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -97,47 +98,50 @@ func holds(t *testing.T, name string, spec *workload.Spec, short bool) int {
 }
 
 // tightened makes a file that misses: its pick's own time, cost or GPUs
-// cut by a factor drawn from rng, so that the answer has near-misses to
-// name. It returns nil when the example's pick gives nothing to tighten.
+// (the first of them, in an order drawn from rng, that the pick has) cut
+// by a factor drawn from rng, so that the answer has near-misses to
+// name. It returns nil when the pick gives nothing to tighten.
 func tightened(spec *workload.Spec, pick *advisor.Candidate, rng *rand.Rand) *workload.Spec {
 	s := *spec
 	cut := 0.3 + 0.5*rng.Float64()
-	switch rng.IntN(3) {
-	case 0:
-		if pick.DurationHours <= 0 || spec.IsService() {
-			return nil
+	for _, k := range rng.Perm(3) {
+		switch {
+		case k == 0 && pick.DurationHours > 0 && !spec.IsService():
+			if d := math.Round(pick.DurationHours*cut*10) / 10; d > 0 {
+				s.Constraints.DeadlineHours = d
+				return &s
+			}
+		case k == 1 && pick.Cost.PriceKnown && pick.Cost.Cost.Total >= 4:
+			s.Constraints.BudgetUSD = math.Floor(pick.Cost.Cost.Total * cut)
+			return &s
+		case k == 2 && pick.GPUs > 1:
+			s.Constraints.MaxGPUs = max(1, int(float64(pick.GPUs)*cut))
+			return &s
 		}
-		s.Constraints.DeadlineHours = math.Round(pick.DurationHours*cut*10) / 10
-		if s.Constraints.DeadlineHours <= 0 {
-			return nil
-		}
-	case 1:
-		if !pick.Cost.PriceKnown {
-			return nil
-		}
-		s.Constraints.BudgetUSD = math.Floor(pick.Cost.Cost.Total * cut)
-	case 2:
-		if pick.GPUs <= 1 {
-			return nil
-		}
-		s.Constraints.MaxGPUs = max(1, int(float64(pick.GPUs)*cut))
 	}
-	return &s
+	return nil
 }
+
+var allNearMisses = flag.Bool("nearmiss.all", false, "TestNearMissesHold applies every near-miss of two generated files per example (minutes)")
 
 // TestNearMissesHold: every near-miss the answer names, applied to the
 // file, yields the candidate it names: over every example, and over files
 // made from them by cutting a constraint below what their pick needs.
-// -short checks one near-miss per constraint and fewer generated files.
+// By default it applies the first near-miss per constraint of one file
+// generated per example; -short the examples alone; -nearmiss.all every
+// near-miss of two generated files per example.
 func TestNearMissesHold(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
 	rng := rand.New(rand.NewPCG(25, 6))
-	perFile := 2
-	if testing.Short() {
-		perFile = 1
+	perFile, every := 1, *allNearMisses
+	switch {
+	case every:
+		perFile = 2
+	case testing.Short():
+		perFile = 0
 	}
 	total := 0
 	for _, f := range files {
@@ -155,7 +159,7 @@ func TestNearMissesHold(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		t.Run(name, func(t *testing.T) {
 			r := recommendChecked(t, spec)
-			total += holds(t, name, spec, testing.Short())
+			total += holds(t, name, spec, !every)
 			if len(r.Candidates) == 0 {
 				return
 			}
@@ -165,12 +169,16 @@ func TestNearMissesHold(t *testing.T) {
 					continue
 				}
 				k := s.Constraints
-				total += holds(t, fmt.Sprintf("%s (deadline %g h, budget $%g, max_gpus %d)", name, k.DeadlineHours, k.BudgetUSD, k.MaxGPUs), s, testing.Short())
+				t.Logf("generated: deadline %g h, budget $%g, max_gpus %d", s.Constraints.DeadlineHours, s.Constraints.BudgetUSD, s.Constraints.MaxGPUs)
+				total += holds(t, fmt.Sprintf("%s (deadline %g h, budget $%g, max_gpus %d)", name, k.DeadlineHours, k.BudgetUSD, k.MaxGPUs), s, !every)
 			}
 		})
 	}
 	t.Logf("%d near-misses applied", total)
-	if total < len(files) {
+	// Most generated files leave nothing qualifying; fewer near-misses
+	// than a third of the examples means the generator has stopped making
+	// files that miss.
+	if perFile > 0 && total < len(files)/3 {
 		t.Errorf("only %d near-misses checked over %d examples: the generator makes too few", total, len(files))
 	}
 }
