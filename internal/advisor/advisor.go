@@ -139,6 +139,11 @@ type Candidate struct {
 	// list price, both 1).
 	PriceLow, PriceHigh float64
 	PriceSpread         string
+	// PMissDeadline is the chance, 0 to 1, that a job finishes after
+	// constraints.deadline_hours: its speed range and, on spot,
+	// interruptions (see missDeadline). 0 for a service or without a
+	// deadline.
+	PMissDeadline float64
 	// UnitCost is USD per unit of work: per million tokens (trained or
 	// generated), per thousand images, per thousand items.
 	UnitCost     float64
@@ -370,6 +375,10 @@ type Result struct {
 	// ConfidenceVsNext is how sure the ranking is that #1 beats #2; nil
 	// with fewer than two candidates or no intervals.
 	ConfidenceVsNext *Confidence
+	// DeadlineRisk is #1's chance of missing the deadline and the cheapest
+	// candidate that meets it at p90, when #1's range crosses it; nil
+	// otherwise.
+	DeadlineRisk *DeadlineRisk
 	// Now is the request's clock: prices are judged stale against it.
 	Now time.Time
 	// Spec is the workload that was evaluated (read-only): its
@@ -643,6 +652,7 @@ func Recommend(req Request) (*Result, error) {
 		}
 		return gpu
 	})
+	res.DeadlineRisk = deadlineRiskOf(res, spec.Constraints.DeadlineHours)
 	return res, nil
 }
 

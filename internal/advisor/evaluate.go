@@ -711,6 +711,10 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	c.Plan.Scaling = sc
 	c.PriceLow, c.PriceHigh, c.PriceSpread = cost.PriceSpread(o, m, ev.req.Now)
 	setIntervals(c, service)
+	c.PMissDeadline = 0
+	if !service {
+		c.PMissDeadline = missDeadline(c, ev.spec.Constraints.DeadlineHours)
+	}
 	return ""
 }
 

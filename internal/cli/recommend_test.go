@@ -38,6 +38,11 @@ func TestRecommendGolden(t *testing.T) {
 		{"recommend-svc.html", []string{"recommend", "-f", chat70, "-o", "html"}},
 		{"recommend-svc-zh.html", []string{"recommend", "-f", chat70, "-o", "html", "--lang", "zh"}},
 		{"recommend-svc.json", []string{"recommend", "-f", chat70, "-o", "json"}},
+		// #1's range of time crosses the deadline: the chance of a miss and
+		// the cheapest candidate that meets it at p90.
+		{"recommend-deadline.txt", []string{"recommend", "-f", "testdata/resnet-deadline.yaml", "--top", "5"}},
+		{"recommend-deadline-zh.txt", []string{"recommend", "-f", "testdata/resnet-deadline.yaml", "--top", "5", "--lang", "zh"}},
+		{"recommend-deadline.json", []string{"recommend", "-f", "testdata/resnet-deadline.yaml", "--top", "3", "-o", "json"}},
 		{"cost.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--pricing", "spot"}},
 		{"cost-zh.txt", []string{"cost", "-f", lora, "--offer", "aws/p5.48xlarge", "--lang", "zh"}},
 		{"cost.json", []string{"cost", "-f", "../../examples/resnet50-imagenet.yaml", "--offer", "aws/p5.48xlarge", "--gpus", "16", "-o", "json"}},

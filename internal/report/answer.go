@@ -38,8 +38,16 @@ type AnswerJSON struct {
 	// ServiceFigures is set for a service.
 	ServiceFigures *ServiceAnswerJSON `json:"service_figures,omitempty"`
 	// Confidence is the probability that #1 really beats #2, where the
-	// model provides it.
+	// model provides it, and against real alternatives (its
+	// alternatives: the best candidate of another instance type, and of
+	// another accelerator within 20%); its sentence speaks of those when
+	// there are any.
 	Confidence *ConfidenceJSON `json:"confidence_vs_next"`
+	// DeadlineRisk is the pick's chance of missing the deadline and the
+	// cheapest candidate that meets it at p90, when the pick's 80% range
+	// of time crosses the deadline; absent otherwise. Its sentence is also
+	// the "deadline" risk's.
+	DeadlineRisk *DeadlineRiskJSON `json:"deadline_risk,omitempty"`
 	// Risks is what could go wrong with the pick: spot interruptions,
 	// missing the deadline, reserved capacity left idle, the software stack,
 	// compliance, stale prices. Most serious first.

@@ -66,9 +66,10 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 		a.ServiceFigures = serviceFigures(r, pick)
 	}
 	if c := r.ConfidenceVsNext; c != nil {
-		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: confidenceText(l, c)}
+		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: sureText(l, c)}
 	}
-	a.Risks = risks(r, pick, svc, l)
+	a.DeadlineRisk = deadlineRiskAnswer(r, l)
+	a.Risks = risks(r, pick, svc, l, a.DeadlineRisk)
 	a.Terms = termsAnswer(r, l)
 	a.Day = dayAnswer(r, l)
 	a.Operator = operatorAnswer(r, l)
@@ -412,7 +413,7 @@ var riskLevels = map[string]int{"high": 0, "medium": 1, "low": 2}
 
 // risks is what could go wrong with the pick c, one sentence each, most
 // serious first.
-func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON {
+func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang, dl *DeadlineRiskJSON) []RiskJSON {
 	out := []RiskJSON{}
 	add := func(code, level, sentence string) {
 		out = append(out, RiskJSON{Code: code, Level: level, Sentence: sentence})
@@ -422,7 +423,10 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 		deadline = r.Spec.Constraints.DeadlineHours
 	}
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
-	if deadline > 0 && c.DurationHoursP90 > deadline {
+	switch {
+	case dl != nil:
+		add("deadline", "high", dl.Sentence)
+	case deadline > 0 && c.DurationHoursP90 > deadline: // a result without its DeadlineRisk
 		add("deadline", "high", am(l, "risk_deadline", hours(deadline), hoursFmt(c.DurationHoursP10), hours(c.DurationHoursP90)))
 	}
 	for _, w := range c.Warnings {
@@ -479,9 +483,13 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang) []RiskJSON
 		}
 	}
 	// A close call against the same instance type elsewhere (another
-	// region or pricing mode) is a tie on the same hardware, not a risk.
-	if cf := r.ConfidenceVsNext; cf != nil && !cf.Distinguishable && cf.Next != c.Offer.ID() {
-		add("close_call", "medium", am(l, "risk_close", 100*cf.Probability))
+	// region or pricing mode) is a tie on the same hardware, not a risk:
+	// the close call that counts is against the best other instance type
+	// (none when every candidate is #1's type).
+	if cf := r.ConfidenceVsNext; cf != nil && len(cf.Alternatives) > 0 {
+		if t := cf.Alternatives[0]; !t.Distinguishable {
+			add("close_call", "medium", am(l, "risk_close_alt", t.Offer, 100*t.Probability))
+		}
 	}
 	if svc && r.Spec != nil && r.Spec.Inference != nil {
 		slo := r.Spec.Inference.SLO

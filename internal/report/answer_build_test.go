@@ -317,8 +317,9 @@ func TestRecommendationInLanguage(t *testing.T) {
 	}
 }
 
-// TestCloseCallRisk: #1 and #2 within the model's error is a risk when #2
-// is other hardware, not when it is the same instance type elsewhere.
+// TestCloseCallRisk: #1 within the model's error of the best other
+// instance type is a risk; a tie with #1's own instance type elsewhere
+// (#2 in another region) is not, nor is a clear lead over the other type.
 func TestCloseCallRisk(t *testing.T) {
 	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", nil)
 	pick := r.Candidates[0]
@@ -330,13 +331,20 @@ func TestCloseCallRisk(t *testing.T) {
 		}
 		return false
 	}
-	r.ConfidenceVsNext = &advisor.Confidence{Probability: 0.55, Basis: "cost", Next: "other/type", GPU: pick.Offer.GPU, NextGPU: "x"}
+	other := advisor.Alternative{Kind: advisor.AltInstanceType, Rank: 3, Offer: "other/type", GPU: "x", Probability: 0.55}
+	r.ConfidenceVsNext = &advisor.Confidence{Probability: 0.55, Basis: "cost", Next: "other/type", GPU: pick.Offer.GPU, NextGPU: "x",
+		Alternatives: []advisor.Alternative{other}}
 	if !has() {
 		t.Error("a close call against another instance type is a risk")
 	}
-	r.ConfidenceVsNext.Next = pick.Offer.ID()
+	r.ConfidenceVsNext.Next, r.ConfidenceVsNext.Alternatives = pick.Offer.ID(), nil
 	if has() {
 		t.Error("a tie with the same instance type elsewhere is no risk")
+	}
+	other.Probability, other.Distinguishable = 0.9, true
+	r.ConfidenceVsNext.Alternatives = []advisor.Alternative{other}
+	if has() {
+		t.Error("a tie with #1's type elsewhere and a clear lead over the other type is no risk")
 	}
 }
 

@@ -73,7 +73,7 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 	}
 	if c := a.Confidence; c != nil {
 		p.sure = label(l, am(l, "conf_head"), c.Sentence)
-		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable {
+		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable && len(c.Alternatives) == 0 {
 			// #2 is #1's hardware elsewhere: a tie that no probe settles.
 			p.sure = label(l, am(l, "conf_head"), am(l, "sure_same", 100*c.Probability))
 		}

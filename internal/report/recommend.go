@@ -61,6 +61,10 @@ type CandidateJSON struct {
 	// Plan is the fleet this candidate prices; parallelism (above) is the
 	// layout of one instance as predicted.
 	Plan PlanJSON `json:"plan"`
+	// PMissDeadline is the chance of missing constraints.deadline_hours
+	// (the speed's 80% range read as a log-normal, and spot
+	// interruptions); absent without a deadline or when it rounds to 0.
+	PMissDeadline *float64 `json:"p_miss_deadline,omitempty"`
 }
 
 // PlanJSON is the fleet a candidate deploys and pays for: every command
@@ -283,6 +287,9 @@ func CandidateView(c *advisor.Candidate) CandidateJSON {
 		j.DurationHours = fp(r2(c.DurationHours))
 		if c.DurationHoursP10 > 0 {
 			j.DurationHoursP10, j.DurationHoursP90 = fp(r2(c.DurationHoursP10)), fp(r2(c.DurationHoursP90))
+		}
+		if p := math.Round(c.PMissDeadline*1000) / 1000; p > 0 {
+			j.PMissDeadline = fp(p)
 		}
 	}
 	if c.Cost.PriceKnown {
