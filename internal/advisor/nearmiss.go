@@ -40,12 +40,14 @@ func nearer(a, b *Excluded) int {
 
 // nearest keeps, per relaxable constraint, the n exclusions that need it
 // relaxed least, one per instance type, nearest first. One pass: a result
-// holds thousands of exclusions.
+// holds thousands of exclusions. Instances too big to be evaluated are
+// left to tooBig: with no time or cost of their own, the nearest by name
+// would be an arbitrary few.
 func nearest(excluded []Excluded, n int) [][]Excluded {
 	best := make([][]Excluded, RelaxMaxGPUs+1)
 	for i := range excluded {
 		x := &excluded[i]
-		if x.Relax == RelaxNone || int(x.Relax) >= len(best) || x.Needed <= 0 {
+		if x.Relax == RelaxNone || int(x.Relax) >= len(best) || x.Needed <= 0 || unevaluated(x) {
 			continue
 		}
 		list := best[x.Relax]
@@ -98,6 +100,9 @@ func nearMisses(req Request, res *Result, modes []catalog.Mode) []Excluded {
 	}
 	service := IsService(req.Spec)
 	lists := nearest(res.Excluded, nearMissTries)
+	if k := int(RelaxMaxGPUs); len(lists[k]) < nearMissTries {
+		lists[k] = append(lists[k], tooBig(req.Catalog, res.Excluded, res.Objective, modes, nearMissTries-len(lists[k]))...)
+	}
 	out := make([][]Excluded, len(lists))
 	var wg sync.WaitGroup
 	for k, list := range lists {
@@ -124,6 +129,76 @@ func nearMisses(req Request, res *Result, modes []catalog.Mode) []Excluded {
 	}
 	wg.Wait()
 	return slices.Concat(out...)
+}
+
+// unevaluated reports an exclusion of an instance with more GPUs than
+// constraints.max_gpus: it was dropped before the model saw it.
+func unevaluated(x *Excluded) bool {
+	return x.ReasonCode == ReasonMaxGPUs && x.TotalUSD == 0 && x.DurationHours == 0
+}
+
+// tooBig picks the n instances too big to be evaluated most likely to
+// beat the pick, one per instance type: the fewest GPUs first, then, for
+// the time objective, the most dense compute per instance; otherwise the
+// lowest list price per unit of dense compute (the cheapest for the work).
+// Each is evaluated again before it is named: this only orders the tries.
+func tooBig(c *catalog.Catalog, excluded []Excluded, objective workload.Objective, modes []catalog.Mode, n int) []Excluded {
+	type try struct {
+		x   Excluded
+		key float64
+	}
+	offers := map[string]*catalog.Offer{}
+	for _, o := range c.Offers {
+		if o.GPUCount > 0 {
+			offers[o.Key()] = o
+		}
+	}
+	var tries []try
+	at := map[string]int{} // instance type → its try
+	for i := range excluded {
+		x := &excluded[i]
+		if !unevaluated(x) || x.Relax != RelaxMaxGPUs {
+			continue
+		}
+		o := offers[x.Offer+"@"+x.Region]
+		if o == nil {
+			continue
+		}
+		a, ok := c.OfferAccelerator(o)
+		if !ok {
+			continue
+		}
+		peak := float64(o.GPUCount) * max(a.PeakTFLOPS[catalog.BF16], a.PeakTFLOPS[catalog.FP16], a.PeakTFLOPS[catalog.FP32])
+		if peak <= 0 {
+			continue
+		}
+		key := -peak
+		if objective != workload.ObjectiveTime {
+			price := math.Inf(1)
+			for _, m := range modes {
+				if p, ok := o.YourPrices.Get(m); ok {
+					price = min(price, p)
+				}
+			}
+			key = price / peak
+		}
+		if j, ok := at[x.Offer]; ok {
+			if key < tries[j].key { // one try per instance type: its better region
+				tries[j] = try{*x, key}
+			}
+			continue
+		}
+		at[x.Offer] = len(tries)
+		tries = append(tries, try{*x, key})
+	}
+	slices.SortFunc(tries, func(a, b try) int {
+		return cmp.Or(cmp.Compare(a.x.Needed, b.x.Needed), cmp.Compare(a.key, b.key), cmp.Compare(a.x.Offer, b.x.Offer))
+	})
+	out := make([]Excluded, 0, n)
+	for _, t := range tries[:min(n, len(tries))] {
+		out = append(out, t.x)
+	}
+	return out
 }
 
 // shown is a relaxation's value as the answer writes it, rounded so that

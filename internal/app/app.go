@@ -95,8 +95,11 @@ func (k *Checker) stack(fp string, spec *workload.Spec, o *catalog.Offer) compat
 // Checks are the stack and compliance judgements recommend applies to every
 // offer: incompatible or non-compliant offers are excluded with the reason;
 // needs-work and preferred-but-unmet requirements become warnings. The
-// checks of one call are for one goroutine (Recommend's filtering loop).
+// checks of one call are safe for concurrent use: Recommend's filtering
+// loop calls them offer after offer, its near-misses from one goroutine
+// per constraint.
 func (k *Checker) Checks() []advisor.Check {
+	var mu sync.Mutex // guards the memos below
 	// A recommendation asks about one workload, offer after offer: its
 	// stack's fingerprint is computed once.
 	// Its verdicts, and the sentences made of them, are kept per
@@ -110,6 +113,8 @@ func (k *Checker) Checks() []advisor.Check {
 	var lastFP string
 	var verdicts map[gpuDriver]verdict
 	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+		mu.Lock()
+		defer mu.Unlock()
 		if spec != lastSpec {
 			fp, err := json.Marshal(spec.Stack)
 			if err != nil {
@@ -148,6 +153,7 @@ func (k *Checker) Checks() []advisor.Check {
 	var noRules compliance.Result
 	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
 		var r compliance.Result
+		mu.Lock()
 		switch {
 		case spec == noRulesSpec:
 			r = noRules
@@ -157,6 +163,7 @@ func (k *Checker) Checks() []advisor.Check {
 		default:
 			r = compliance.Check(spec.Compliance, compliance.FactsFor(k.cat, o, 0))
 		}
+		mu.Unlock()
 		if r.Verdict != compliance.Pass {
 			code := advisor.ReasonNonCompliant
 			var why []string

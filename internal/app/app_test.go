@@ -81,6 +81,27 @@ func TestCheckerCacheAgreesWithTheMatrix(t *testing.T) {
 	if code, _, ws := Demote(checks[0])(spec, c.Offers[0]); code != "" && len(ws) == 0 {
 		t.Error("Demote must keep the verdict as a warning")
 	}
+	// The checks of one call are used from several goroutines at once,
+	// each with its own copy of the workload (the near-misses relax one
+	// constraint each): the same verdicts, and no concurrent map write.
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, o := range c.Offers {
+				cp := *spec
+				for _, chk := range checks {
+					chk(&cp, o)
+				}
+				code, _, _ := checks[0](&cp, o)
+				if want, _, _ := checks[0](spec, o); code != want {
+					t.Errorf("%s: %q from a copy, %q from the workload", o.Key(), code, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestExportPolicy(t *testing.T) {

@@ -561,6 +561,8 @@ func nearMisses(r *advisor.Result, svc bool, l Lang) []NearMissJSON {
 				n.Needed = fp(float64(x.Needed))
 				if x.ReasonCode == advisor.ReasonUnsustained {
 					n.Sentence = am(l, "near_maxgpus_svc", x.Offer, x.Region, int(x.Needed), maxGPUs)
+				} else if !svc && dur > 0 && total > 0 {
+					n.Sentence = am(l, "near_maxgpus_job", x.Offer, x.Region, mode, int(x.Needed), maxGPUs, int(x.Needed), hours(dur), usd(total))
 				} else {
 					n.Sentence = am(l, "near_maxgpus", x.Offer, x.Region, int(x.Needed), maxGPUs, int(x.Needed))
 				}

@@ -50,6 +50,7 @@ var answerMessages = map[string][2]string{
 	"near_deadline_noprice": {"%s in %s (%s) would qualify with a deadline of %s (now %s): it takes %s; its price is unknown.", "%s（%s，%s）在截止时间放宽到 %s（现为 %s）时即可入选：需 %s；价格未知。"},
 	"near_budget":           {"%s in %s (%s) would qualify with a budget of %s (now %s): it takes %s.", "%s（%s，%s）在预算放宽到 %s（现为 %s）时即可入选：需 %s。"},
 	"near_budget_svc":       {"%s in %s (%s) would qualify with a budget of %s per month (now %s).", "%s（%s，%s）在每月预算放宽到 %s（现为 %s）时即可入选。"},
+	"near_maxgpus_job":      {"%s in %s (%s) would qualify with constraints.max_gpus %d (now %d): one instance has %d GPUs; it takes %s and costs %s.", "%s（%s，%s）在 constraints.max_gpus 放宽到 %d（现为 %d）时即可入选：单台实例有 %d 块 GPU；需 %s，成本 %s。"},
 	"near_maxgpus":          {"%s in %s would qualify with constraints.max_gpus %d (now %d): one instance has %d GPUs.", "%s（%s）在 constraints.max_gpus 放宽到 %d（现为 %d）时即可入选：单台实例有 %d 块 GPU。"},
 	"near_pricing":          {"%s in %s would qualify on %s, a pricing mode not in constraints.pricing: it takes %s and costs %s.", "%s（%s）在 %s 计费下即可入选（该计费方式不在 constraints.pricing 中）：需 %s，成本 %s。"},
 	"near_pricing_svc":      {"%s in %s would qualify on %s, a pricing mode not in constraints.pricing, at %s per month.", "%s（%s）在 %s 计费下即可入选（该计费方式不在 constraints.pricing 中），每月 %s。"},

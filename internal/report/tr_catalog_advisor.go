@@ -43,16 +43,17 @@ var trAdvisor = map[string]string{
 	"faster":  "更快",
 	"better":  "更好",
 	// evaluate.go
-	"no usable prediction for %s (throughput %g %s)":                                                                                       "%s 没有可用的预测（吞吐 %g %s）",
-	"%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)":                                        "在 SLO 内承载 %.4g 请求/秒需要超过 %d 台实例（%d 块 GPU，constraints.max_gpus 为 %d）",
-	"fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s":                                     "%d 台实例组成的集群，每台 %d 个张量并行 %d 的副本，承载 %.3g 请求/秒",
+	"no usable prediction for %s (throughput %g %s)":                                                                                                  "%s 没有可用的预测（吞吐 %g %s）",
+	"%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)":                                                   "在 SLO 内承载 %.4g 请求/秒需要超过 %d 台实例（%d 块 GPU，constraints.max_gpus 为 %d）",
+	"fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s":                                                "%d 台实例组成的集群，每台 %d 个张量并行 %d 的副本，承载 %.3g 请求/秒",
 	"the plan runs %d instances at its peak (%d GPUs: replicas of %d instance(s) each, with headroom and a spare), more than constraints.max_gpus %d": "该方案高峰时运行 %d 台实例（%d 块 GPU：每个副本 %d 台实例，含余量与备用），超过 constraints.max_gpus %d",
-	"fleet of %d replicas, each over %d instances, serving %.3g requests/s each":                                                           "%d 个副本组成的集群，每个副本跨 %d 台实例，每个承载 %.3g 请求/秒",
-	"takes %.1f h (%s), the deadline is %.0f h":                                                                                            "需要 %.1f 小时（瓶颈：%s），截止时间为 %.0f 小时",
-	"on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)":                                                  "使用竞价实例时，有 %.0f%% 的概率错过 %.0f 小时的截止时间（预计 %.1f 次中断）",
-	"costs $%.0f, the budget is $%.0f":                                                                                                     "成本 %.0f 美元，预算为 %.0f 美元",
-	"no batch size meets the SLO on this GPU: %s":                                                                                          "在此 GPU 上没有批大小能满足 SLO：%s",        // composed
-	"%s publishes no %s price for %s in %s":                                                                                                "%s 未公布 %[4]s 区域 %[3]s 的%[2]s价格", // composed
+	"fleet of %d replicas, each over %d instances, serving %.3g requests/s each":                                                                      "%d 个副本组成的集群，每个副本跨 %d 台实例，每个承载 %.3g 请求/秒",
+	"takes %.1f h (%s), the deadline is %.0f h":                                                                                                       "需要 %.1f 小时（瓶颈：%s），截止时间为 %.0f 小时",
+	"on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)":                                                             "使用竞价实例时，有 %.0f%% 的概率错过 %.0f 小时的截止时间（预计 %.1f 次中断）",
+	"its plan, sized by the simulator, costs $%.0f, the budget is $%.0f":                                                                              "其方案经模拟器定规模后成本 %.0f 美元，预算为 %.0f 美元",
+	"costs $%.0f, the budget is $%.0f":                                                                                                                "成本 %.0f 美元，预算为 %.0f 美元",
+	"no batch size meets the SLO on this GPU: %s":                                                                                                     "在此 GPU 上没有批大小能满足 SLO：%s",        // composed
+	"%s publishes no %s price for %s in %s":                                                                                                           "%s 未公布 %[4]s 区域 %[3]s 的%[2]s价格", // composed
 }
 
 var trCost = map[string]string{
