@@ -22,8 +22,8 @@ import (
 // plan that misses its SLO is grown (the autoscaler's target lowered, so
 // that it keeps more replicas) and replayed until it meets it.
 // PlanSpec is the same replay as a service file: `gpupick simulate -f
-// WORKLOAD.yaml` runs it, so the fleet recommend quotes is the fleet
-// simulate replays.
+// WORKLOAD.yaml` runs it (PlanFile), so the fleet recommend quotes is the
+// fleet simulate replays.
 
 // Plan check settings.
 const (
@@ -62,6 +62,14 @@ func PlanSpec(in PlanInput, c *Candidate, target float64, name string) ([]byte, 
 	return planDoc(in, c, target, name, 0)
 }
 
+// PlanFile is the service file of c's plan as CheckPlan replayed it last
+// (the autoscaler's target of its headroom): `gpupick simulate -f
+// WORKLOAD.yaml` replays it, so the fleet recommend quotes is the fleet
+// simulate replays. name is how the service file refers to the workload.
+func PlanFile(in PlanInput, c *Candidate, name string) ([]byte, error) {
+	return PlanSpec(in, c, planTarget(in.Spec, c), name)
+}
+
 // planDoc is PlanSpec, or with peakInstances > 0 the replay of the peak
 // alone: peakReplayS of the peak's rate on that many instances, all up
 // (the fleet's capacity, without its spare).
@@ -97,7 +105,17 @@ func planDoc(in PlanInput, c *Candidate, target float64, name string, peakInstan
 			traffic["token_dist"], traffic["token_cv"] = "lognormal", cv
 		}
 	}
-	service := map[string]any{"kind": autoscale.ServiceModel, "workload": name, "offer": c.Offer.ID()}
+	service := map[string]any{"kind": autoscale.ServiceModel, "workload": name, "offer": c.Offer.ID(), "region": c.Offer.Region}
+	// The layout the plan was priced with (ServiceLayout reads it back).
+	if c.Plan.Tensor > 1 {
+		service["tensor_parallel"] = c.Plan.Tensor
+	}
+	if c.Plan.Pipeline > 1 {
+		service["pipeline_parallel"] = c.Plan.Pipeline
+	}
+	if c.Plan.Expert > 1 && c.Plan.InstancesPerReplica > 1 {
+		service["expert_parallel"] = c.Plan.Expert // experts over several instances
+	}
 	if s := c.Plan.Slice; s != nil && s.Kind == SliceMIG {
 		service["slice"] = s.Profile
 	}
@@ -289,7 +307,7 @@ func CheckPlan(ctx context.Context, req Request, c *Candidate) (*PlanCheck, erro
 			break // the constraints allow no more headroom
 		}
 		target := planTarget(in.Spec, c)
-		b, err := PlanSpec(in, c, target, in.Spec.Name+".yaml")
+		b, err := PlanFile(in, c, in.Spec.Name+".yaml")
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +365,7 @@ func ReplayPlan(ctx context.Context, in PlanInput, c *Candidate, b []byte) (*aut
 	if err != nil {
 		return nil, err
 	}
-	m, err := ServiceModel(as, planLayout(in.Spec, c), in.Catalog, c.Offer)
+	m, err := ServiceModel(as, ServiceLayout(as, in.Spec), in.Catalog, c.Offer)
 	if err != nil {
 		return nil, err
 	}
@@ -574,20 +592,24 @@ func checkPlans(req Request, res *Result) error {
 	return nil
 }
 
-// planLayout is spec with the layout of c's replicas fixed (tensor and
-// pipeline degrees), so that the simulator's replica is the plan's: left
-// free, the replica model would choose the layout best for one replica at
-// full load, which may hold the model on fewer GPUs with a smaller batch.
-func planLayout(spec *workload.Spec, c *Candidate) *workload.Spec {
-	s := *spec
-	if c.Plan.Tensor > 1 {
-		s.Parallelism.Tensor = c.Plan.Tensor
+// ServiceLayout is ws with the replica layout a service file fixes
+// (service.tensor_parallel and the others) in its parallelism block: the
+// layout a recommended plan was priced with (PlanFile writes it). ws
+// itself when the file fixes none.
+func ServiceLayout(as *autoscale.Spec, ws *workload.Spec) *workload.Spec {
+	sv := as.Service
+	if sv.TensorParallel == 0 && sv.PipelineParallel == 0 && sv.ExpertParallel == 0 {
+		return ws
 	}
-	if c.Plan.Pipeline > 1 {
-		s.Parallelism.Pipeline = c.Plan.Pipeline
+	s := *ws
+	if sv.TensorParallel > 0 {
+		s.Parallelism.Tensor = sv.TensorParallel
 	}
-	if c.Plan.Expert > 1 && c.Plan.InstancesPerReplica > 1 {
-		s.Parallelism.Expert = c.Plan.Expert // experts over several instances: the layout the plan was priced with
+	if sv.PipelineParallel > 0 {
+		s.Parallelism.Pipeline = sv.PipelineParallel
+	}
+	if sv.ExpertParallel > 0 {
+		s.Parallelism.Expert = sv.ExpertParallel
 	}
 	return &s
 }

@@ -53,6 +53,9 @@ var FieldRanges = map[string]FieldRange{
 	"service.max_queue":             {0, false, 1 << 26},
 	"service.timeout_s":             {0, false, MaxDayS},
 	"service.replicas_per_instance": {1, false, MaxReplicasPerInstance},
+	"service.tensor_parallel":       {1, false, MaxParallel},
+	"service.pipeline_parallel":     {1, false, MaxParallel},
+	"service.expert_parallel":       {1, false, MaxParallel},
 	"policy.fallback.mean_s":        {0, true, MaxDayS},
 
 	"policy.replicas":                    {1, false, maxFleet},

@@ -56,8 +56,12 @@ func serviceFor(path string) map[string]any {
 			set("traffic", "token_dist", "lognormal")
 		}
 	case "service":
-		if top == "cv" {
+		switch top {
+		case "cv":
 			set("service", "distribution", "lognormal")
+		case "tensor_parallel", "pipeline_parallel", "expert_parallel":
+			// a model service's keys: parsing does not read the workload
+			doc["service"] = map[string]any{"kind": "model", "workload": "w.yaml", "offer": "aws/p5.48xlarge"}
 		}
 	case "policy":
 		kinds := []string{PolicyFixed, PolicyTarget, PolicyKnative, PolicyServerless, PolicyMixed}

@@ -99,6 +99,16 @@ type Service struct {
 	// the slices one instance holds (GPUs × the profile's instances per
 	// GPU), and the fleet pays for whole instances.
 	Slice string `yaml:"slice" json:"slice,omitempty"` // model: a MIG profile of the offer's GPU (e.g. 1g.10gb); replicas are slices
+	// Region (model services) is the offer's region; without it, the
+	// cheapest region the workload's compliance block allows.
+	Region string `yaml:"region" json:"region,omitempty"` // model: the offer's region (default: the cheapest the workload's compliance allows)
+	// TensorParallel, PipelineParallel and ExpertParallel (model services)
+	// fix one replica's layout, as the workload's parallelism block would:
+	// the layout a recommended plan was priced with. 0 leaves it to the
+	// performance model.
+	TensorParallel   int `yaml:"tensor_parallel" json:"tensor_parallel,omitempty"`     // model: GPUs a replica's layers are split over (0 = the model's choice)
+	PipelineParallel int `yaml:"pipeline_parallel" json:"pipeline_parallel,omitempty"` // model: pipeline stages of a replica, over instances (0 = the model's choice)
+	ExpertParallel   int `yaml:"expert_parallel" json:"expert_parallel,omitempty"`     // model: the expert-parallel degree of a replica (0 = the model's choice)
 	// distribution
 	Distribution string  `yaml:"distribution" json:"distribution,omitempty"` // exponential | deterministic | lognormal
 	MeanS        float64 `yaml:"mean_s" json:"mean_s,omitempty"`             // mean service time of one request
@@ -501,6 +511,10 @@ const (
 	// MaxReplicasPerInstance bounds service.replicas_per_instance: seven
 	// MIG slices on each of eight GPUs.
 	MaxReplicasPerInstance = 56
+	// MaxParallel bounds a replica's parallel degrees (service.tensor_parallel
+	// and the others): a GB200 NVL72 domain's 72 GPUs times the instances a
+	// replica may span, with room to spare.
+	MaxParallel = 1024
 	// MaxBillingGranularityS bounds billing_granularity_s: 31 days.
 	MaxBillingGranularityS = 31 * 86400
 )
@@ -518,7 +532,15 @@ func (c *checker) service() {
 		}
 	}
 	if sv.Kind == ServiceModel {
-		c.only("service", sv.Kind, append(common, "workload", "offer", "slice"))
+		c.only("service", sv.Kind, append(common, "workload", "offer", "slice", "region", "tensor_parallel", "pipeline_parallel", "expert_parallel"))
+		for _, f := range []struct {
+			path string
+			v    int
+		}{{"service.tensor_parallel", sv.TensorParallel}, {"service.pipeline_parallel", sv.PipelineParallel}, {"service.expert_parallel", sv.ExpertParallel}} {
+			if c.lines.Has(f.path) {
+				c.upToInt(f.path, f.v, 1, MaxParallel)
+			}
+		}
 		if sv.Workload == "" {
 			c.errorf("service.workload", "required for service kind model (path of a workload file)")
 		}

@@ -74,6 +74,21 @@ service:
   workload: w.yaml
 policy: {kind: fixed, replicas: 1}
 `, []string{"2:service.offer:required"}},
+		{"replica layout", `traffic: {kind: poisson, rate_per_s: 1}
+service:
+  kind: model
+  workload: w.yaml
+  offer: aws/p5.48xlarge
+  region: us-east-1
+  tensor_parallel: 0
+  pipeline_parallel: 2000
+policy: {kind: fixed, replicas: 1}
+`, []string{"7:service.tensor_parallel:must be between 1 and 1024", "8:service.pipeline_parallel:must be between 1 and 1024"}},
+		{"layout of a model service only", `traffic: {kind: poisson, rate_per_s: 1}
+service: {kind: distribution, mean_s: 1, tensor_parallel: 2}
+policy: {kind: fixed, replicas: 1}
+pricing: {per_hour_usd: 1}
+`, []string{`2:service.tensor_parallel:not used by service "distribution"`}},
 		{"no price", `traffic: {kind: poisson, rate_per_s: 1}
 service: {kind: distribution, mean_s: 1}
 policy: {kind: fixed, replicas: 1}

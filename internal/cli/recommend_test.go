@@ -38,6 +38,9 @@ func TestRecommendGolden(t *testing.T) {
 		{"recommend-svc.html", []string{"recommend", "-f", chat70, "-o", "html"}},
 		{"recommend-svc-zh.html", []string{"recommend", "-f", chat70, "-o", "html", "--lang", "zh"}},
 		{"recommend-svc.json", []string{"recommend", "-f", chat70, "-o", "json"}},
+		// simulate on the service workload: recommend's #1 replayed.
+		{"simulate-plan.txt", []string{"simulate", "-f", chat70}},
+		{"simulate-plan-zh.txt", []string{"simulate", "-f", chat70, "--lang", "zh"}},
 		// #1's range of time crosses the deadline: the chance of a miss and
 		// the cheapest candidate that meets it at p90.
 		{"recommend-deadline.txt", []string{"recommend", "-f", "testdata/resnet-deadline.yaml", "--top", "5"}},

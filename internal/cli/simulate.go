@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/strictyaml"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -26,12 +28,18 @@ func newSimulateCmd(e *Env) *cobra.Command {
 	var file, trace, out, chart, lang string
 	var search, force, compare bool
 	var top, shards, shard int
-	var searchID, searchResults string
+	var searchID, searchResults, savePlan string
 	var targetWall time.Duration
 	cmd := &cobra.Command{
-		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search [--shards N --shard I]] [--force] | simulate --search-results ID",
+		Use:   "simulate -f SERVICE.yaml [--trace FILE] [--chart out.svg|out.png] [--search [--shards N --shard I]] [--force] | simulate -f WORKLOAD.yaml [--save-plan FILE] | simulate --search-results ID",
 		Short: "Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations",
 		Long: `Replay traffic against an autoscaling policy or serverless platform: cost, latency and SLO violations.
+
+Given a service workload (the file recommend reads: kind llm-inference or image-generation
+with a service block), simulate replays the plan recommend ranks first: the same offer, the
+same fleet between its base and its peak, the same day of traffic and the same numbers as the
+check recommend quotes (one plan). --save-plan FILE writes that plan as a service file, to
+change and replay it, search its policy or compare it.
 
 Before it starts, simulate estimates the work (requests over the horizon, policy ticks,
 cold starts, and for --search the runs) and refuses more than 10^10 events (some 20 minutes)
@@ -46,7 +54,8 @@ results in the database (--db, else $GPUPICK_DB, as serve) under one search id (
 else a digest of the inputs). A shard run again skips the offers it stored; a shard done is not
 redone. --search-results ID merges them into the table --search prints, or says which shards
 are not done.`,
-		Example: `  gpupick simulate -f examples/service-target.yaml
+		Example: `  gpupick simulate -f examples/llama3-70b-chat.yaml --save-plan chat-plan.yaml
+  gpupick simulate -f examples/service-target.yaml
   gpupick simulate -f examples/service-model.yaml --trace examples/traces/sample-azure-synthetic.csv --chart day.svg
   gpupick simulate -f examples/service-model.yaml --search
   gpupick simulate -f examples/service-model.yaml --search --shards 2 --shard 0 --db search.db
@@ -89,6 +98,15 @@ are not done.`,
 				if sh, err = e.shardOf(shards, shard, cmd.Flags().Changed("shard")); err != nil {
 					return err
 				}
+			}
+			if isWorkloadFile(e, file) {
+				if search || compare || sharded || trace != "" {
+					return apperr.Invalidf("-f", "%s is a workload file: simulate replays the plan recommend picks for it; --search, --compare, --trace and --shards take a service file (write one with --save-plan)", file)
+				}
+				return e.simulatePlan(ctx, file, savePlan, chart, chartFormat, format, l)
+			}
+			if savePlan != "" {
+				return apperr.Invalidf("--save-plan", "--save-plan goes with a workload file (-f WORKLOAD.yaml): it writes the service file of the plan recommend picks")
 			}
 			spec, err := e.loadService(file)
 			if err != nil {
@@ -315,10 +333,73 @@ are not done.`,
 	cmd.Flags().StringVar(&searchID, "search-id", "", "with --shards, store the results under `ID` (default: a digest of the service file, trace, offers and gpupick version)")
 	cmd.Flags().StringVar(&searchResults, "search-results", "", "merge the stored shards of search `ID` into the search's table (with --db)")
 	cmd.Flags().DurationVar(&targetWall, "target-wall", 10*time.Minute, "with --search, say how many shards would finish it within `DURATION`")
+	cmd.Flags().StringVar(&savePlan, "save-plan", "", "with a workload file, also write the plan it replays as a service `FILE`")
 	cmd.Flags().IntVar(&top, "offers", 4, "with --search on a model service, also try the `N` best other offers for the workload")
 	langFlag(cmd, &lang)
 	outputFlag(cmd, &out, "table|json")
 	return cmd
+}
+
+// isWorkloadFile reports whether file is a workload file rather than a
+// service file: a workload states its kind, a service file has no such key.
+// An unreadable file is left to the service file's reader to report.
+func isWorkloadFile(e *Env, file string) bool {
+	if file == "" {
+		return false
+	}
+	b, err := e.ReadFile(file)
+	return err == nil && strictyaml.IndexLines(b).Has("kind")
+}
+
+// simulatePlan replays the plan recommend picks for the service workload
+// in file (app.ReplayRecommended): it says which plan it replays, then
+// the simulation as for a service file; savePlan, when given, receives
+// the plan's service file, whose workload path is relative to it.
+func (e *Env) simulatePlan(ctx context.Context, file, savePlan, chart string, chartFormat string, format report.Format, l report.Lang) error {
+	spec, c, err := e.workloadAndCatalog(file)
+	if err != nil {
+		return err
+	}
+	m, err := e.Compat()
+	if err != nil {
+		return err
+	}
+	name := filepath.Base(file)
+	if savePlan != "" {
+		abs, err1 := filepath.Abs(file)
+		dir, err2 := filepath.Abs(filepath.Dir(savePlan))
+		if err1 == nil && err2 == nil {
+			if rel, err := filepath.Rel(dir, abs); err == nil {
+				name = filepath.ToSlash(rel)
+			}
+		}
+	}
+	p, err := app.ReplayRecommended(ctx, spec, c, e.checker(m, c), e.Now(), name)
+	if err != nil {
+		var ae *apperr.Error
+		if errors.As(err, &ae) && ae.Field != "" && ae.Line == 0 {
+			if b, rerr := e.ReadFile(file); rerr == nil {
+				ae.Line = strictyaml.IndexLines(b).Line(ae.Field)
+			}
+		}
+		return apperr.InFile(err, file)
+	}
+	if savePlan != "" {
+		if err := writeFileAtomic(savePlan, func(w io.Writer) error { _, err := w.Write(p.File); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.Stderr, report.CLIText(l, "sim.plan_saved", savePlan))
+	}
+	if chart != "" {
+		if err := writeFileAtomic(chart, func(w io.Writer) error { return report.SimulationChart(w, chartFormat, p.Result, p.Service.SLO, l) }); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.Stderr, report.CLIText(l, "chart.wrote", chart))
+	}
+	if format == report.JSONFmt {
+		return report.WriteJSON(e.Stdout, report.PlanReplayView(p.Candidate, p.Result))
+	}
+	return report.WritePlanReplay(e.Stdout, p.Candidate, p.Result, l)
 }
 
 // serviceModel builds the batching model of a model service (spec, read
@@ -331,18 +412,22 @@ func (e *Env) serviceModel(spec *autoscale.Spec, c *catalog.Catalog, dir, file s
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	o, err := app.FindOffer(c, app.Flags, spec.Service.Offer)
+	fields := app.Fields{Offer: "service.offer", Region: "service.region"}
+	o, err := app.FindOffer(c, fields, spec.Service.Offer)
 	if err != nil {
-		return nil, nil, nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
+		return nil, nil, nil, apperr.InFile(apperr.Wrap(apperr.Invalid, "service.offer", err), file)
 	}
 	var allowed bool
-	if o, allowed, err = app.PickRegion(c, app.Flags, o, "", ws.Compliance, catalog.OnDemand); err != nil {
-		return nil, nil, nil, apperr.Wrap(apperr.Invalid, "service.offer", err)
+	if o, allowed, err = app.PickRegion(c, fields, o, spec.Service.Region, ws.Compliance, catalog.OnDemand); err != nil {
+		return nil, nil, nil, apperr.InFile(apperr.Wrap(apperr.Invalid, fields.Region, err), file)
 	}
 	if !allowed {
-		return nil, nil, nil, apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name)
+		if spec.Service.Region != "" {
+			return nil, nil, nil, apperr.InFile(apperr.Invalidf("service.region", "%s in %s does not meet the compliance block of %s", o.ID(), o.Region, ws.Name), file)
+		}
+		return nil, nil, nil, apperr.InFile(apperr.Invalidf("service.offer", "no region of %s meets the compliance block of %s", o.ID(), ws.Name), file)
 	}
-	model, err := advisor.ServiceModel(spec, ws, c, o)
+	model, err := advisor.ServiceModel(spec, advisor.ServiceLayout(spec, ws), c, o)
 	if err != nil {
 		return nil, nil, nil, apperr.InFile(err, file)
 	}

@@ -103,6 +103,9 @@ func dayAnswer(r *advisor.Result, l Lang) *DayJSON {
 	default:
 		add("day_estimate")
 	}
+	if sc.Check != nil {
+		add("day_replay")
+	}
 	return d
 }
 

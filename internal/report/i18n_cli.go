@@ -182,6 +182,9 @@ var cliMessages = map[string][2]string{
 	"chart.wrote":      {"gpupick: wrote the chart to %s (traffic, replicas and p95 latency over time)", "gpupick：图表已写入 %s（流量、副本数和 p95 延迟随时间的变化）"},
 
 	// simulate
+	"sim.plan_head":       {"The plan recommend ranks first: %s in %s (%s), replayed over the day its check replays.", "recommend 排名第一的方案：%s（%s，%s），按其检验所用的同一天重放。"},
+	"sim.plan_check":      {"recommend's check of this plan: %s of %s requests within the SLO (target %s), %s a month.", "recommend 对该方案的检验：%[2]s 个请求中 %[1]s 满足 SLO（目标 %[3]s），每月 %[4]s。"},
+	"sim.plan_saved":      {"gpupick: wrote the plan as a service file to %s (change it and replay it with gpupick simulate -f %[1]s)", "gpupick：方案已作为服务文件写入 %s（可修改后用 gpupick simulate -f %[1]s 重放）"},
 	"u.h":                 {"h", "小时"},
 	"sim.head":            {"Simulation of %s (%s policy) over %.1f h", "%s 的模拟（%s策略），共 %.1f 小时"},
 	"sim.requests":        {"requests", "请求"},

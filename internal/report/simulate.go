@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 )
@@ -392,4 +393,38 @@ func axisTop(peak float64) (step, top float64) {
 		top = step
 	}
 	return step, top
+}
+
+// PlanReplayJSON is `simulate -f WORKLOAD.yaml -o json`: the plan
+// recommend ranks first (offer, region, pricing, its fleet and scaling,
+// with the check recommend quotes) and the simulator's replay of its day.
+type PlanReplayJSON struct {
+	Offer      string            `json:"offer"`
+	Region     string            `json:"region"`
+	Pricing    string            `json:"pricing"`
+	Plan       PlanJSON          `json:"plan"`
+	Simulation *autoscale.Result `json:"simulation"`
+}
+
+// PlanReplayView is the JSON of a replayed plan.
+func PlanReplayView(c *advisor.Candidate, r *autoscale.Result) PlanReplayJSON {
+	return PlanReplayJSON{Offer: c.Offer.ID(), Region: c.Offer.Region, Pricing: c.Cost.Mode.String(), Plan: PlanView(c.Plan), Simulation: r}
+}
+
+// WritePlanReplay prints the replay of the plan recommend ranks first:
+// which plan it is, the simulation, and the check recommend quotes for it
+// (the same day, so the same numbers).
+func WritePlanReplay(w io.Writer, c *advisor.Candidate, r *autoscale.Result, l Lang) error {
+	var b strings.Builder
+	fmt.Fprintln(&b, tc(l, "sim.plan_head", c.Offer.ID(), c.Offer.Region, modeName(l, c.Cost.Mode.String())))
+	fmt.Fprintln(&b, "  "+PlanSentence(c.Plan, l))
+	if sc := c.Plan.Scaling; sc != nil && sc.Check != nil {
+		ch := sc.Check
+		fmt.Fprintln(&b, "  "+tc(l, "sim.plan_check", pct4(ch.SLOAttainment), thousands(int(ch.Requests)), pct(ch.SLOTarget), usd(ch.PerMonthUSD)))
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return WriteSimulation(w, r, l)
 }

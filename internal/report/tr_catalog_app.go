@@ -52,4 +52,13 @@ var trCLIMessages = map[string]string{
 	"no region of the catalog is in %q: want an ISO 3166 alpha-2 code such as DE or US": "目录中没有位于 %q 的区域：应为 DE 或 US 这样的 ISO 3166 二字母代码",
 	"want a file ending in .svg or .png, got %q":                                        "应为以 .svg 或 .png 结尾的文件，实际为 %q",
 	"the server falls short of %s (see the critical findings)":                          "该服务器达不到 %s 的指标（见严重问题）",
+	// simulate -f WORKLOAD.yaml (replay.go)
+	"%s is a batch job, not a service: simulate replays a service's day (an llm-inference or image-generation workload with a request rate); recommend -f answers a job":                         "%s 是批处理作业，不是服务：simulate 重放的是服务的一天（带请求速率的 llm-inference 或 image-generation 工作负载）；作业请用 recommend -f",
+	"not set: %s is a batch job, not a service, and simulate replays a service's day; recommend -f answers a job (a service states its request rate here, and its traffic in the service block)": "未设置：%s 是批处理作业，不是服务，而 simulate 重放的是服务的一天；作业请用 recommend -f（服务在此写明请求速率，并在 service 块中写明流量）",
+	"nothing qualifies, so there is no plan to replay: %s":          "没有符合条件的候选，因此没有可重放的方案：%s",
+	"%s, the first candidate, has no priced service plan to replay": "排名第一的候选 %s 没有已定价的服务方案可重放",
+	// cli/simulate.go
+	"%s in %s does not meet the compliance block of %s": "%s（%s）不满足 %s 的合规要求",
+	"%s is a workload file: simulate replays the plan recommend picks for it; --search, --compare, --trace and --shards take a service file (write one with --save-plan)": "%s 是工作负载文件：simulate 会重放 recommend 为其选出的方案；--search、--compare、--trace 和 --shards 需要服务文件（可用 --save-plan 写出）",
+	"--save-plan goes with a workload file (-f WORKLOAD.yaml): it writes the service file of the plan recommend picks":                                                    "--save-plan 需配合工作负载文件（-f WORKLOAD.yaml）使用：它写出 recommend 所选方案的服务文件",
 }
