@@ -197,7 +197,7 @@ func (p *pageCheck) noEnglish(sel string) {
 		return
 	}
 	var left string
-	p.do("English left in "+sel, e2eInto(browsertest.EnglishWords(sel, "gpupick", "probe", "recommend", "token"), &left))
+	p.do("English left in "+sel, e2eInto(browsertest.EnglishWords(sel, "gpupick", "probe", "recommend", "simulate", "token"), &left))
 	if left != "" {
 		p.t.Errorf("English words on the Chinese page in %s: %s", sel, left)
 	}
@@ -365,6 +365,20 @@ func (p *pageCheck) recommendService() {
 		!strings.Contains(terms, map[bool]string{false: "on-demand: $", true: "按需：$"}[zh]) ||
 		!regexp.MustCompile(map[bool]string{false: `wins at \$|is cheapest at \$`, true: `最划算|最便宜`}[zh]).MatchString(terms) {
 		t.Errorf("the terms of the pick's fleet are not shown:\n%s", terms)
+	}
+	// The service's day: the base and the peak with their pricing, what a
+	// lost instance and a lost zone do, and the simulated day against the
+	// SLO with its monthly cost.
+	day := p.text("day", "#answer-day")
+	for _, re := range map[bool][]string{
+		false: {`The service's day`, `Base: \d+ instance\(s\) run at all times`, `Peak: up to \d+ instance\(s\)`, `Losing an instance: `, `Losing a zone: `,
+			`Simulated day: [\d.]+% of [\d,]+ requests met the SLO \(99% asked\), \$[\d,]+ a month`, `gpupick simulate -f`},
+		true: {`服务的一天`, `基础：\d+ 台实例始终运行`, `高峰：.*最多 \d+ 台实例`, `丢失一台实例：`, `丢失一个可用区：`,
+			`模拟的一天：[\d,]+ 个请求中 [\d.]+% 满足 SLO（要求 99%），每月 \$[\d,]+`, `gpupick simulate -f`},
+	}[zh] {
+		if !regexp.MustCompile(re).MatchString(day) {
+			t.Errorf("the service's day lacks %s:\n%s", re, day)
+		}
 	}
 	p.noEnglish("#answer")
 	p.noEnglish("#candidates-table")
