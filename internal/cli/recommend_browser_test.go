@@ -59,7 +59,7 @@ func TestRecommendHTMLInBrowser(t *testing.T) {
 	// Names stay as they are: commands, units, and the words of provider,
 	// offer and region ids (a sentence names an offer as "coreweave/NVIDIA
 	// GB200 NVL72 (4-GPU slice)"; a marketplace's region is "default").
-	allow := []string{"gpupick", "probe", "recommend", "calibrate", "bench", "token", "log", "constraints"}
+	allow := append([]string{"calibrate", "bench", "log", "constraints"}, browsertest.Commands...)
 	for _, o := range catalogtest.Embedded(t).Offers {
 		allow = append(allow, strings.FieldsFunc(strings.ToLower(o.ID()+" "+o.Region), func(r rune) bool { return r < 'a' || r > 'z' })...)
 	}

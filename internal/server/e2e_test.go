@@ -197,7 +197,7 @@ func (p *pageCheck) noEnglish(sel string) {
 		return
 	}
 	var left string
-	p.do("English left in "+sel, e2eInto(browsertest.EnglishWords(sel, "gpupick", "probe", "recommend", "simulate", "token"), &left))
+	p.do("English left in "+sel, e2eInto(browsertest.EnglishWords(sel, browsertest.Commands...), &left))
 	if left != "" {
 		p.t.Errorf("English words on the Chinese page in %s: %s", sel, left)
 	}

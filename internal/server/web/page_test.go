@@ -565,7 +565,7 @@ func TestSimulate(t *testing.T) {
 
 // englishAllowed are the names a Chinese page keeps in English: commands
 // and options it tells the user to run.
-var englishAllowed = []string{"gpupick", "probe", "recommend", "token"}
+var englishAllowed = browsertest.Commands
 
 func jsString(s string) string {
 	b, _ := json.Marshal(s)

@@ -199,6 +199,10 @@ func ElementScreenshot(ctx context.Context, dir, name, sel string) (string, erro
 	return p, os.WriteFile(p, png, 0o644)
 }
 
+// Commands are the names a Chinese page keeps in English: the commands and
+// the words of the options it tells the user to run.
+var Commands = []string{"gpupick", "probe", "recommend", "simulate", "token"}
+
 // EnglishWords lists, once each, the English words a Chinese page shows in
 // the elements sel matches: lower-case words of three letters or more,
 // leaving out identifiers (anything with a digit, slash, dot, hyphen,
