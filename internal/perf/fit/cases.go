@@ -9,10 +9,13 @@ package fit
 
 import (
 	"bytes"
-	_ "embed"
+	"cmp"
+	"embed"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
+	"path"
 	"slices"
 	"strings"
 
@@ -23,11 +26,48 @@ import (
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-//go:embed testdata/published.yaml
-var publishedYAML []byte
+// published holds the validation cases: testdata/published.yaml (the
+// project's validation set and the first rows gathered beyond it) and one
+// published-*.yaml file per later gathering, each a list of cases.
+//
+//go:embed testdata/published*.yaml
+var published embed.FS
 
-// Published returns the embedded validation cases.
-func Published() ([]Case, error) { return ParseCases(publishedYAML) }
+// Published returns the embedded validation cases, every file's in turn
+// (published.yaml first, the others by name); an id may appear once in all.
+func Published() ([]Case, error) {
+	names, err := fs.Glob(published, "testdata/published*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	first := func(n string) int { // published.yaml, then the others by name
+		if path.Base(n) == "published.yaml" {
+			return 0
+		}
+		return 1
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(first(a), first(b)), strings.Compare(a, b)) })
+	var out []Case
+	seen := map[string]string{}
+	for _, name := range names {
+		b, err := published.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := ParseCases(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Base(name), err)
+		}
+		for _, c := range cs {
+			if f, dup := seen[c.ID]; dup {
+				return nil, fmt.Errorf("%s: case %s is also in %s", path.Base(name), c.ID, f)
+			}
+			seen[c.ID] = path.Base(name)
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
 
 // Case is one published measurement and how to predict it.
 type Case struct {

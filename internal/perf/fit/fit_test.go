@@ -88,7 +88,11 @@ func TestParseCasesErrors(t *testing.T) {
 }
 
 func FuzzParseCases(f *testing.F) {
-	f.Add(publishedYAML[:min(len(publishedYAML), 4000)])
+	seed, err := published.ReadFile("testdata/published.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed[:min(len(seed), 4000)])
 	f.Add([]byte("- id: a\n  value: 1\n"))
 	f.Add([]byte("[]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
