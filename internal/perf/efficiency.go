@@ -384,6 +384,33 @@ func (m *Params) sizeEff(rows, width float64) float64 {
 	return rows / (rows + m.GemmHalfM) * width / (width + m.GemmHalfN)
 }
 
+// decodeTileRows is the row granularity of the matrix units for a GEMM of
+// a few tokens: decode kernels put the tokens on the narrow side of the
+// multiply (swapped operands, or split-K GEMV-style kernels), where the
+// tensor cores of every vendor take 16 rows at a time (mma m16, and
+// AMD's and Intel's matrix cores alike), so 32 tokens fill two tiles and
+// one token uses a sixteenth of one.
+const decodeTileRows = 16
+
+// gemmTileCols is the column granularity of the output tiles: widths that
+// are not a multiple of 128 leave part of the last tile idle.
+const gemmTileCols = 128
+
+// tileEff is the share of the matrix units' work that is useful for a
+// GEMM of rows tokens and width output columns per GPU: the rows rounded
+// up to decodeTileRows, the width to gemmTileCols. It is the compute side
+// of a small GEMM only: its memory side (the weights it reads) is the
+// roofline's other term, counted with the step's memory traffic, so that
+// a decode step is never charged twice for reading its weights.
+func tileEff(rows, width float64) float64 {
+	if rows <= 0 || width <= 0 {
+		return 1
+	}
+	r := rows / (math.Ceil(rows/decodeTileRows) * decodeTileRows)
+	w := width / (math.Ceil(width/gemmTileCols) * gemmTileCols)
+	return r * w
+}
+
 // peakNominal is the datasheet dense peak, for MFU.
 func peakNominal(a *catalog.Accelerator, d catalog.DataType) float64 {
 	v, _ := a.TFLOPS(d)

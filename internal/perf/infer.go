@@ -329,7 +329,11 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		}
 	}
 	tMem = (dense+kv)/r.bw + experts/(r.bw*m.MoEDecodeBW)
-	tComp = flops / (r.rate * m.sizeEff(math.Max(B, 16), h/tpF))
+	rows := B
+	if r.attnDP {
+		rows = math.Ceil(B / tpF) // each rank multiplies its own sequences
+	}
+	tComp = flops / (r.rate * tileEff(rows, h/tpF))
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
@@ -337,7 +341,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		if !r.attnDP {
 			width /= tpF
 		}
-		tComp += 2 * j.activeExpert * B / tpF * frac / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
+		tComp += 2 * j.activeExpert * B / tpF * frac / (r.rate * tileEff(perExpert, width) * m.MoEGrouped)
 	}
 	tHost = j.eng.StepS + j.eng.PerSeqS*B + j.eng.LaunchPerLayerS*L
 	if j.experts > 0 {

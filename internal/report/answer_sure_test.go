@@ -6,15 +6,20 @@ import (
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	"github.com/gpupick/gpupick/internal/workload"
 )
 
 // TestAnswerSaysAlternativesAndDeadlineRisk: the LoRA example's answer
 // says, in English and Chinese, how sure #1 is against the best other
-// instance type (and names it), and, its range crossing the deadline, the
-// chance of missing it and the cheapest candidate that meets it at p90,
-// with the cost difference; its JSON carries the same numbers.
+// instance type (and names it), and, with a deadline its range crosses
+// (between its median time and its p90), the chance of missing it and the
+// cheapest candidate that meets it at p90, with the cost difference; its
+// JSON carries the same numbers.
 func TestAnswerSaysAlternativesAndDeadlineRisk(t *testing.T) {
-	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", nil)
+	const file = "../../examples/llama3-8b-lora.yaml"
+	first := recommendFile(t, file, "", nil).Candidates[0]
+	deadline := (first.DurationHours + first.DurationHoursP90) / 2
+	r := recommendFile(t, file, "", func(s *workload.Spec) { s.Constraints.DeadlineHours = deadline })
 	if r.DeadlineRisk == nil || r.DeadlineRisk.Safe == nil {
 		t.Fatalf("the example's #1 should cross its deadline and have a safe alternative: %+v", r.DeadlineRisk)
 	}

@@ -58,11 +58,13 @@ func Published() ([]Case, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path.Base(name), err)
 		}
-		for _, c := range cs {
+		for i := range cs {
+			c := &cs[i]
 			if f, dup := seen[c.ID]; dup {
 				return nil, fmt.Errorf("%s: case %s is also in %s", path.Base(name), c.ID, f)
 			}
 			seen[c.ID] = path.Base(name)
+			c.File = path.Base(name)
 		}
 		out = append(out, cs...)
 	}
@@ -87,6 +89,9 @@ type Case struct {
 	Extra    bool     `yaml:"extra"`
 	Hardware Hardware `yaml:"hardware"`
 	Notes    string   `yaml:"notes"`
+	// File is the testdata file the case was read from (published.yaml,
+	// or a later gathering's published-*.yaml); set by Published.
+	File string `yaml:"-"`
 
 	Spec *workload.Spec `yaml:"-"`
 }
