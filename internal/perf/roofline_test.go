@@ -121,5 +121,3 @@ func TestStepsBetweenRooflineAndAMultiple(t *testing.T) {
 		t.Errorf("only %d accelerators checked", checked)
 	}
 }
-
-
