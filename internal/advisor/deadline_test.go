@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -84,7 +85,10 @@ func TestMissDeadlineProperties(t *testing.T) {
 // does; and when it names none, none does.
 func TestDeadlineRiskNamesSafeCandidate(t *testing.T) {
 	cat := embedded(t)
-	free, err := Recommend(Request{Spec: loraSpec(t, 0), Catalog: cat, Now: now})
+	// On demand: a spot candidate whose range crosses the deadline is under
+	// 90% on time, and excluded, so a cheap spot pick never crosses it.
+	onDemand := []catalog.Mode{catalog.OnDemand}
+	free, err := Recommend(Request{Spec: loraSpec(t, 0), Catalog: cat, Now: now, Modes: onDemand})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func TestDeadlineRiskNamesSafeCandidate(t *testing.T) {
 	p0 := free.Candidates[0]
 	crossed := 0
 	for _, d := range []float64{p0.DurationHours * 1.02, (p0.DurationHours + p0.DurationHoursP90) / 2, p0.DurationHoursP90 * 1.01, p0.DurationHoursP90 * 3} {
-		r, err := Recommend(Request{Spec: loraSpec(t, d), Catalog: cat, Now: now})
+		r, err := Recommend(Request{Spec: loraSpec(t, d), Catalog: cat, Now: now, Modes: onDemand})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ type Parallelism struct {
 	Context          int    `json:"context,omitempty"`
 	Expert           int    `json:"expert,omitempty"`
 	ShardedOptimizer bool   `json:"sharded_optimizer"`
-	Sharding         string `json:"sharding,omitempty"` // none, zero1, fsdp (ZeRO-3)
+	Sharding         string `json:"sharding,omitempty"` // none, zero1, zero2, fsdp (ZeRO-3) or hsdp
 	MicroBatch       int    `json:"micro_batch,omitempty"`
 	GradAccumulation int    `json:"grad_accumulation,omitempty"`
 	// GlobalBatch is the sequences a step runs when it is not the

@@ -416,3 +416,33 @@ func TestEveryPresetObeysPhysics(t *testing.T) {
 		}
 	}
 }
+
+// TestShardingIsFollowed: parallelism.sharding is followed exactly, an MoE
+// model's included (left to itself the search shards only the optimizer of
+// an MoE model), and each kind keeps what it shards: zero2 less than
+// zero1, fsdp least; hsdp keeps a node's share and pays a gradient
+// all-reduce over the fabric that fsdp does not.
+func TestShardingIsFollowed(t *testing.T) {
+	cat := embedded(t)
+	const moe = "kind: llm-train\nmodel: {preset: qwen3-30b-a3b}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nparallelism: {sharding: fsdp}\nstack: {framework: pytorch}\n"
+	if p := mustPredict(t, cat, moe, "h100-sxm", 16, 2); p.Parallelism.Sharding != "fsdp" {
+		t.Errorf("an MoE model with sharding fsdp runs %q", p.Parallelism.Sharding)
+	}
+	mem := map[string]float64{}
+	comm := map[string]float64{}
+	for _, sh := range []string{"zero1", "zero2", "fsdp", "hsdp"} {
+		y := fmt.Sprintf("kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nparallelism: {data: 32, tensor: 1, sharding: %s}\nstack: {framework: pytorch}\n", sh)
+		p := mustPredict(t, cat, y, "h100-sxm", 32, 4)
+		if p.Parallelism.Sharding != sh {
+			t.Errorf("sharding %s: runs %q", sh, p.Parallelism.Sharding)
+		}
+		mem[sh] = p.Memory.WeightsGB + p.Memory.GradientsGB + p.Memory.OptimizerGB
+		comm[sh] = p.Breakdown.CommTotalS
+	}
+	if !(mem["zero2"] < mem["zero1"] && mem["fsdp"] < mem["zero2"] && mem["fsdp"] < mem["hsdp"] && mem["hsdp"] < mem["zero1"]) {
+		t.Errorf("state per GPU (GB): %v; want fsdp < zero2 < zero1, fsdp < hsdp < zero1", mem)
+	}
+	if !(comm["hsdp"] < comm["fsdp"]) {
+		t.Errorf("communication per step (s): %v; hsdp gathers within a node and should move less over the fabric than fsdp", comm)
+	}
+}

@@ -35,8 +35,20 @@ const (
 const (
 	shardNone  = "none"
 	shardZero1 = "zero1" // optimizer states (Megatron's distributed optimizer, ZeRO-1)
+	shardZero2 = "zero2" // optimizer states and gradients (ZeRO-2)
 	shardFSDP  = "fsdp"  // everything (FSDP FULL_SHARD, ZeRO-3)
+	shardHSDP  = "hsdp"  // everything within a node, replicated across nodes (HYBRID_SHARD)
 )
+
+// hsdpGroup is the data-parallel ranks an HSDP shard group spans: those of
+// one node (at least one, at most dp).
+func hsdpGroup(c Cluster, cfg trainConfig) float64 {
+	per := max(1, c.GPUsPerNode/max(1, cfg.tp*cfg.cp*cfg.pp))
+	if c.Nodes <= 1 {
+		per = cfg.dp
+	}
+	return float64(max(1, min(cfg.dp, per)))
+}
 
 // trainJob is the workload reduced to the numbers the model needs.
 // Parameter counts are per token over all layers unless named otherwise.
@@ -299,14 +311,24 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	}
 	edp := math.Max(1, dp/ep) // data-parallel ranks holding the same experts
 	switch cfg.shard {
-	case shardZero1:
+	case shardZero1, shardZero2:
 		if j.method == workload.MethodFull {
 			o = o*dense/shard/dp + o*expert/shard/edp
+			if cfg.shard == shardZero2 {
+				g = g*dense/shard/dp + g*expert/shard/edp
+			}
 		} else {
 			o /= dp
+			if cfg.shard == shardZero2 {
+				g /= dp
+			}
 		}
-	case shardFSDP:
-		w, g, o = w/dp, g/dp, o/dp
+	case shardFSDP, shardHSDP:
+		n := dp
+		if cfg.shard == shardHSDP {
+			n = hsdpGroup(c, cfg)
+		}
+		w, g, o = w/n, g/n, o/n
 		w += 2 * bytesWeight16 * shard * pp / L // two unsharded layers in flight
 	}
 	inFlight := math.Min(pp, float64(cfg.accum))
@@ -384,11 +406,20 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 
 	// Communication.
 	intra, inter := c.intraGBps()*1e9, c.interGBps()*1e9
+	// span is the bandwidth per GPU of a ring collective (all-reduce,
+	// all-gather, reduce-scatter) over ranks GPUs. Beyond one fast domain
+	// it is hierarchical, as NCCL runs it on rail-optimised fabrics: every
+	// GPU of a domain moves its data over the domain's links, and only the
+	// domain's share of what crosses to other domains goes out, split over
+	// the g GPUs' own network links (one rail each) — so each GPU's data
+	// pays the fast link and a g-th of the fabric, not the fabric whole.
 	span := func(ranks float64) (float64, string) {
-		if ranks > float64(c.fastDomain()) {
-			return inter, names.inter
+		dom := float64(c.fastDomain())
+		if ranks <= dom {
+			return intra, names.intra
 		}
-		return intra, names.intra
+		g := math.Max(1, math.Min(dom, ranks/math.Ceil(ranks/dom)))
+		return 1 / (1/intra + 1/(g*inter)), names.inter
 	}
 	var exposedLayer, totalLayer float64 // per layer per micro-batch
 	link := ""
@@ -464,18 +495,38 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		}
 		backward := wMax * 2 / 3 // the last micro-batch's backward hides the gradient traffic
 		switch cfg.shard {
-		case shardFSDP:
+		case shardFSDP, shardHSDP:
 			paramBytes := bytesWeight16 * shard
 			if j.method == workload.MethodQLoRA {
 				paramBytes = bytesQLoRA * shard
 			}
-			perMB := (2*paramBytes + gradBytes) * (dp - 1) / dp / B
+			// Each micro-batch gathers the weights (forward and backward)
+			// and reduce-scatters the gradients over the shard group.
+			n, Bg := dp, B
+			if cfg.shard == shardHSDP {
+				n = hsdpGroup(c, cfg)
+				Bg, _ = span(tp * cp * n)
+			}
+			perMB := (2*paramBytes + gradBytes) * (n - 1) / n / Bg
 			total += perMB * mbs
-			exposed += math.Max(0, perMB-m.OverlapDP*wMax) * mbs
+			// Prefetching hides the gathers behind the layers' compute,
+			// but not the first layer's gather and the last layer's
+			// reduce-scatter of a step: nothing runs beside them.
+			exposed += math.Max(0, perMB-m.OverlapDP*wMax)*mbs + perMB/L
+			if r := dp / n; r > 1 {
+				// HSDP: each shard's gradients all-reduced across the
+				// replicas, once a step, over the fabric.
+				t := 2 * (r - 1) / r * gradBytes / n / B
+				total += t
+				exposed += math.Max(t/L, t-m.OverlapDP*backward)
+			}
 		default:
+			// The backward hides the all-reduce of each layer's gradients
+			// behind the layers after it, but not the last layer's (the
+			// first layer's gradients, reduced once the backward is done).
 			t := 2 * (dp - 1) / dp * gradBytes / B
 			total += t
-			exposed += math.Max(0, t-m.OverlapDP*backward)
+			exposed += math.Max(t/L, t-m.OverlapDP*backward)
 		}
 		note(B, l)
 	}
@@ -565,7 +616,10 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 					}
 				}
 				shards := []string{shardNone}
-				if dp > 1 {
+				switch {
+				case j.fixed.Sharding != "":
+					shards = []string{string(j.fixed.Sharding)} // as the file says, whatever fits
+				case dp > 1:
 					shards = []string{shardNone, shardZero1, shardFSDP}
 					if j.experts > 0 || pp > 1 {
 						shards = []string{shardZero1} // Megatron-style: the distributed optimizer

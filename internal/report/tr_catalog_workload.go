@@ -102,6 +102,7 @@ var trWorkload = map[string]string{
 	"%d is more than training.global_batch %d":                                                                                                  "%d 大于 training.global_batch %d",
 	"training.global_batch %d is not a multiple of data %d × micro_batch %d":                                                                    "training.global_batch %d 不是数据并行 %d × micro_batch %d 的整数倍",
 	"for training; a serving batch is inference.max_batch":                                                                                      "用于训练；推理的批大小是 inference.max_batch",
+	"for training and fine-tuning: it splits training state over the data-parallel ranks":                                                       "用于训练和微调：它把训练状态切分到各数据并行 rank 上",
 	"%d does not divide model.heads %d":                                                                                                         "%d 不能整除 model.heads %d",
 	"%d stages is more than model.layers %d":                                                                                                    "%d 个阶段多于 model.layers %d",
 	"the model has no experts":                                                                                                                  "该模型没有专家",

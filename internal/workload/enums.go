@@ -165,6 +165,42 @@ func (c *Checkpointing) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// Sharding is how training state is split over data-parallel ranks.
+type Sharding string
+
+// The shardings.
+const (
+	// ShardingNone keeps a whole copy of weights, gradients and optimizer
+	// states on every data-parallel rank (plain DDP).
+	ShardingNone Sharding = "none"
+	// ShardingZero1 shards the optimizer states (ZeRO-1, Megatron's
+	// distributed optimizer).
+	ShardingZero1 Sharding = "zero1"
+	// ShardingZero2 shards the optimizer states and the gradients (ZeRO-2).
+	ShardingZero2 Sharding = "zero2"
+	// ShardingFSDP shards the weights as well, gathering each layer's for
+	// its forward and backward (ZeRO-3, PyTorch FSDP FULL_SHARD).
+	ShardingFSDP Sharding = "fsdp"
+	// ShardingHSDP is FSDP within a node, replicated across nodes (PyTorch
+	// HYBRID_SHARD): the gathers stay on the node's links, the gradient
+	// all-reduce of each shard crosses the fabric.
+	ShardingHSDP Sharding = "hsdp"
+)
+
+// Shardings lists every Sharding.
+func Shardings() []Sharding {
+	return []Sharding{ShardingNone, ShardingZero1, ShardingZero2, ShardingFSDP, ShardingHSDP}
+}
+
+// ParseSharding returns the Sharding named s (case-insensitive).
+func ParseSharding(s string) (Sharding, error) {
+	return parseEnum("sharding", s, Shardings(), map[string]Sharding{
+		"ddp": ShardingNone, "zero3": ShardingFSDP, "zero-3": ShardingFSDP, "full-shard": ShardingFSDP,
+		"zero-1": ShardingZero1, "zero-2": ShardingZero2, "distributed-optimizer": ShardingZero1,
+		"hybrid-shard": ShardingHSDP,
+	})
+}
+
 // Batching is how a serving engine groups requests.
 type Batching string
 

@@ -737,6 +737,16 @@ func (p *checker) parallelism(kindOK bool) {
 			p.errorf("parallelism.micro_batch", "training.global_batch %d is not a multiple of data %d × micro_batch %d", t.GlobalBatch, par.Data, par.MicroBatch)
 		}
 	}
+	if par.Sharding != "" {
+		switch sh, err := ParseSharding(string(par.Sharding)); {
+		case err != nil:
+			p.errorf("parallelism.sharding", "%v", err)
+		case kindOK && s.Training == nil:
+			p.errorf("parallelism.sharding", "for training and fine-tuning: it splits training state over the data-parallel ranks")
+		default:
+			s.Parallelism.Sharding = sh
+		}
+	}
 	if kindOK && par.MicroBatch > 0 && s.Kind == KindImageGeneration {
 		p.errorf("parallelism.micro_batch", "for training; an image pipeline's batch is image.batch")
 	}

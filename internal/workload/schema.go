@@ -103,6 +103,8 @@ func workloadHint(path string, n schema.Node) {
 		schema.Enum(n, Precisions()...)
 	case "inference.batching":
 		schema.Enum(n, Batchings()...)
+	case "parallelism.sharding":
+		schema.Enum(n, append(Shardings(), "zero3")...) // zero3 is fsdp's other name
 	case "data.storage":
 		schema.Enum(n, Storages()...)
 	case "stack.framework":

@@ -116,6 +116,7 @@ var specDocs = map[string]string{
 	"Parallelism.Expert":               "Expert is the expert-parallel degree; must divide model.experts.",
 	"Parallelism.MicroBatch":           "MicroBatch is the number of sequences (images) per micro-batch on one data-parallel rank; the rest of the global batch is gradient accumulation (or pipeline micro-batches).",
 	"Parallelism.Pipeline":             "Pipeline is the pipeline-parallel degree (stages); at most model.layers.",
+	"Parallelism.Sharding":             "Sharding is how training state is split over the data-parallel ranks, followed exactly when given (the layout search tries none, zero1 and fsdp otherwise): none, zero1 (optimizer states: Megatron's distributed optimizer), zero2 (and gradients), zero3 or fsdp (and the weights, gathered a layer at a time), hsdp (fsdp within a node, replicated across nodes). For training and fine-tuning.",
 	"Parallelism.Tensor":               "Tensor is the tensor-parallel degree; must divide model.heads.",
 	"Parallelism.VirtualPipeline":      "VirtualPipeline is the number of model chunks per pipeline stage (interleaved 1F1B); 1 is the plain schedule. Needs Pipeline > 1.",
 	"SLO":                              "SLO is a latency target for inference, met at Percentile.",

@@ -461,6 +461,13 @@ type Parallelism struct {
 	// VirtualPipeline is the number of model chunks per pipeline stage
 	// (interleaved 1F1B); 1 is the plain schedule. Needs Pipeline > 1.
 	VirtualPipeline int `yaml:"virtual_pipeline,omitempty" json:"virtual_pipeline,omitempty"`
+	// Sharding is how training state is split over the data-parallel
+	// ranks, followed exactly when given (the layout search tries none,
+	// zero1 and fsdp otherwise): none, zero1 (optimizer states: Megatron's
+	// distributed optimizer), zero2 (and gradients), zero3 or fsdp (and
+	// the weights, gathered a layer at a time), hsdp (fsdp within a node,
+	// replicated across nodes). For training and fine-tuning.
+	Sharding Sharding `yaml:"sharding,omitempty" json:"sharding,omitempty"`
 }
 
 // Data describes the dataset, where it lives, and what leaves the provider.

@@ -218,6 +218,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad batching", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: eager\n", "inference.batching", 4, `unknown batching "eager"`},
 		{"negative cv", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  output_tokens_cv: -1\n", "inference.output_tokens_cv", 4, "must be in [0, 10]"},
 		{"virtual pipeline alone", minimalFinetune + "parallelism: {virtual_pipeline: 2}\n", "parallelism.virtual_pipeline", 6, "need parallelism.pipeline of 2 or more"},
+		{"bad sharding", minimalFinetune + "parallelism: {sharding: zero4}\n", "parallelism.sharding", 6, `unknown sharding "zero4" (want one of none, zero1, zero2, fsdp, hsdp)`},
+		{"sharding for serving", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {}\nparallelism: {sharding: fsdp}\n", "parallelism.sharding", 4, "for training and fine-tuning"},
 		{"micro batch not dividing", minimalFinetune + "  global_batch: 10\nparallelism: {data: 4, micro_batch: 2}\n", "training.global_batch", 6, "not a multiple of parallelism.data"},
 		{"micro batch for serving", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {}\nparallelism: {micro_batch: 2}\n", "parallelism.micro_batch", 4, "a serving batch is inference.max_batch"},
 		{"bad build", minimalFinetune + "stack: {build: homebrew}\n", "stack.build", 6, `unknown build "homebrew"`},

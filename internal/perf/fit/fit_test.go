@@ -236,11 +236,12 @@ func TestHeldOutTargets(t *testing.T) {
 	}
 	// Later gatherings: sources found after the model was built, many of
 	// them jobs it does not model well yet (wide expert-parallel serving,
-	// FSDP at 2,048 GPUs, serving under an interactivity bound). The
-	// issue's target for them is a held-out median of 0.12 and p90 of
-	// 0.40, not met (docs/accuracy.md says so); this bound keeps the model
-	// from getting worse on them than when they were added (median 0.185,
-	// p90 1.12 held out).
+	// TTFT under a server's load, serving under an interactivity bound).
+	// The target for them is a held-out median of 0.12 and p90 of
+	// 0.40, not met (docs/accuracy.md says so). When they were added they
+	// scored 0.185 / 1.12 held out; following parallelism.sharding and
+	// hierarchical collectives brought them to 0.144 / 0.69. This bound
+	// keeps the model from going back.
 	g := Gathered(r.Validation.HeldOut)
 	if len(g) == 0 {
 		t.Error("no later gathering of published rows")
@@ -251,8 +252,8 @@ func TestHeldOutTargets(t *testing.T) {
 	}
 	gs, _ := Summarise(later)
 	t.Logf("later gatherings: %d rows from %d sources, held-out median %.3f p90 %.3f", gs.N, countGroups(later), gs.Median, gs.P90)
-	if gs.N < 80 || countGroups(later) < 20 || gs.Median > 0.25 || gs.P90 > 1.25 {
-		t.Errorf("later gatherings: %d rows from %d sources, held-out median %.3f p90 %.3f; want at least 80 rows from 20 sources within 0.25 / 1.25", gs.N, countGroups(later), gs.Median, gs.P90)
+	if gs.N < 80 || countGroups(later) < 20 || gs.Median > 0.18 || gs.P90 > 0.85 {
+		t.Errorf("later gatherings: %d rows from %d sources, held-out median %.3f p90 %.3f; want at least 80 rows from 20 sources within 0.18 / 0.85", gs.N, countGroups(later), gs.Median, gs.P90)
 	}
 	if r.Coverage < 0.75 || r.Coverage > 0.85 {
 		t.Errorf("80%% intervals cover %.0f%% of held-out rows, want 75-85%%", 100*r.Coverage)
