@@ -53,11 +53,16 @@ func applyInterval(m *Params, spec *workload.Spec, p *Prediction) {
 	if w == 0 {
 		w = widening["low"]
 	}
-	lo, hi := math.Exp(q[0]*w), math.Exp(q[1]*w)
+	// Widening scales the band for an accelerator or engine the rows
+	// calibrate less; a band already wide (a regime whose sources disagree)
+	// is widened by at most the factor w itself on each side, so that its
+	// own spread is not counted twice.
+	lo := math.Exp(math.Max(q[0]*w, q[0]-math.Log(w)))
+	hi := math.Exp(math.Min(q[1]*w, q[1]+math.Log(w)))
 	iv := &Interval{Regime: reg, SpeedP10: round(lo, 3), SpeedP90: round(hi, 3), Widened: w,
 		Basis: fmt.Sprintf("80%% interval from the leave-one-source-out residuals of %s predictions (measured speed %.2f-%.2f times predicted)", reg, math.Exp(q[0]), math.Exp(q[1]))}
 	if w > 1 {
-		iv.Basis += fmt.Sprintf(", widened %.1f times for %s confidence", w, p.Confidence)
+		iv.Basis += fmt.Sprintf(", widened to %.2f-%.2f times for %s confidence", lo, hi, p.Confidence)
 	}
 	p.Interval = iv
 	d := throughputDigits(spec)

@@ -121,3 +121,27 @@ func TestStepsBetweenRooflineAndAMultiple(t *testing.T) {
 		t.Errorf("only %d accelerators checked", checked)
 	}
 }
+
+// TestWideningDoesNotCountASpreadTwice: a prediction of lower confidence
+// widens its regime's band, by the class's factor at most on each side: a
+// narrow band is scaled, a wide one (sources that disagree) is not scaled
+// again beyond that factor; never narrower than the band itself.
+func TestWideningDoesNotCountASpreadTwice(t *testing.T) {
+	spec := mustSpec(t, "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 8, output_tokens: 8}\n")
+	reg := RegimeOf(spec)
+	for _, band := range [][2]float64{{-0.3, 0.2}, {-2.2, 1.3}} {
+		for conf, w := range widening {
+			m := DefaultParams()
+			m.intervals = map[string][2]float64{reg: band}
+			p := Prediction{Fits: true, Confidence: conf, Throughput: Quantity{Value: 100}}
+			applyInterval(m, spec, &p)
+			lo, hi := math.Log(p.Interval.SpeedP10), math.Log(p.Interval.SpeedP90)
+			if lo > band[0]+0.02 || hi < band[1]-0.02 { // the bounds are rounded to 3 decimals
+				t.Errorf("band %v, %s: %.3f-%.3f is narrower than the band", band, conf, lo, hi)
+			}
+			if lo < band[0]-math.Log(w)-0.02 || hi > band[1]+math.Log(w)+0.02 {
+				t.Errorf("band %v, %s: %.3f-%.3f widens by more than x%.1f on a side", band, conf, lo, hi, w)
+			}
+		}
+	}
+}

@@ -116,8 +116,8 @@ var trPerf = map[string]string{
 
 	// interval.go
 	"80%% interval from the leave-one-source-out residuals of %s predictions (measured speed %.2f-%.2f times predicted)": "80%% 区间来自 %s 预测的留一来源残差（实测速度为预测值的 %.2f-%.2f 倍）",
-	", widened %.1f times for %s confidence":   "，因%[2]s置信度放宽 %[1]s 倍",
-	"%s, widened %.1f times for %s confidence": "%s，因%[3]s置信度放宽 %[2]s 倍", // composed
+	", widened to %.2f-%.2f times for %s confidence":                                                                     "，因%[3]s置信度放宽到 %[1]s-%[2]s 倍",
+	"%s, widened to %.2f-%.2f times for %s confidence":                                                                   "%s，因%[4]s置信度放宽到 %[2]s-%[3]s 倍", // composed
 
 	// params.go
 	"params.%s: unknown parameter":                    "params.%s：未知参数",
