@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/workload"
@@ -143,5 +144,39 @@ func TestWideningDoesNotCountASpreadTwice(t *testing.T) {
 				t.Errorf("band %v, %s: %.3f-%.3f widens by more than x%.1f on a side", band, conf, lo, hi, w)
 			}
 		}
+	}
+}
+
+// TestTrainingAtThousandsOfGPUs: Llama 3 70B with FSDP at 128 to 2,048
+// H100 (a fixed batch per GPU): throughput per GPU never grows with the
+// GPUs; the weight and gradient exchanges, hierarchical over the nodes'
+// rails, take a share of the step that never shrinks ((n-1)/n of the
+// shard group's data); the slowest link named is the fabric; and MFU
+// stays where published runs of this size are (0.2-0.7).
+func TestTrainingAtThousandsOfGPUs(t *testing.T) {
+	cat := embedded(t)
+	prevPer, prevComm := math.Inf(1), -1.0
+	for _, g := range []int{128, 512, 2048} {
+		y := fmt.Sprintf("kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {seq_len: 4096, global_batch: %d, tokens: 1e11, precision: bf16}\nparallelism: {tensor: 8, sharding: fsdp}\nstack: {framework: torchtitan}\n", g/8*4)
+		p := mustPredict(t, cat, y, "h100-sxm", g, g/8)
+		if !p.Fits {
+			t.Fatalf("%d GPUs: %s", g, p.Reason)
+		}
+		per := p.Throughput.Value / float64(g)
+		share := p.Breakdown.CommTotalS / p.StepTimeS
+		t.Logf("%d GPUs: %.0f tokens/s per GPU, MFU %.2f, communication %.2f of the step over %s", g, per, p.MFU, share, p.Breakdown.CommLink)
+		if per > prevPer*1.0001 {
+			t.Errorf("%d GPUs: %.0f tokens/s per GPU, more than at fewer GPUs (%.0f)", g, per, prevPer)
+		}
+		if share < prevComm-1e-9 {
+			t.Errorf("%d GPUs: communication %.3f of the step, less than at fewer GPUs (%.3f)", g, share, prevComm)
+		}
+		if !strings.HasPrefix(p.Breakdown.CommLink, "inter-node") {
+			t.Errorf("%d GPUs on %d nodes: the slowest link is %q, not the fabric", g, g/8, p.Breakdown.CommLink)
+		}
+		if p.MFU < 0.2 || p.MFU > 0.7 {
+			t.Errorf("%d GPUs: MFU %.2f, outside what published runs of this size reach (0.2-0.7)", g, p.MFU)
+		}
+		prevPer, prevComm = per, share
 	}
 }
