@@ -166,6 +166,11 @@ func (r Result) Markdown() string {
 	sort.SliceStable(idx, func(a, b int) bool { return math.Abs(v.HeldOut[idx[a]].Err) > math.Abs(v.HeldOut[idx[b]].Err) })
 	for _, i := range idx[:min(8, len(idx))] {
 		row := v.HeldOut[i]
+		if math.IsInf(row.Err, 0) {
+			// The published run fits; the model says it does not.
+			w("- **%s** (%s, %s): predicted not to fit, though it ran. %s\n", row.Case.ID, row.Case.Group, perf.RegimeOf(row.Case.Spec), row.Case.Notes)
+			continue
+		}
 		dir := "too fast"
 		if row.Speed > 0 {
 			dir = "too slow"
