@@ -504,21 +504,26 @@ func checkPlans(req Request, res *Result) error {
 			}
 		}
 	}
-	var ratios []float64
+	// ratios are what the replays found over the estimates, per replica
+	// size (GPUs per replica): the model leaves out the queueing a p99
+	// sees, and how much it leaves out depends on how fast one replica
+	// prefills (a one-GPU replica of a 70B model queues its prompts behind
+	// each other far more than a four-GPU one).
+	ratios := map[int][]float64{}
 	// correct scales the estimates of the types not yet replayed by the
-	// median of what the replays found over the estimates (the model
-	// leaves out the queueing a p99 sees): so that the ranking stays
-	// comparable and the types replayed next are those likely to win.
+	// smallest ratio the replays of their replica size found, so that the
+	// ranking stays comparable and the types replayed next are those
+	// likely to win; a type of a replica size not yet replayed keeps its
+	// estimate. Never dearer than it may be: a type made to look dearer
+	// than it is would never be replayed, though it might win.
 	correct := func() {
-		if len(ratios) == 0 {
-			return
-		}
-		r := median(ratios)
 		for _, c := range res.Candidates {
 			sc := c.Plan.Scaling
-			if sc == nil || sized[key(c)] {
+			rs := ratios[c.Plan.GPUsPerReplica]
+			if sc == nil || sized[key(c)] || len(rs) == 0 {
 				continue
 			}
+			r := slices.Min(rs)
 			need := max(1, int(math.Ceil(float64(estimate[key(c)])*r-1e-9)))
 			if need != sc.PeakNeed && regrow(req, c, need) {
 				c.Plan.Scaling.EstimateScaledBy = round3(r)
@@ -552,7 +557,8 @@ func checkPlans(req Request, res *Result) error {
 			}
 			changed = changed || grew
 			if e := estimate[k]; e > 0 {
-				ratios = append(ratios, float64(top.Plan.Scaling.PeakNeed)/float64(e))
+				g := top.Plan.GPUsPerReplica
+				ratios[g] = append(ratios[g], float64(top.Plan.Scaling.PeakNeed)/float64(e))
 			}
 			spread(top, true)
 			correct()
