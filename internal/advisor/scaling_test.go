@@ -200,3 +200,38 @@ func TestPickIsReplayed(t *testing.T) {
 		t.Errorf("replaying the plan's file: %.5f of %d requests, the check %.5f of %d", got, r.Requests, ch.SLOAttainment, ch.Requests)
 	}
 }
+
+// TestEstimatesScaledOnlyByTheirReplicaSize: over the service examples, a
+// type whose estimate was scaled by replays of others has the replica size
+// of a type that was replayed, and was scaled by no more than the smallest
+// ratio a replay of that size found (a type must not look dearer than it
+// may be, or it is never replayed).
+func TestEstimatesScaledOnlyByTheirReplicaSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays simulated days")
+	}
+	s := serviceSpecs(t)["llama3-70b-chat.yaml"]
+	if s == nil {
+		t.Fatal("no llama3-70b-chat example")
+	}
+	res, err := Recommend(Request{Spec: s, Catalog: embedded(t), Now: now, CheckPlans: true})
+	if err != nil || len(res.Candidates) == 0 {
+		t.Fatalf("no candidates: %v", err)
+	}
+	replayed := map[int]bool{}
+	for _, c := range res.Candidates {
+		if sc := c.Plan.Scaling; sc != nil && sc.Sized && sc.ReplayedIn == "" {
+			replayed[c.Plan.GPUsPerReplica] = true
+		}
+	}
+	scaled := 0
+	for _, c := range res.Candidates {
+		if sc := c.Plan.Scaling; sc != nil && sc.EstimateScaledBy > 0 {
+			scaled++
+			if !replayed[c.Plan.GPUsPerReplica] {
+				t.Errorf("%s (%d GPUs a replica) scaled by %.3g, but no type of that replica size was replayed (%v)", c.Offer.Key(), c.Plan.GPUsPerReplica, sc.EstimateScaledBy, replayed)
+			}
+		}
+	}
+	t.Logf("%d candidates scaled; replayed replica sizes %v; pick %s", scaled, replayed, res.Candidates[0].Offer.Key())
+}
