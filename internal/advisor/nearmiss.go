@@ -147,20 +147,36 @@ func tooBig(c *catalog.Catalog, excluded []Excluded, objective workload.Objectiv
 		x   Excluded
 		key float64
 	}
-	offers := map[string]*catalog.Offer{}
+	// The offers of the exclusions (a few hundred of thousands), found in
+	// one pass over the catalog.
+	type where struct{ provider, typ, region string }
+	at := func(x *Excluded) where {
+		p, t, _ := strings.Cut(x.Offer, "/")
+		return where{p, t, x.Region}
+	}
+	offers := map[where]*catalog.Offer{}
+	for i := range excluded {
+		if x := &excluded[i]; unevaluated(x) && x.Relax == RelaxMaxGPUs {
+			offers[at(x)] = nil
+		}
+	}
+	if len(offers) == 0 {
+		return nil
+	}
 	for _, o := range c.Offers {
-		if o.GPUCount > 0 {
-			offers[o.Key()] = o
+		k := where{o.Provider, o.InstanceType, o.Region}
+		if _, want := offers[k]; want && o.GPUCount > 0 {
+			offers[k] = o
 		}
 	}
 	var tries []try
-	at := map[string]int{} // instance type → its try
+	byType := map[string]int{} // instance type → its try
 	for i := range excluded {
 		x := &excluded[i]
 		if !unevaluated(x) || x.Relax != RelaxMaxGPUs {
 			continue
 		}
-		o := offers[x.Offer+"@"+x.Region]
+		o := offers[at(x)]
 		if o == nil {
 			continue
 		}
@@ -182,13 +198,13 @@ func tooBig(c *catalog.Catalog, excluded []Excluded, objective workload.Objectiv
 			}
 			key = price / peak
 		}
-		if j, ok := at[x.Offer]; ok {
+		if j, ok := byType[x.Offer]; ok {
 			if key < tries[j].key { // one try per instance type: its better region
 				tries[j] = try{*x, key}
 			}
 			continue
 		}
-		at[x.Offer] = len(tries)
+		byType[x.Offer] = len(tries)
 		tries = append(tries, try{*x, key})
 	}
 	slices.SortFunc(tries, func(a, b try) int {

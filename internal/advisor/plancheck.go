@@ -620,17 +620,6 @@ func ServiceLayout(as *autoscale.Spec, ws *workload.Spec) *workload.Spec {
 	return &s
 }
 
-// median is the middle of vs (the mean of the two middle ones).
-func median(vs []float64) float64 {
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // CheckCandidate sizes c's service plan by the simulator and replays its
 // day, as a recommendation does for its pick (SizePlan, then CheckPlan):
 // a command that prices one named offer plans it the same way. It does

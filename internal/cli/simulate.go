@@ -99,11 +99,11 @@ are not done.`,
 					return err
 				}
 			}
-			if isWorkloadFile(e, file) {
+			if b, ok := workloadFile(e, file); ok {
 				if search || compare || sharded || trace != "" {
 					return apperr.Invalidf("-f", "%s is a workload file: simulate replays the plan recommend picks for it; --search, --compare, --trace and --shards take a service file (write one with --save-plan)", file)
 				}
-				return e.simulatePlan(ctx, file, savePlan, chart, chartFormat, format, l)
+				return e.simulatePlan(ctx, file, b, savePlan, chart, chartFormat, format, l)
 			}
 			if savePlan != "" {
 				return apperr.Invalidf("--save-plan", "--save-plan goes with a workload file (-f WORKLOAD.yaml): it writes the service file of the plan recommend picks")
@@ -340,23 +340,32 @@ are not done.`,
 	return cmd
 }
 
-// isWorkloadFile reports whether file is a workload file rather than a
-// service file: a workload states its kind, a service file has no such key.
-// An unreadable file is left to the service file's reader to report.
-func isWorkloadFile(e *Env, file string) bool {
+// workloadFile returns the contents of file when it is a workload file
+// rather than a service file: a workload states its kind, a service file
+// has no such key. An unreadable file is left to the service file's
+// reader to report.
+func workloadFile(e *Env, file string) ([]byte, bool) {
 	if file == "" {
-		return false
+		return nil, false
 	}
 	b, err := e.ReadFile(file)
-	return err == nil && strictyaml.IndexLines(b).Has("kind")
+	if err != nil || !strictyaml.IndexLines(b).Has("kind") {
+		return nil, false
+	}
+	return b, true
 }
 
 // simulatePlan replays the plan recommend picks for the service workload
-// in file (app.ReplayRecommended): it says which plan it replays, then
-// the simulation as for a service file; savePlan, when given, receives
-// the plan's service file, whose workload path is relative to it.
-func (e *Env) simulatePlan(ctx context.Context, file, savePlan, chart string, chartFormat string, format report.Format, l report.Lang) error {
-	spec, c, err := e.workloadAndCatalog(file)
+// b read from file (app.ReplayRecommended): it says which plan it
+// replays, then the simulation as for a service file; savePlan, when
+// given, receives the plan's service file, whose workload path is
+// relative to it.
+func (e *Env) simulatePlan(ctx context.Context, file string, b []byte, savePlan, chart, chartFormat string, format report.Format, l report.Lang) error {
+	spec, err := workload.Parse(b, file)
+	if err != nil {
+		return err
+	}
+	c, err := e.Catalog()
 	if err != nil {
 		return err
 	}
@@ -378,9 +387,7 @@ func (e *Env) simulatePlan(ctx context.Context, file, savePlan, chart string, ch
 	if err != nil {
 		var ae *apperr.Error
 		if errors.As(err, &ae) && ae.Field != "" && ae.Line == 0 {
-			if b, rerr := e.ReadFile(file); rerr == nil {
-				ae.Line = strictyaml.IndexLines(b).Line(ae.Field)
-			}
+			ae.Line = strictyaml.IndexLines(b).Line(ae.Field)
 		}
 		return apperr.InFile(err, file)
 	}

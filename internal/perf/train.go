@@ -515,8 +515,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 			exposed += math.Max(0, perMB-m.OverlapDP*wMax)*mbs + perMB/L
 			if r := dp / n; r > 1 {
 				// HSDP: each shard's gradients all-reduced across the
-				// replicas, once a step, over the fabric.
-				t := 2 * (r - 1) / r * gradBytes / n / B
+				// replicas, once a step: each GPU with the GPUs of the
+				// same shard on the other nodes, over its own rail.
+				t := 2 * (r - 1) / r * gradBytes / n / inter
 				total += t
 				exposed += math.Max(t/L, t-m.OverlapDP*backward)
 			}

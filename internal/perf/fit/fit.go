@@ -442,8 +442,8 @@ func Intervals(rows []Row) map[string][2]float64 {
 		// 210 rows of 2026-12 that covered 87% of held-out rows, half of
 		// one 82%, none 75%.)
 		widen := 0.5 / float64(len(n))
-		lo := math.Min(WeightedQuantile(v, w, math.Max(0, 0.1-widen)), -minHalf)
-		hi := math.Max(WeightedQuantile(v, w, math.Min(1, 0.9+widen)), minHalf)
+		lo := math.Min(weightedQuantile(v, w, math.Max(0, 0.1-widen)), -minHalf)
+		hi := math.Max(weightedQuantile(v, w, math.Min(1, 0.9+widen)), minHalf)
 		return [2]float64{roundSig(lo, 3), roundSig(hi, 3)}, len(n)
 	}
 	iv := map[string][2]float64{}
@@ -458,10 +458,10 @@ func Intervals(rows []Row) map[string][2]float64 {
 	return iv
 }
 
-// WeightedQuantile is the q-quantile of v with weights w (each value
+// weightedQuantile is the q-quantile of v with weights w (each value
 // standing for its weight's share of the whole), interpolated between
 // the midpoints of the sorted values' weights.
-func WeightedQuantile(v, w []float64, q float64) float64 {
+func weightedQuantile(v, w []float64, q float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}

@@ -355,3 +355,32 @@ func TestIntervalsAndCoverage(t *testing.T) {
 		t.Error("the burst regime must have an interval")
 	}
 }
+
+// TestWeightedQuantile: equal weights interpolate between the values'
+// midpoints; a heavy value pulls the quantiles to itself (one source of
+// many rows weighs what one source of one row weighs when Intervals gives
+// each row 1 / its source's rows).
+func TestWeightedQuantile(t *testing.T) {
+	v := []float64{4, 1, 3, 2}
+	for _, tc := range []struct {
+		w    []float64
+		q    float64
+		want float64
+	}{
+		{[]float64{1, 1, 1, 1}, 0.5, 2.5},
+		{[]float64{1, 1, 1, 1}, 0.125, 1}, // the first value's midpoint
+		{[]float64{1, 1, 1, 1}, 0.05, 1},  // below it: the smallest value
+		{[]float64{1, 1, 1, 1}, 0.99, 4},  // above the last midpoint: the largest
+		// 2 weighs 5 of 8: its midpoint is at 3.5/8, 3's at 6.5/8, so the
+		// median lies a sixth of the way from 2 to 3 (equal weights: 2.5).
+		{[]float64{1, 1, 1, 5}, 0.5, 2 + 1.0/6},
+		// 4 weighs a quarter: its midpoint is at 3.125/3.25, 3's at
+		// 2.5/3.25, so the 90th percentile is 0.68 of the way from 3 to 4
+		// (equal weights: 4, the largest).
+		{[]float64{0.25, 1, 1, 1}, 0.9, 3.68},
+	} {
+		if got := weightedQuantile(v, tc.w, tc.q); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("weights %v, q %.3f: %g, want %g", tc.w, tc.q, got, tc.want)
+		}
+	}
+}
