@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/cost"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -183,7 +184,11 @@ type Plan struct {
 	InstancesPerReplica int
 	// Link joins a spanning replica's instances: the offer's fabric
 	// (infiniband, efa, ...), or "" inside one NVLink domain.
-	Link             string
+	Link string
+	// PrefillGPUs are the GPUs that only prefill when prefill and decode
+	// run on separate pools (parallelism.prefill_gpus); the replicas
+	// above are then the decode pool's.
+	PrefillGPUs      int
 	Data, Tensor     int
 	Pipeline, Expert int
 	// Batch is a serving copy's operating batch (sequences in flight);
@@ -238,6 +243,13 @@ func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *p
 		pl.GPUsPerReplica = pl.Tensor * pl.Pipeline
 		pl.ReplicasPerInstance = max(1, pl.Replicas/max(1, instances))
 		pl.Batch = p.Serving.Batch
+		pl.PrefillGPUs = p.Parallelism.PrefillGPUs
+		if n := p.Parallelism.NodesPerReplica; n > 1 {
+			pl.InstancesPerReplica, pl.ReplicasPerInstance = n, 0
+			if l, ok := strings.CutPrefix(p.Breakdown.CommLink, "inter-node "); ok {
+				pl.Link = l
+			}
+		}
 	}
 	return pl
 }
@@ -502,6 +514,13 @@ type task struct {
 // Recommend evaluates every offer in the catalog for the request.
 func Recommend(req Request) (*Result, error) {
 	spec := req.Spec
+	if spec.Parallelism.PrefillGPUs > 0 && IsService(spec) {
+		// A service is sized in replicas and replayed by the fleet
+		// simulator, both of replicas that prefill and decode; a batch
+		// job with prefill and decode pools is ranked on clusters that
+		// hold both.
+		return nil, apperr.Invalidf("parallelism.prefill_gpus", "a service's fleet is sized and replayed in replicas that both prefill and decode: leave it out to plan the service, or predict the split on a chosen cluster with gpupick predict --gpu ID --gpus N")
+	}
 	res := &Result{Objective: spec.Objective, Now: req.Now, Spec: spec}
 	if req.Objective != "" {
 		res.Objective = req.Objective
@@ -738,6 +757,9 @@ func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []s
 	if o.GPUCount > maxGPUs {
 		return out
 	}
+	if pg := spec.Parallelism.PrefillGPUs; pg > 0 {
+		return poolShapes(out, pg, o, maxGPUs)
+	}
 	out = append(out, shape{1, o.GPUCount})
 	if spec.Kind == workload.KindLLMInference {
 		return spanShapes(out, spec, o, maxGPUs)
@@ -753,6 +775,24 @@ func shapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int) []s
 	}
 	if last := out[len(out)-1]; last.gpus < maxGPUs && maxGPUs/o.GPUCount > last.instances {
 		n := maxGPUs / o.GPUCount
+		out = append(out, shape{n, n * o.GPUCount})
+	}
+	return out
+}
+
+// poolShapes appends the clusters of o that hold a prefill pool of
+// prefill GPUs and a decode pool beside it: the fewest whole instances
+// with a GPU left to decode, then twice and four times as many, within
+// max_gpus; more than one instance needs a fabric or one NVLink domain.
+func poolShapes(out []shape, prefill int, o *catalog.Offer, maxGPUs int) []shape {
+	if o.GPUCount < 1 || o.Sliced() {
+		return out
+	}
+	first := prefill/o.GPUCount + 1
+	for _, n := range []int{first, 2 * first, 4 * first} {
+		if n*o.GPUCount > maxGPUs || n > 1 && o.FabricKind == "" && o.FabricGbps <= 0 {
+			break
+		}
 		out = append(out, shape{n, n * o.GPUCount})
 	}
 	return out

@@ -348,7 +348,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		return r
 	}
 	p := &pr.p // shared, read-only: a service's fleet gets its own below
-	if span := t.shape.instances; span > 1 && spec.Kind == workload.KindLLMInference && p.Parallelism.NodesPerReplica != span {
+	if span := t.shape.instances; span > 1 && spec.Kind == workload.KindLLMInference && p.Parallelism.PrefillGPUs == 0 && p.Parallelism.NodesPerReplica != span {
 		// A shape for a replica over span instances that the model does
 		// not take: one instance serves it, or another span does.
 		r.evaluated = 0

@@ -35,6 +35,9 @@ func ServiceModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o
 	if ws.Kind != workload.KindLLMInference {
 		return nil, apperr.Invalidf("service.workload", "must be an llm-inference or image-generation workload, got %s", ws.Kind)
 	}
+	if ws.Parallelism.PrefillGPUs > 0 {
+		return nil, apperr.Invalidf("parallelism.prefill_gpus", "the fleet simulator replays replicas that both prefill and decode: leave it out to plan a service, or size the two pools with gpupick predict")
+	}
 	rc, err := serviceCluster(spec, c, o)
 	if err != nil {
 		return nil, err

@@ -301,6 +301,24 @@ func TestExamplesOnEmbeddedCatalog(t *testing.T) {
 				}
 				return
 			}
+			if strings.Contains(f, "disagg") {
+				// Prefill and decode pools: on the cluster its comment
+				// names, the decode pool is one EP48 group.
+				if code := Execute(e, []string{"predict", "-f", f, "--gpu", "gb200", "--gpus", "56", "-o", "json"}); code != 0 {
+					t.Fatalf("predict exit %d: %s", code, errb.String())
+				}
+				var p struct {
+					Fits        bool `json:"fits"`
+					Parallelism struct {
+						PrefillGPUs int `json:"prefill_gpus"`
+						Expert      int `json:"expert"`
+					} `json:"parallelism"`
+				}
+				if err := json.Unmarshal(out.Bytes(), &p); err != nil || !p.Fits || p.Parallelism.PrefillGPUs != 8 || p.Parallelism.Expert != 48 {
+					t.Fatalf("predict: %v, %+v: want 8 prefill GPUs and an EP48 decode pool", err, p)
+				}
+				out.Reset()
+			}
 			code := Execute(e, []string{"recommend", "-f", f, "-o", "json", "--top", "3"})
 			var doc struct {
 				Candidates []struct {

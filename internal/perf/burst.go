@@ -46,7 +46,7 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 			B := active.Len()
 			mean := ctxSum/float64(B) + float64(k)/2
 			ts, _, _, _, _ := r.step(B, mean)
-			t += float64(k) * ts
+			t += float64(k) * ts / j.yield // k tokens per sequence
 			ctxSum += float64(k * B)
 			step = until
 		}

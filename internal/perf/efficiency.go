@@ -95,7 +95,12 @@ type engineRelease struct {
 	ReserveFull bool
 	// Static means the engine batches statically by default.
 	Static bool
-	Note   string
+	// OverlapEP means that with attention data parallel and expert
+	// parallel the engine splits a decode step into two micro-batches so
+	// that one's expert all-to-all runs under the other's compute
+	// (SGLang's two-batch overlap with DeepEP).
+	OverlapEP bool
+	Note      string
 }
 
 // engine is a serving engine's release history, newest last, and its speed
@@ -138,10 +143,11 @@ var engines = map[workload.Framework]engine{
 		Releases: []engineRelease{
 			{From: "0.1", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 1024, MemShare: 0.88, Note: "RadixAttention, FlashInfer kernels"},
 			{From: "0.4", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, Note: "zero-overhead batch scheduler (v0.4 release blog), FA3/FlashInfer"},
+			{From: "0.5", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapEP: true, Note: "zero-overhead batch scheduler, FA3/FlashInfer; with expert parallelism DeepEP all-to-all and two-batch overlap (large-scale EP blog, May 2025)"},
 		},
 		Latest:  "0.5",
 		Backend: map[string][2]float64{"rocm": {0.85, 0.92}, "gaudi": {0.70, 0.80}, "cann": {0.70, 0.80}, "tpu": {0.70, 0.80}},
-		Source:  "SGLang v0.4 release blog (zero-overhead scheduler); mem_fraction_static 0.88 default; AMD's SGLang MI300X guides",
+		Source:  "SGLang v0.4 release blog (zero-overhead scheduler); lmsys.org/blog/2025-05-05-large-scale-ep (DeepEP, two-batch overlap); mem_fraction_static 0.88 default; AMD's SGLang MI300X guides",
 	},
 	workload.FrameworkTGI: {
 		Releases: []engineRelease{

@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -14,14 +15,20 @@ const workspaceGB = 1.0
 // inferJob is an inference workload reduced to the numbers the model needs.
 // Parameter counts cover all layers.
 type inferJob struct {
-	n               float64 // every parameter (memory)
-	denseParams     float64 // attention, dense MLPs, shared experts, routers
-	expertParams    float64 // every routed expert
-	activeExpert    float64 // routed expert parameters one token passes through
-	head            float64 // the output projection, V×h
-	layers, hidden  int
-	heads, kvHeads  int
-	qWidth          float64
+	n              float64 // every parameter (memory)
+	denseParams    float64 // attention, dense MLPs, shared experts, routers
+	expertParams   float64 // every routed expert
+	activeExpert   float64 // routed expert parameters one token passes through
+	head           float64 // the output projection, V×h
+	layers, hidden int
+	heads, kvHeads int
+	qWidth         float64
+	// decAttn is a decode step's attention FLOPs per token, layer and
+	// position of context: QK and PV over every head (4 x heads x
+	// head_dim), or for MLA in its absorbed decode form over the latent
+	// (2 x heads x (kv_lora_rank + rope) + 2 x heads x kv_lora_rank),
+	// about three times a 192-wide head's.
+	decAttn         float64
 	kvPerTokenBytes float64 // all layers, before tensor-parallel splitting
 	mla             bool
 	experts, active int
@@ -39,6 +46,16 @@ type inferJob struct {
 	slo             workload.SLO
 	attnDP          bool // experts split over the replica's GPUs, attention replicated per GPU
 	ctxLimit        float64
+	// decodeOnly is a disaggregated decode pool: its replicas never
+	// prefill; prompts arrive as KV caches from the prefill pool.
+	decodeOnly bool
+	// draft is the draft tokens a decode step proposes per sequence and
+	// yield the tokens a step produces per sequence on average: the
+	// verified one plus each accepted draft, 1 + a + a² + … + a^draft.
+	draft int
+	yield float64
+	// offloadGB is the weights each GPU keeps in host memory (GB).
+	offloadGB float64
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (inferJob, error) {
@@ -56,11 +73,23 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	if j.batching == "" {
 		j.batching = workload.BatchingContinuous
 	}
+	j.yield = 1
+	j.offloadGB = inf.OffloadGB
+	if k := inf.SpeculativeTokens; k > 0 {
+		a := inf.SpeculativeAcceptance
+		j.draft = k
+		j.yield = (1 - math.Pow(a, float64(k+1))) / (1 - a)
+		*notes = append(*notes, fmt.Sprintf("speculative decoding: %d draft token(s) per step accepted with chance %.2f each, %.2f tokens per sequence and step; a step verifies %d tokens per sequence and drafts with one extra layer per token", k, a, j.yield, k+1))
+	}
 	if j.kvHeads == 0 {
 		j.kvHeads = j.heads
 	}
 	hd := float64(m.EffectiveHeadDim())
 	j.qWidth = float64(j.heads) * hd
+	j.decAttn = 4 * j.qWidth
+	if m.KVLoRARank > 0 {
+		j.decAttn = 2*float64(j.heads)*float64(m.KVLoRARank+m.RopeHeadDim) + 2*float64(j.heads)*float64(m.KVLoRARank)
+	}
 	h := float64(m.Hidden)
 	j.head = float64(m.Vocab) * h
 	emb := j.head
@@ -147,6 +176,7 @@ type replica struct {
 	attnDP           bool    // experts split over the tp GPUs, attention replicated per GPU
 	frac             float64 // the largest pipeline stage's share of the layers (1: no pipeline)
 	rate, bw         float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
+	offGB, hostBW    float64 // weights kept in host memory per GPU (GB) and the host link's bytes/s
 	attnRate         float64
 	intra            float64
 	a2a              float64 // bytes/s of one GPU's expert all-to-all (its NVLink, or the fabric for peers beyond it)
@@ -187,11 +217,16 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	r.capGB = a.MemGiB * 1.073741824
 	tpF := float64(tp)
 	if r.attnDP {
-		r.weightsGB = ((j.n-j.expertParams)*j.wBytes + j.expertParams*j.wBytes/tpF) / 1e9
+		r.weightsGB = ((j.n-j.expertParams)*j.wBytes + j.expertParams*j.wBytes*r.expertSlots()) / 1e9
 	} else {
 		r.weightsGB = j.n * j.wBytes / tpF / 1e9
 	}
 	r.weightsGB *= r.frac // a stage holds its layers only
+	if j.offloadGB > 0 {
+		r.offGB = math.Min(j.offloadGB, r.weightsGB)
+		r.weightsGB -= r.offGB
+		r.hostBW, _ = hostLink(a)
+	}
 	r.usableGB = r.capGB*j.eng.MemShare - r.weightsGB - runtimeGB - workspaceGB
 	kvSplit := float64(min(tp, j.kvHeads))
 	if j.mla || r.attnDP {
@@ -225,6 +260,61 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 		r.bMax = min(r.bMem, j.maxBatch)
 	}
 	return r
+}
+
+// offloadS is the time to stream a GPU's offloaded weights in once.
+func (r replica) offloadS() float64 {
+	if r.offGB <= 0 {
+		return 0
+	}
+	return r.offGB * 1e9 / r.hostBW
+}
+
+// hostLink is the bytes/s one GPU reads host memory at, one direction, and
+// the link's name: NVLink-C2C on Grace superchips (900 GB/s both
+// directions, NVIDIA GH200/GB200 datasheets), else a PCIe x16 link of the
+// catalog's generation (Gen4 when unknown), at 80% of its raw rate.
+func hostLink(a *catalog.Accelerator) (float64, string) {
+	if a.PCIeGen == 0 && (strings.Contains(a.Name, "Grace") || strings.HasPrefix(a.ID, "gb") || strings.HasPrefix(a.ID, "gh")) {
+		return 450e9, "NVLink-C2C"
+	}
+	gen := a.PCIeGen
+	if gen == 0 {
+		gen = 4
+	}
+	gen = min(gen, 6)
+	return 0.8 * 4e9 * math.Pow(2, float64(gen-1)), fmt.Sprintf("PCIe Gen%d x16", gen)
+}
+
+// expertSlots is the share of the routed experts one GPU of an
+// expert-parallel replica holds: ceil(experts / GPUs) of them, so when the
+// GPUs do not divide the experts the engine fills the spare slots with
+// copies of the busiest experts (EPLB's redundant experts).
+func (r replica) expertSlots() float64 {
+	e := float64(max(1, r.j.experts))
+	return math.Ceil(e/float64(r.tp)) / e
+}
+
+// gemmWidth is the width of a GPU's dense GEMMs: the hidden size split by
+// tensor parallelism, or whole when attention is data-parallel.
+func (r replica) gemmWidth() float64 {
+	if r.attnDP {
+		return float64(r.j.hidden)
+	}
+	return float64(r.j.hidden) / float64(r.tp)
+}
+
+// epImbalance is how much more routed work the busiest GPU of an
+// expert-parallel group of g GPUs gets than the mean, when each GPU
+// receives mean expert-token pairs routed at random: the largest of g
+// near-normal counts lies about sqrt(2 ln g) standard deviations above the
+// mean. A step waits for its busiest GPU. Real routing is more skewed;
+// EPLB's rebalancing brings it back towards this floor.
+func epImbalance(mean float64, g int) float64 {
+	if g <= 1 || mean <= 0 {
+		return 1
+	}
+	return 1 + math.Sqrt(2*math.Log(float64(g))/math.Max(mean, 1))
 }
 
 // pipelineHop is the latency (s) and per-GPU bandwidth (bytes/s) of
@@ -305,35 +395,49 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	tpF := float64(r.tp)
 	L := float64(j.layers) * frac
 	h := float64(j.hidden)
+	seqs := B
+	B *= float64(1 + j.draft) // every sequence verifies its drafts in the same pass
 	touched := 0.0
 	if j.experts > 0 {
 		tokens := B
 		touched = 1 - math.Pow(1-float64(j.active)/float64(j.experts), tokens)
 	}
-	var dense, experts, kv, flops float64
+	var dense, experts, kv, flops, attn float64
+	imb := 1.0
 	if r.attnDP {
 		bg := math.Ceil(B / tpF)
+		imb = epImbalance(B*float64(j.active)/tpF, r.tp)
 		dense = (j.denseParams + j.head) * j.wBytes * frac
-		experts = j.expertParams * touched * j.wBytes / tpF * frac
-		kv = bg * ctx * r.kvPerTok
-		flops = (2*(j.denseParams+j.head)*bg + 4*float64(j.layers)*j.qWidth*ctx*bg) * frac
-		// Dispatch and combine all-to-all per MoE layer.
-		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2/r.a2a)
+		experts = j.expertParams * touched * j.wBytes * r.expertSlots() * frac
+		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok // each sequence's cache is read once for all its tokens
+		flops = 2 * (j.denseParams + j.head) * bg * frac
+		attn = j.decAttn * L * ctx * bg
+		// Dispatch and combine all-to-all per MoE layer; the busiest
+		// GPU receives imb times the mean.
+		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2*imb/r.a2a)
 	} else {
 		dense = (j.denseParams + j.head) * j.wBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
-		kv = B * ctx * r.kvPerTok
-		flops = (2*(j.denseParams+j.head)*B + 4*float64(j.layers)*j.qWidth*ctx*B) / tpF * frac
+		kv = seqs * ctx * r.kvPerTok
+		flops = 2 * (j.denseParams + j.head) * B / tpF * frac
+		attn = j.decAttn * L * ctx * B / tpF
 		if r.tp > 1 {
 			tComm = 2 * L * (r.arLat + 2*(tpF-1)/tpF*B*h*2/r.intra)
 		}
 	}
 	tMem = (dense+kv)/r.bw + experts/(r.bw*m.MoEDecodeBW)
+	if r.offGB > 0 {
+		// The offloaded weights stream in over the host link while the
+		// rest streams from HBM: the slower stream sets the pace.
+		tMem = math.Max(tMem, r.offloadS())
+	}
 	rows := B
 	if r.attnDP {
 		rows = math.Ceil(B / tpF) // each rank multiplies its own sequences
 	}
-	tComp = flops / (r.rate * tileEff(rows, h/tpF))
+	// Attention runs in the fused attention kernels at their own rate
+	// (16-bit maths), not at the weights' GEMM rate.
+	tComp = flops/(r.rate*tileEff(rows, r.gemmWidth())) + attn/r.attnRate
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
@@ -341,30 +445,59 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		if !r.attnDP {
 			width /= tpF
 		}
-		tComp += 2 * j.activeExpert * B / tpF * frac / (r.rate * tileEff(perExpert, width) * m.MoEGrouped)
+		tComp += 2 * j.activeExpert * B / tpF * imb * frac / (r.rate * tileEff(perExpert, width) * m.MoEGrouped)
 	}
-	tHost = j.eng.StepS + j.eng.PerSeqS*B + j.eng.LaunchPerLayerS*L
+	// Each attention data-parallel rank schedules and samples its own
+	// sequences: the host work per step is one rank's share.
+	tHost = j.eng.StepS + j.eng.PerSeqS*rows/float64(1+j.draft) + j.eng.LaunchPerLayerS*L
 	if j.experts > 0 {
 		tHost += m.MoELayerS * j.moeLayers * frac
 	}
-	tStep = math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + tComm + tHost
+	if j.draft > 0 {
+		// The draft head is one more layer, run once per draft token.
+		d := float64(j.draft) / math.Max(L, 1)
+		tMem, tComp = tMem*(1+d), tComp*(1+d)
+	}
+	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp)
+	if r.attnDP && j.eng.OverlapEP {
+		// Two micro-batches take turns: one's all-to-all runs under the
+		// other's GEMMs, and only what the compute cannot cover shows.
+		tComm = math.Max(0, tComm-core)
+	}
+	tStep = core + tComm + tHost
 	return
 }
 
 // prefillCompute is the GPU time of prefilling one prompt of tokens: its
 // GEMMs (at the efficiency of rows-row tiles), causal attention, the
 // elementwise traffic overlapped with them, and the tensor-parallel
-// all-reduces, each with latency arLat.
-func (r replica) prefillCompute(tokens, rows, arLat float64) float64 {
+// all-reduces, each with latency arLat. With attention data parallel
+// there is no all-reduce: each rank prefills its own prompts and sends
+// their tokens to the experts and back (dispatch and combine per MoE
+// layer); when alone, one rank prefills this prompt by itself (its
+// attention and dense layers unshared), else the ranks prefill different
+// prompts side by side and the time is the replica's share.
+func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64 {
 	j, m := r.j, r.m
 	tpF := float64(r.tp)
 	L := float64(j.layers)
 	h := float64(j.hidden)
-	gemm := 2 * (j.denseParams + j.head + j.activeExpert) * tokens / tpF / (r.rate * m.sizeEff(rows, h/tpF))
-	attn := 2 * L * j.qWidth * tokens * tokens / tpF / (r.attnRate * tokens / (tokens + 512))
-	ew := m.EWPrefill * L * h * tokens / tpF / r.bw
+	denseSplit := tpF // GPUs sharing the dense and attention work of one prompt
+	if r.attnDP && alone {
+		denseSplit = 1
+	}
+	gemm := (2*(j.denseParams+j.head)*tokens/denseSplit + 2*j.activeExpert*tokens/tpF) / (r.rate * m.sizeEff(rows, r.gemmWidth()))
+	attn := 2 * L * j.qWidth * tokens * tokens / denseSplit / (r.attnRate * tokens / (tokens + 512))
+	ew := m.EWPrefill * L * h * tokens / denseSplit / r.bw
 	t := math.Max(gemm+attn, ew)
-	if r.tp > 1 {
+	switch {
+	case r.attnDP && r.tp > 1:
+		a2a := 2 * j.moeLayers * (arLat + tokens*float64(j.active)*h*2/r.a2a)
+		if !alone {
+			a2a /= tpF
+		}
+		t += a2a
+	case r.tp > 1:
 		t += 2 * L * (arLat + 2*(tpF-1)/tpF*tokens*h*2/r.intra)
 	}
 	return t
@@ -375,7 +508,7 @@ func (r replica) prefillCompute(tokens, rows, arLat float64) float64 {
 // for the whole batch and the all-reduces are large enough to hide their
 // latency.
 func (r replica) prefillWork(tokens float64) float64 {
-	t := r.prefillCompute(tokens, math.Max(tokens, 2048), 0)
+	t := r.prefillCompute(tokens, math.Max(tokens, 2048), 0, false)
 	if r.pp > 1 {
 		// The stages prefill different prompts at once: the largest
 		// stage, or its hop to the next node, sets the pace.
@@ -387,8 +520,8 @@ func (r replica) prefillWork(tokens float64) float64 {
 // prefill is the latency of one prompt on its own: its work, at least one
 // read of the weights, the all-reduce latencies and the engine's step.
 func (r replica) prefill(tokens float64) float64 {
-	weights := r.weightsGB * 1e9 / r.bw
-	t := r.prefillCompute(tokens, tokens, r.arLat)
+	weights := math.Max(r.weightsGB*1e9/r.bw, r.offloadS())
+	t := r.prefillCompute(tokens, tokens, r.arLat, true)
 	if r.pp > 1 {
 		// One prompt passes the stages one after another, with a hop
 		// between each.
@@ -409,6 +542,10 @@ func (r replica) steadyTokS(b int) float64 {
 		return j.prompt / work // prompt tokens per second, prefills batched
 	}
 	ts, _, _, _, _ := r.step(b, r.ctx)
+	ts /= j.yield // per token
+	if j.decodeOnly {
+		return float64(b) / ts // prompts arrive prefilled
+	}
 	return float64(b) * j.output / (j.output*ts + float64(b)*work)
 }
 
@@ -417,8 +554,8 @@ func (r replica) latency(b int) (ttft, tpot float64) {
 	j := r.j
 	ts, _, _, _, _ := r.step(b, r.ctx)
 	ttft = r.prefill(j.prompt)
-	tpot = ts
-	if b > 1 && j.output > 0 {
+	tpot = ts / j.yield
+	if b > 1 && j.output > 0 && !j.decodeOnly {
 		ttft += ts                                              // a new request waits for the step in flight
 		tpot += float64(b) / j.output * r.prefillWork(j.prompt) // other sequences' prefills interleave
 	}
@@ -433,7 +570,7 @@ func (r replica) staticTokS(b int) (tokS, batchS float64) {
 	prefill := math.Max(B*r.prefillWork(j.prompt), r.weightsGB*1e9/r.bw) + j.eng.StepS
 	// Decode time is linear in the context: the mean step is the step at the mean context.
 	ts, _, _, _, _ := r.step(b, j.prompt+j.output/2)
-	batchS = prefill + j.output*ts
+	batchS = prefill + j.output/j.yield*ts
 	if j.output == 0 {
 		return B * j.prompt / prefill, prefill
 	}
@@ -455,7 +592,7 @@ type inferEval struct {
 	load               float64
 	sustainable        bool
 	ttft, tpot         float64
-	step1, stepMax     float64
+	step1, stepMax     float64 // decode time per output token at batch 1 and at the largest batch
 	prefillPerToken    float64
 	makespanS          float64 // a burst's or static batch's wall time
 }
@@ -520,12 +657,19 @@ func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, lay layout)
 		n := int(math.Ceil(j.requests / float64(e.replicas)))
 		e.makespanS, e.maxTokS = r.burst(n)
 		e.perReplicaTokS = e.maxTokS
+	case !noSLO(j.slo) && e.bSLO > 0:
+		// A throughput job with a latency bound runs at the largest batch
+		// that keeps it: the per-user speed caps the batch.
+		e.bOp = e.bSLO
+		e.maxTokS = r.steadyTokS(e.bSLO)
+		e.perReplicaTokS = e.maxTokS
 	default:
 		e.maxTokS = r.steadyTokS(r.bMax)
 		e.perReplicaTokS = e.maxTokS
 	}
 	e.step1, _, _, _, _ = r.step(1, r.ctx)
 	e.stepMax, _, _, _, _ = r.step(r.bMax, r.ctx)
+	e.step1, e.stepMax = e.step1/j.yield, e.stepMax/j.yield // per output token
 	if j.prompt > 0 {
 		e.prefillPerToken = r.prefillWork(j.prompt) / j.prompt
 	}
@@ -544,6 +688,22 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 		return err
 	}
 	f := c.factors(m)
+	if spec.Parallelism.PrefillGPUs > 0 {
+		return predictDisaggregated(m, spec.Parallelism, &j, c, f, p)
+	}
+	best, found := searchServing(m, &j, c, f, spec.Parallelism, p)
+	if !found {
+		return nil
+	}
+	fillInference(&j, best, c, p)
+	return nil
+}
+
+// searchServing finds the best layout of j's replicas on c within what par
+// states. When nothing fits it fills p with the reason (notFitting) and
+// reports false. It lowers p's confidence where the layout rests on terms
+// no measurement calibrates.
+func searchServing(m *Params, j *inferJob, c Cluster, f archFactors, par workload.Parallelism, p *Prediction) (inferEval, bool) {
 	var best, leanest inferEval
 	found := false
 	var tps []int
@@ -552,7 +712,6 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 			tps = append(tps, tp)
 		}
 	}
-	par := spec.Parallelism
 	switch {
 	case par.Tensor > 0:
 		tps = []int{par.Tensor}
@@ -594,7 +753,7 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 			if c.GPUs%lay.gpus() != 0 {
 				continue
 			}
-			e := evalInference(m, &j, c, f, lay)
+			e := evalInference(m, j, c, f, lay)
 			if !e.fits {
 				if leanest.tp == 0 || e.r.weightsGB < leanest.r.weightsGB {
 					leanest = e
@@ -608,28 +767,38 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 	}
 	try(lays)
 	given := par.Tensor > 0 || par.Expert > 0 || par.Pipeline > 1 || par.Data > 0
+	if found && !given && j.experts > 0 && c.GPUs > c.GPUsPerNode {
+		// An MoE model on several nodes: experts split over them (wide
+		// expert parallel) compete with the replicas that fit a node.
+		var wide []layout
+		for _, l := range spanLayouts(j, c) {
+			if l.ep {
+				wide = append(wide, l)
+			}
+		}
+		try(wide)
+	}
 	if !found && !given && c.GPUs > c.GPUsPerNode {
 		// The model does not fit one node: a replica spans several. The
 		// reason it does not fit at all stays the one node's.
 		inNode := leanest
-		try(spanLayouts(&j, c))
+		try(spanLayouts(j, c))
 		leanest = inNode
 	}
 	if !found {
 		if leanest.tp == 0 {
-			leanest = evalInference(m, &j, c, f, lays[0])
+			leanest = evalInference(m, j, c, f, lays[0])
 		}
-		notFitting(&j, leanest, c, p)
-		return nil
+		notFitting(j, leanest, c, p)
+		return best, false
 	}
 	if best.r.nodes() > 1 {
 		p.Confidence = lowerConfidence(p.Confidence) // the fabric's terms are not calibrated against measurements
 	}
-	fillInference(&j, best, c, p)
 	if j.eng.Outside != "" {
 		p.Confidence = lowerConfidence(p.Confidence)
 	}
-	return nil
+	return best, true
 }
 
 // spanLayouts are the layouts of a replica over more than one node of c:
@@ -655,8 +824,15 @@ func spanLayouts(j *inferJob, c Cluster) []layout {
 		out = append(out, layout{tp: tp, pp: pp})
 	}
 	if j.experts > 0 {
+		whole := false
 		for ep := 2 * per; ep <= c.GPUs && ep <= j.experts; ep *= 2 {
 			out = append(out, layout{tp: ep, pp: 1, ep: true})
+			whole = whole || ep == c.GPUs
+		}
+		if !whole && c.GPUs > per && c.GPUs <= j.experts {
+			// Experts over every GPU of the cluster, however many: the
+			// spare expert slots hold redundant copies (EPLB).
+			out = append(out, layout{tp: c.GPUs, pp: 1, ep: true})
 		}
 	}
 	return out
@@ -783,6 +959,10 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if n := r.nodes(); n > 1 {
 		p.Assumptions = append(p.Assumptions, spanNote(r, c))
 	}
+	if r.offGB > 0 {
+		_, link := hostLink(c.GPU)
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%.1f GB of weights per GPU live in host memory (inference.offload_gb) and stream in over %s at %.0f GB/s: %.1f ms per decode step, beside the weights read from GPU memory", r.offGB, link, r.hostBW/1e9, r.offloadS()*1000))
+	}
 	if j.rps != nil {
 		p.Assumptions = append(p.Assumptions, "under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)")
 	}
@@ -889,6 +1069,11 @@ func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string,
 		return CPU, fmt.Sprintf("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000),
 			"an engine with a lighter scheduler (CUDA graphs, asynchronous scheduling) or larger batches would amortise it"
 	case MemoryBandwidth:
+		if r.offGB > 0 && r.offloadS() >= e.tMem*0.999 {
+			_, link := hostLink(r.c.GPU)
+			return Interconnect, fmt.Sprintf("weights offloaded to host memory stream in over %s at every step: %.1f ms of each %.1f ms decode step.", link, r.offloadS()*1000, e.tStep*1000),
+				"a GPU with more memory, more GPUs per replica, or quantised weights would keep the weights in GPU memory"
+		}
 		if e.bOp == r.bMem && r.bMem < j.eng.MaxBatch && (j.maxBatch == 0 || r.bMem < j.maxBatch) {
 			return MemoryCapacity, fmt.Sprintf("the KV cache limits the batch to %d sequences, so decode stays bound by memory bandwidth.", r.bMem),
 				"more GPU memory per replica, an fp8 KV cache, or quantised weights would allow larger batches and more throughput"

@@ -49,6 +49,11 @@ type Parallelism struct {
 	// fits one node).
 	NodesPerReplica int `json:"nodes_per_replica,omitempty"`
 	VirtualPipeline int `json:"virtual_pipeline,omitempty"` // model chunks per pipeline stage (interleaved)
+	// PrefillGPUs is, for disaggregated serving, the GPUs that only
+	// prefill; the other fields describe the decode pool.
+	// PrefillReplicaGPUs is the GPUs of one prefill replica.
+	PrefillGPUs        int `json:"prefill_gpus,omitempty"`
+	PrefillReplicaGPUs int `json:"prefill_replica_gpus,omitempty"`
 }
 
 // Breakdown splits one training step (or one decode step) into its parts,
@@ -90,6 +95,12 @@ type Serving struct {
 	Batching       string  `json:"batching"`           // continuous, static or burst
 	Engine         string  `json:"engine"`             // the serving engine and release the prediction assumes
 	MakespanS      float64 `json:"makespan_s,omitempty"`
+	// For disaggregated serving: what the decode pool can produce (output
+	// tokens/s) and the prefill pool take (prompt tokens/s), and the time
+	// to move one request's KV cache between them.
+	DecodeTokensS  float64 `json:"decode_tokens_per_s,omitempty"`
+	PrefillTokensS float64 `json:"prefill_tokens_per_s,omitempty"`
+	KVTransferMs   float64 `json:"kv_transfer_ms,omitempty"`
 }
 
 // Prediction is the result of Predict. Its JSON form is the output of

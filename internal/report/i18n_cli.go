@@ -95,6 +95,7 @@ var cliMessages = map[string][2]string{
 	"pred.vpp":         {" (%d chunks per stage)", "（每级 %d 个分块）"},
 	"pred.context":     {" x context %d", " × 上下文并行 %d"},
 	"pred.expert":      {", expert %d", "，专家并行 %d"},
+	"pred.disagg":      {" on the decode pool; prefill on %d other GPUs, %d per replica", "（解码池）；预填充在另外 %d 块 GPU 上，每副本 %d 块"},
 	"pred.micro":       {"; micro-batch %d, %d accumulation step(s); sharding %s; activation checkpointing %s", "；微批 %d，梯度累积 %d 步；分片 %s；激活检查点 %s"},
 	"pred.global":      {"; %d sequences per step, not the file's global batch (see the assumptions)", "；每步 %d 条序列，不是文件中的全局批大小（见假设）"},
 	"pred.replicas":    {"; %d replica(s); batch %d in flight (memory holds %d, SLO allows %d)", "；%d 个副本；在途批大小 %d（显存可容纳 %d，SLO 允许 %d）"},

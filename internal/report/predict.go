@@ -158,6 +158,9 @@ func llmLayout(p perf.Prediction, l Lang) string {
 	if pl.Expert > 1 {
 		b.WriteString(tc(l, "pred.expert", pl.Expert))
 	}
+	if pl.PrefillGPUs > 0 {
+		b.WriteString(tc(l, "pred.disagg", pl.PrefillGPUs, pl.PrefillReplicaGPUs))
+	}
 	if pl.MicroBatch > 0 {
 		b.WriteString(tc(l, "pred.micro", pl.MicroBatch, pl.GradAccumulation, cliWord(l, pl.Sharding), cliWord(l, pl.Recompute)))
 		if pl.GlobalBatch > 0 {

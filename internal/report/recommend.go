@@ -82,6 +82,7 @@ type PlanJSON struct {
 	Tensor                 int      `json:"tensor"`
 	Pipeline               int      `json:"pipeline"`
 	Expert                 int      `json:"expert,omitempty"`
+	PrefillGPUs            int      `json:"prefill_gpus,omitempty"`
 	Batch                  int      `json:"batch,omitempty"`
 	RequestsPerSPerReplica *float64 `json:"requests_per_s_per_replica,omitempty"`
 	Pricing                string   `json:"pricing"`
@@ -102,6 +103,8 @@ func spanSentence(p advisor.Plan, l Lang) string {
 	switch {
 	case p.Pipeline > 1:
 		return am(l, "plan_span_pp", p.InstancesPerReplica, p.Tensor, p.Pipeline, fabricText(l, p.Link))
+	case p.Expert > 1 && p.Link == "":
+		return am(l, "plan_span_ep_nvl", p.InstancesPerReplica, p.Expert)
 	case p.Expert > 1:
 		return am(l, "plan_span_ep", p.InstancesPerReplica, p.Expert, fabricText(l, p.Link))
 	}
@@ -128,7 +131,7 @@ func serviceReplicas(c *advisor.Candidate) int {
 func PlanView(p advisor.Plan) PlanJSON {
 	j := PlanJSON{Instances: p.Instances, GPUsPerInstance: p.GPUsPerInstance, GPUFraction: p.GPUFraction, GPUs: p.GPUs,
 		Replicas: p.Replicas, ReplicasPerInstance: p.ReplicasPerInstance, InstancesPerReplica: p.InstancesPerReplica, GPUsPerReplica: p.GPUsPerReplica,
-		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, Batch: p.Batch,
+		Data: p.Data, Tensor: p.Tensor, Pipeline: p.Pipeline, Expert: p.Expert, PrefillGPUs: p.PrefillGPUs, Batch: p.Batch,
 		Pricing: p.Pricing.String(), Sentence: PlanSentence(p, English), Slice: sliceView(p.Slice), Scaling: p.Scaling}
 	if p.RequestsPerSPerReplica > 0 {
 		j.RequestsPerSPerReplica = fp(math.Round(p.RequestsPerSPerReplica*1000) / 1000)
@@ -207,6 +210,9 @@ func PlanSentence(p advisor.Plan, l Lang) string {
 		s = fmt.Sprintf("%s；一个作业，数据并行 %d × %s", inst, p.Data, layout)
 	default:
 		s = fmt.Sprintf("%s; one job, data %d x %s", inst, p.Data, layout)
+	}
+	if p.PrefillGPUs > 0 {
+		s += am(l, "plan_prefill_pool", p.PrefillGPUs)
 	}
 	return s + mode
 }

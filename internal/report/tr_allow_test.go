@@ -20,6 +20,7 @@ var trNotUserFacing = map[string]string{
 	"%+v|%+v|%+v|%+v": "a cache key",
 	"%#v":             "a cache key",
 	"%s %d":           "a field name and its value in a parallelism block (data 8, tensor 2)",
+	"PCIe Gen%d x16":  "a link's name (PCIe Gen5 x16), the same in every language",
 	// Validation of the embedded data/compat.yaml: a failure is a build
 	// error for the maintainers (go test fails), never a user's message.
 	"every entry needs a source (URL or repo@commit path)": "data/compat.yaml validation",

@@ -35,7 +35,9 @@ var trAdvisor = map[string]string{
 	"%s is made by %s, not in stack.vendors":                          "%s 由 %s 生产，不在 stack.vendors 中",
 	"one instance has %d GPUs, more than constraints.max_gpus %d":     "单台实例有 %d 块 GPU，超过 constraints.max_gpus %d",
 	// confidence.go; the comparative is "cheaper" or "faster".
-	"#1 is %s than #2 (%s) with probability %.0f%% given both predictions' 80%% intervals.": "按两者预测的 80%% 区间，第 1 名比第 2 名（%[2]s）%[1]s的概率为 %[3]s%%。",
+	"a service's fleet is sized and replayed in replicas that both prefill and decode: leave it out to plan the service, or predict the split on a chosen cluster with gpupick predict --gpu ID --gpus N": "服务的集群规模按同时做预填充和解码的副本来确定和回放：规划服务时请去掉该字段，或用 gpupick predict --gpu ID --gpus N 在选定的集群上预测分离方案",
+	"the fleet simulator replays replicas that both prefill and decode: leave it out to plan a service, or size the two pools with gpupick predict":                                                       "集群模拟器回放的是同时做预填充和解码的副本：规划服务时请去掉该字段，或用 gpupick predict 估算两个池的规模",
+	"#1 is %s than #2 (%s) with probability %.0f%% given both predictions' 80%% intervals.":                                                                                                               "按两者预测的 80%% 区间，第 1 名比第 2 名（%[2]s）%[1]s的概率为 %[3]s%%。",
 	"a trial server of %s":       "%s 的试用服务器",
 	"trial servers of %s and %s": "%s 和 %s 的试用服务器",
 	"#1 and #2 (%s) cannot be told apart: #1 is %s with probability %.0f%% within the model's uncertainty. Running gpupick probe --gpu-bench on %s, then recommend --calibrate REPORT, measures the speed the ranking rests on and settles it.": "第 1 名与第 2 名（%s）在模型误差范围内无法区分：第 1 名%s的概率仅为 %.0f%%。在 %s上运行 gpupick probe --gpu-bench，再用 recommend --calibrate REPORT，即可测出排名所依赖的速度并确定结果。",

@@ -450,8 +450,16 @@ func (f Framework) DiffusionPrecisions() []Precision {
 		return []Precision{FP32, BF16, FP8} // Intel Neural Compressor FP8 on Gaudi 2/3
 	case FrameworkONNXRuntime, FrameworkOpenVINO, FrameworkMIGraphX:
 		return []Precision{FP32, BF16, FP16, INT8} // INT8 via QDQ / NNCF / MIGraphX quantisation; no FP8 path
+	case FrameworkIREE:
+		// AMD's MLPerf SDXL submissions on MI300X/MI325X run a UNet
+		// quantised with Brevitas and compiled by IREE (ROCm blog "MI325X
+		// GPUs produce strong performance in MLPerf Inference v5.0",
+		// 2025-04-02); IREE's ROCm backend has FP8 MFMA intrinsics (IREE PR
+		// #19020, "Add VMFMA for FP8"). Elsewhere the model falls back to
+		// the nearest type the accelerator has and says so.
+		return []Precision{FP32, BF16, FP16, FP8, INT8}
 	}
-	return []Precision{FP32, BF16, FP16} // jax, iree
+	return []Precision{FP32, BF16, FP16} // jax
 }
 
 // Valid reports whether f is one of Frameworks.

@@ -671,6 +671,19 @@ func (p *checker) inference() {
 	if cv := in.OutputTokensCV; !finite(cv) || cv < 0 || cv > 10 {
 		p.errorf("inference.output_tokens_cv", "must be in [0, 10] (standard deviation over mean of the output length), got %s", fmtFloat(cv))
 	}
+	p.nonNeg("inference.offload_gb", in.OffloadGB)
+	if k := in.SpeculativeTokens; k < 0 || k > 16 {
+		p.errorf("inference.speculative_tokens", "must be in [0, 16] draft tokens per step, got %d", k)
+	}
+	switch a := in.SpeculativeAcceptance; {
+	case !finite(a) || a < 0 || a > 0.99:
+		p.errorf("inference.speculative_acceptance", "must be in (0, 0.99]: the chance a draft token is accepted, got %s", fmtFloat(a))
+	case a > 0 && in.SpeculativeTokens == 0:
+		p.errorf("inference.speculative_acceptance", "set, but speculative_tokens is 0: nothing is drafted")
+	case a == 0 && in.SpeculativeTokens > 0:
+		in.SpeculativeAcceptance = 0.8
+		p.def("inference.speculative_acceptance", "0.8", "not set; DeepSeek-V3 reports 85-90% acceptance of its MTP head's second token (technical report, arXiv 2412.19437), a draft model on chat about 60-80%")
+	}
 	p.nonNeg("inference.slo.ttft_ms", in.SLO.TTFTMs)
 	p.nonNeg("inference.slo.tpot_ms", in.SLO.TPOTMs)
 	p.nonNeg("inference.slo.percentile", in.SLO.Percentile)
@@ -721,7 +734,11 @@ func (p *checker) parallelism(kindOK bool) {
 	s, par := p.s, p.s.Parallelism
 	p.nonNegInts(map[string]int{"parallelism.data": par.Data, "parallelism.tensor": par.Tensor,
 		"parallelism.pipeline": par.Pipeline, "parallelism.expert": par.Expert, "parallelism.context": par.Context,
-		"parallelism.micro_batch": par.MicroBatch, "parallelism.virtual_pipeline": par.VirtualPipeline})
+		"parallelism.micro_batch": par.MicroBatch, "parallelism.virtual_pipeline": par.VirtualPipeline,
+		"parallelism.prefill_gpus": par.PrefillGPUs})
+	if kindOK && par.PrefillGPUs > 0 && s.Kind != KindLLMInference {
+		p.errorf("parallelism.prefill_gpus", "for llm-inference: it splits a service's GPUs into a prefill pool and a decode pool")
+	}
 	if par.VirtualPipeline > 1 && par.Pipeline < 2 {
 		p.errorf("parallelism.virtual_pipeline", "%d chunks per stage need parallelism.pipeline of 2 or more", par.VirtualPipeline)
 	}
@@ -773,8 +790,8 @@ func (p *checker) parallelism(kindOK bool) {
 		if par.Expert > 0 {
 			if m.Experts == 0 {
 				p.errorf("parallelism.expert", "the model has no experts")
-			} else if m.Experts%par.Expert != 0 {
-				p.errorf("parallelism.expert", "%d does not divide model.experts %d", par.Expert, m.Experts)
+			} else if par.Expert > m.Experts {
+				p.errorf("parallelism.expert", "%d is more than model.experts %d", par.Expert, m.Experts)
 			}
 		}
 	}

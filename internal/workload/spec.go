@@ -249,6 +249,19 @@ type Inference struct {
 	// ShareGPT. It matters for bursts, whose makespan waits for the longest
 	// answers.
 	OutputTokensCV float64 `yaml:"output_tokens_cv,omitempty" json:"output_tokens_cv,omitempty"`
+	// OffloadGB is how many GB of weights each GPU keeps in host memory
+	// instead of its own (vLLM's cpu_offload_gb, SGLang's
+	// cpu_offload_gb): the room goes to the KV cache, and every step
+	// streams those weights back over the host link (PCIe, or NVLink-C2C
+	// on Grace superchips). 0: every weight stays on the GPU.
+	OffloadGB float64 `yaml:"offload_gb,omitempty" json:"offload_gb,omitempty"`
+	// SpeculativeTokens is how many draft tokens each decode step proposes
+	// per sequence (multi-token prediction heads such as DeepSeek's MTP, or a
+	// draft model); 0 = plain decoding. The step verifies them all at once.
+	SpeculativeTokens int `yaml:"speculative_tokens,omitempty" json:"speculative_tokens,omitempty"`
+	// SpeculativeAcceptance is the chance that a draft token is accepted,
+	// given the ones before it were; defaults to 0.8 with speculative_tokens.
+	SpeculativeAcceptance float64 `yaml:"speculative_acceptance,omitempty" json:"speculative_acceptance,omitempty"`
 }
 
 // SLO is a latency target for inference, met at Percentile.
@@ -450,8 +463,17 @@ type Parallelism struct {
 	Tensor int `yaml:"tensor,omitempty" json:"tensor,omitempty"`
 	// Pipeline is the pipeline-parallel degree (stages); at most model.layers.
 	Pipeline int `yaml:"pipeline,omitempty" json:"pipeline,omitempty"`
-	// Expert is the expert-parallel degree; must divide model.experts.
+	// Expert is the expert-parallel degree, at most model.experts. When it
+	// does not divide them (48 GPUs for 256 experts), the engine places
+	// redundant copies of the busiest experts (EPLB) so that every GPU
+	// holds the same number of expert slots, ceil(experts / expert).
 	Expert int `yaml:"expert,omitempty" json:"expert,omitempty"`
+	// PrefillGPUs disaggregates serving: that many of the cluster's GPUs
+	// only prefill prompts and the rest only decode, each pool with its own
+	// layout, and every request's KV cache crosses the fabric from one to
+	// the other (SGLang and Dynamo PD disaggregation). 0: every replica
+	// prefills and decodes. For llm-inference.
+	PrefillGPUs int `yaml:"prefill_gpus,omitempty" json:"prefill_gpus,omitempty"`
 	// Context is the context (sequence) parallel degree for long sequences.
 	Context int `yaml:"context,omitempty" json:"context,omitempty"`
 	// MicroBatch is the number of sequences (images) per micro-batch on one

@@ -109,7 +109,15 @@ type Hardware struct {
 var metrics = map[string]func(p perf.Prediction, peakTFLOPS float64) (float64, bool){
 	"tokens_per_gpu": func(p perf.Prediction, _ float64) (float64, bool) { return p.Throughput.Value / float64(p.GPUs), true },
 	"throughput":     func(p perf.Prediction, _ float64) (float64, bool) { return p.Throughput.Value, true },
-	"mfu_pct":        func(p perf.Prediction, _ float64) (float64, bool) { return p.MFU * 100, true },
+	// The decode pool of a disaggregated service, per decode GPU, as fast
+	// as it goes (runs that keep the decode pool saturated).
+	"decode_tokens_per_gpu": func(p perf.Prediction, _ float64) (float64, bool) {
+		if p.Serving == nil || p.Serving.DecodeTokensS == 0 {
+			return 0, false
+		}
+		return p.Serving.DecodeTokensS / float64(p.GPUs-p.Parallelism.PrefillGPUs), true
+	},
+	"mfu_pct": func(p perf.Prediction, _ float64) (float64, bool) { return p.MFU * 100, true },
 	"pflops": func(p perf.Prediction, peak float64) (float64, bool) {
 		return p.MFU * peak * float64(p.GPUs) / 1000, true
 	},

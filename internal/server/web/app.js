@@ -228,7 +228,7 @@
   function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
 
   // The repository's examples/ files, served under examples/ (see web.go).
-  var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "deepseek-v3-chat.yaml", "marco-eu-assistant.yaml",
+  var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "deepseek-v3-chat.yaml", "deepseek-v3-disagg.yaml", "marco-eu-assistant.yaml",
     "lin-70b-finetune.yaml", "embedding-batch.yaml", "sharegpt-burst.yaml", "resnet50-imagenet.yaml", "render-generic.yaml",
     "sdxl-images.yaml", "flux-image-api.yaml", "sdxl-image-service.yaml", "sdxl-shared-pool.yaml", "llama3-8b-chat-tpu.yaml"];
   var SERVICE_EXAMPLES = ["service-target.yaml", "service-fixed.yaml", "service-serverless.yaml", "service-mixed.yaml", "service-model.yaml",

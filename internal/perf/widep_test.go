@@ -1,0 +1,184 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+const dsv3 = "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 2000, output_tokens: 1000, weight_precision: fp8%s}\nparallelism: {%s}\nstack: {framework: sglang}\n"
+
+// TestWideEPOnNVLinkDomain: DeepSeek-V3 decode with attention data parallel
+// and experts split over a GB200 NVL72 domain. Widening the expert group
+// leaves each GPU fewer expert slots and more room for KV cache, so the
+// batch per GPU grows, and the output per GPU never falls and rises over
+// the whole range (it flattens as the step turns compute-bound), while the
+// all-to-all stays on NVLink.
+func TestWideEPOnNVLinkDomain(t *testing.T) {
+	cat := embedded(t)
+	prevTok, prevBatch, first := 0.0, 0.0, 0.0
+	for _, ep := range []int{8, 16, 32, 64} {
+		p := mustPredict(t, cat, fmt.Sprintf(dsv3, "", fmt.Sprintf("expert: %d", ep)), "gb200", ep, 0)
+		if !p.Fits {
+			t.Fatalf("EP%d on gb200: does not fit: %s", ep, p.Reason)
+		}
+		if !strings.HasPrefix(p.Breakdown.CommLink, "intra-node") {
+			t.Errorf("EP%d inside one NVL72 domain: communication on %q, want NVLink", ep, p.Breakdown.CommLink)
+		}
+		perGPU := p.Throughput.Value / float64(p.GPUs)
+		batch := float64(p.Serving.Batch) / float64(ep)
+		if perGPU < prevTok || batch <= prevBatch {
+			t.Errorf("EP%d: %.0f tokens/s and %.0f sequences per GPU, below the narrower group's %.0f and %.0f", ep, perGPU, batch, prevTok, prevBatch)
+		}
+		if first == 0 {
+			first = perGPU
+		} else if ep == 64 && perGPU < first*1.03 {
+			t.Errorf("EP64: %.0f tokens/s per GPU, not 3%% above EP8's %.0f", perGPU, first)
+		}
+		prevTok, prevBatch = perGPU, batch
+		if p.Memory.TotalGB > p.Memory.CapacityGB {
+			t.Errorf("EP%d: %.1f GB per GPU of %.1f", ep, p.Memory.TotalGB, p.Memory.CapacityGB)
+		}
+	}
+}
+
+// TestWideEPOverFabric: on 8-GPU H200 nodes the expert group that grows past
+// a node sends part of its all-to-all over InfiniBand: the communication
+// link becomes the fabric and the all-to-all time per sequence grows.
+func TestWideEPOverFabric(t *testing.T) {
+	cat := embedded(t)
+	commPerSeq := func(ep int) (float64, Prediction) {
+		// The same batch per GPU, so that only the link differs.
+		y := fmt.Sprintf(dsv3, ", max_batch: "+fmt.Sprint(64*ep), fmt.Sprintf("expert: %d", ep))
+		p := mustPredict(t, cat, y, "h200", ep, 0)
+		if !p.Fits {
+			t.Fatalf("EP%d on h200: does not fit: %s", ep, p.Reason)
+		}
+		return p.Breakdown.CommTotalS / float64(p.Serving.Batch/ep), p
+	}
+	in8, p8 := commPerSeq(8)
+	over32, p32 := commPerSeq(32)
+	if !strings.HasPrefix(p8.Breakdown.CommLink, "intra-node") || !strings.HasPrefix(p32.Breakdown.CommLink, "inter-node") {
+		t.Errorf("links: EP8 %q, EP32 %q; want intra-node then inter-node", p8.Breakdown.CommLink, p32.Breakdown.CommLink)
+	}
+	if over32 <= in8 {
+		t.Errorf("all-to-all per sequence: %.3g s over the fabric (EP32) is not above %.3g s on NVLink (EP8)", over32, in8)
+	}
+}
+
+// TestExpertSlots: experts that the group does not divide fill ceil(E/G)
+// slots per GPU (EPLB's redundant copies), and the busiest GPU's share of
+// random routing lies above the mean by a margin that shrinks with load.
+func TestExpertSlots(t *testing.T) {
+	j := &inferJob{experts: 256}
+	for _, c := range []struct {
+		g    int
+		want float64
+	}{{8, 32.0 / 256}, {48, 6.0 / 256}, {72, 4.0 / 256}, {256, 1.0 / 256}} {
+		if got := (replica{j: j, tp: c.g}).expertSlots(); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("256 experts over %d GPUs: %.5f of them per GPU, want %.5f", c.g, got, c.want)
+		}
+	}
+	if epImbalance(100, 1) != 1 {
+		t.Error("one GPU has no imbalance")
+	}
+	if !(epImbalance(10, 64) > epImbalance(1000, 64) && epImbalance(1000, 64) > epImbalance(1000, 8) && epImbalance(1000, 8) > 1) {
+		t.Error("imbalance must fall with the load per GPU and grow with the group")
+	}
+}
+
+// TestMLADecodeAttention: DeepSeek's MLA decodes in its absorbed form,
+// whose attention FLOPs per position run over the latent: 2·128·(512+64)
+// for QK and 2·128·512 for PV, about three times a 192-wide head's 4·128·192.
+func TestMLADecodeAttention(t *testing.T) {
+	var notes []string
+	cat := embedded(t)
+	a, _ := cat.Accelerator("h100-sxm")
+	j, err := newInferJob(mustSpec(t, fmt.Sprintf(dsv3, "", "")), a, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2*128*(512+64) + 2*128*512.0; j.decAttn != want {
+		t.Errorf("MLA decode attention: %.0f FLOPs per token, layer and position, want %.0f", j.decAttn, want)
+	}
+	llama, err := newInferJob(mustSpec(t, "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 512, output_tokens: 128}\n"), a, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if llama.decAttn != 4*32*128 {
+		t.Errorf("GQA decode attention: %.0f, want 4 x 32 heads x 128", llama.decAttn)
+	}
+}
+
+// TestDisaggregatedPools: prefill_gpus splits the cluster into two pools.
+// The decode pool, never pausing for a prompt, produces more per GPU than
+// the same GPUs would prefilling and decoding; the service runs at the
+// slower pool's pace; the first token waits for the prefill and the KV
+// cache's trip; and a split that leaves no decode GPU does not fit.
+func TestDisaggregatedPools(t *testing.T) {
+	cat := embedded(t)
+	colo := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "expert: 48"), "gb200", 48, 0)
+	dis := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "expert: 48, prefill_gpus: 16"), "gb200", 64, 0)
+	if !colo.Fits || !dis.Fits {
+		t.Fatalf("fits: colocated %v, disaggregated %v (%s)", colo.Fits, dis.Fits, dis.Reason)
+	}
+	s := dis.Serving
+	if s.DecodeTokensS/48 <= colo.Throughput.Value/48 {
+		t.Errorf("decode pool %.0f tokens/s per GPU, not above colocated %.0f", s.DecodeTokensS/48, colo.Throughput.Value/48)
+	}
+	capacity := math.Min(s.DecodeTokensS, s.PrefillTokensS/2000*1000)
+	if math.Abs(dis.Throughput.Value-capacity) > 1e-6*capacity+0.1 {
+		t.Errorf("throughput %.1f, want the slower pool's %.1f", dis.Throughput.Value, capacity)
+	}
+	if *dis.TTFTMs < s.PrefillMs+s.KVTransferMs || s.KVTransferMs <= 0 {
+		t.Errorf("TTFT %.1f ms below prefill %.1f + KV transfer %.2f ms", *dis.TTFTMs, s.PrefillMs, s.KVTransferMs)
+	}
+	if dis.Parallelism.PrefillGPUs != 16 || dis.Parallelism.Expert != 48 || dis.Parallelism.PrefillReplicaGPUs == 0 {
+		t.Errorf("layout %+v: want 16 prefill GPUs and the decode pool's EP48", dis.Parallelism)
+	}
+	prefillBound := s.PrefillTokensS/2000 < s.DecodeTokensS/1000
+	if prefillBound != strings.HasPrefix(dis.Verdict, "the prefill pool sets the pace") {
+		t.Errorf("verdict %q does not name the slower pool (prefill %.1f, decode %.1f requests/s)", dis.Verdict, s.PrefillTokensS/2000, s.DecodeTokensS/1000)
+	}
+	if dis.MFU > 1 || dis.Utilization > 1 {
+		t.Errorf("MFU %.3f, utilisation %.3f", dis.MFU, dis.Utilization)
+	}
+	none := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "prefill_gpus: 8"), "gb200", 8, 0)
+	if none.Fits || !strings.Contains(none.Reason, "parallelism.prefill_gpus 8") {
+		t.Errorf("8 prefill GPUs of 8: fits %v, reason %q", none.Fits, none.Reason)
+	}
+}
+
+// TestSpeculativeDecoding: drafts accepted with chance a yield
+// (1-a^(k+1))/(1-a) tokens per step; at batch 1, where a step reads the
+// weights whatever it verifies, the time per token falls by nearly that
+// much, and it never falls below the step over the yield.
+func TestSpeculativeDecoding(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-70b}\ninference: {prompt_tokens: 1000, output_tokens: 500, max_batch: 1, weight_precision: fp8%s}\nstack: {framework: vllm}\n"
+	plain := mustPredict(t, cat, fmt.Sprintf(y, ""), "h100-sxm", 2, 0)
+	spec := mustPredict(t, cat, fmt.Sprintf(y, ", speculative_tokens: 2, speculative_acceptance: 0.7"), "h100-sxm", 2, 0)
+	yield := 1 + 0.7 + 0.49
+	if *spec.TPOTMs >= *plain.TPOTMs/yield*1.15 || *spec.TPOTMs < *plain.TPOTMs/yield*0.99 {
+		t.Errorf("batch-1 TPOT %.2f ms with drafts, %.2f without: want about 1/%.2f of it", *spec.TPOTMs, *plain.TPOTMs, yield)
+	}
+	if got := spec.StepTimeS / yield * 1000; math.Abs(got-*spec.TPOTMs) > 0.02 {
+		t.Errorf("TPOT %.2f ms is not the step %.2f ms over the yield %.2f", *spec.TPOTMs, spec.StepTimeS*1000, yield)
+	}
+}
+
+// TestSLOBoundsOfflineThroughput: a throughput job with a per-token bound
+// runs at the largest batch that meets it, not at the batch memory holds.
+func TestSLOBoundsOfflineThroughput(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 1000, output_tokens: 1000%s}\nstack: {framework: vllm}\n"
+	free := mustPredict(t, cat, fmt.Sprintf(y, ""), "h100-sxm", 1, 0)
+	bound := mustPredict(t, cat, fmt.Sprintf(y, ", slo: {tpot_ms: 12}"), "h100-sxm", 1, 0)
+	if bound.Serving.Batch != bound.Serving.MaxBatchSLO || bound.Serving.Batch >= free.Serving.Batch {
+		t.Errorf("batch %d with a 12 ms bound (SLO allows %d), %d without", bound.Serving.Batch, bound.Serving.MaxBatchSLO, free.Serving.Batch)
+	}
+	if *bound.TPOTMs > 12 || bound.Throughput.Value >= free.Throughput.Value {
+		t.Errorf("TPOT %.2f ms at %.0f tokens/s, against %.0f unbound", *bound.TPOTMs, bound.Throughput.Value, free.Throughput.Value)
+	}
+}
