@@ -233,7 +233,13 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 		kvSplit = 1 // the MLA latent is shared by all heads; attention-DP keeps whole sequences per GPU
 	}
 	r.kvPerTok = j.kvPerTokenBytes / kvSplit * r.frac
-	r.ctx = j.prompt + j.output/2
+	// The mean context of the sequences in flight: a sequence stays for
+	// its output's length, so long answers are over-represented in the
+	// batch (E[L²]/2E[L] = mean/2 · (1 + CV²) tokens past the prompt).
+	r.ctx = j.prompt + j.output/2*(1+j.outputCV*j.outputCV)
+	if j.ctxLimit > 0 {
+		r.ctx = math.Min(r.ctx, j.ctxLimit)
+	}
 	r.reserveCtx = r.ctx
 	if j.eng.ReserveFull || j.batching == workload.BatchingStatic {
 		r.reserveCtx = j.prompt + j.output

@@ -182,3 +182,22 @@ func TestSLOBoundsOfflineThroughput(t *testing.T) {
 		t.Errorf("TPOT %.2f ms at %.0f tokens/s, against %.0f unbound", *bound.TPOTMs, bound.Throughput.Value, free.Throughput.Value)
 	}
 }
+
+// TestLongAnswersFillTheBatch: in steady continuous batching a sequence
+// stays for its answer's length, so with varied lengths the batch holds a
+// longer mean context (prompt + mean/2·(1+CV²)) than with fixed ones:
+// fewer sequences fit and the same mean output is served more slowly.
+func TestLongAnswersFillTheBatch(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 1000, output_tokens: 500, output_tokens_cv: %g}\nstack: {framework: vllm}\n"
+	fixed := mustPredict(t, cat, fmt.Sprintf(y, 0.0), "h100-sxm", 1, 0)
+	varied := mustPredict(t, cat, fmt.Sprintf(y, 1.0), "h100-sxm", 1, 0)
+	if varied.Serving.MaxBatchMemory >= fixed.Serving.MaxBatchMemory || varied.Throughput.Value >= fixed.Throughput.Value {
+		t.Errorf("CV 1: %d sequences fit, %.0f tokens/s; CV 0: %d, %.0f", varied.Serving.MaxBatchMemory, varied.Throughput.Value, fixed.Serving.MaxBatchMemory, fixed.Throughput.Value)
+	}
+	// The KV cache per sequence grows with the mean context: 1000 + 250
+	// tokens against 1000 + 500.
+	if r := float64(fixed.Serving.MaxBatchMemory) / float64(varied.Serving.MaxBatchMemory); math.Abs(r-1500.0/1250) > 0.02 {
+		t.Errorf("sequences that fit, CV 0 over CV 1: %.3f, want %.3f", r, 1500.0/1250)
+	}
+}

@@ -247,7 +247,8 @@ type Inference struct {
 	// (standard deviation over mean): 0 when every request generates
 	// OutputTokens (synthetic benchmarks), about 1 for chat traces such as
 	// ShareGPT. It matters for bursts, whose makespan waits for the longest
-	// answers.
+	// answers, and for steady serving, whose batch holds the long answers
+	// longest (mean context in flight: prompt + output/2 · (1 + CV²)).
 	OutputTokensCV float64 `yaml:"output_tokens_cv,omitempty" json:"output_tokens_cv,omitempty"`
 	// OffloadGB is how many GB of weights each GPU keeps in host memory
 	// instead of its own (vLLM's cpu_offload_gb, SGLang's
