@@ -19,7 +19,7 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 		return 0, 0
 	}
 	lengths := outputLengths(n, j.output, j.outputCV, math.Max(1, r.lengthCap()))
-	work := r.prefillWork(j.prompt)
+	work := r.pfWork
 	var t, total float64
 	active := &finishHeap{}
 	next := 0

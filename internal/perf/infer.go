@@ -185,6 +185,7 @@ type replica struct {
 	weightsGB, capGB float64
 	kvPerTok         float64 // KV bytes per token on one GPU
 	kvGBPerSeq       float64 // what admission reserves per sequence
+	pfAlone, pfWork  float64 // one prompt's prefill on its own, and its share of a batched prefill (s)
 	bMem, bMax       int
 	fits             bool
 	usableGB         float64
@@ -245,6 +246,7 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 		r.reserveCtx = j.prompt + j.output
 	}
 	r.kvGBPerSeq = r.kvPerTok * r.reserveCtx / 1e9
+	r.pfAlone, r.pfWork = r.prefillAlone(j.prompt), r.prefillBatched(j.prompt)
 	if r.usableGB <= 0 || r.kvGBPerSeq <= 0 {
 		return r
 	}
@@ -509,11 +511,11 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	return t
 }
 
-// prefillWork is the time of one prompt's prefill when many are batched:
+// prefillBatched is the time of one prompt's prefill when many are batched:
 // engines gather prefill tokens into large chunks, weights are read once
 // for the whole batch and the all-reduces are large enough to hide their
 // latency.
-func (r replica) prefillWork(tokens float64) float64 {
+func (r replica) prefillBatched(tokens float64) float64 {
 	t := r.prefillCompute(tokens, math.Max(tokens, 2048), 0, false)
 	if r.pp > 1 {
 		// The stages prefill different prompts at once: the largest
@@ -523,9 +525,9 @@ func (r replica) prefillWork(tokens float64) float64 {
 	return t
 }
 
-// prefill is the latency of one prompt on its own: its work, at least one
+// prefillAlone is the latency of one prompt on its own: its work, at least one
 // read of the weights, the all-reduce latencies and the engine's step.
-func (r replica) prefill(tokens float64) float64 {
+func (r replica) prefillAlone(tokens float64) float64 {
 	weights := math.Max(r.weightsGB*1e9/r.bw, r.offloadS())
 	t := r.prefillCompute(tokens, tokens, r.arLat, true)
 	if r.pp > 1 {
@@ -543,7 +545,7 @@ func (r replica) prefill(tokens float64) float64 {
 // one decode step per token.
 func (r replica) steadyTokS(b int) float64 {
 	j := r.j
-	work := r.prefillWork(j.prompt)
+	work := r.pfWork
 	if j.output == 0 {
 		return j.prompt / work // prompt tokens per second, prefills batched
 	}
@@ -559,11 +561,11 @@ func (r replica) steadyTokS(b int) float64 {
 func (r replica) latency(b int) (ttft, tpot float64) {
 	j := r.j
 	ts, _, _, _, _ := r.step(b, r.ctx)
-	ttft = r.prefill(j.prompt)
+	ttft = r.pfAlone
 	tpot = ts / j.yield
 	if b > 1 && j.output > 0 && !j.decodeOnly {
 		ttft += ts                                              // a new request waits for the step in flight
-		tpot += float64(b) / j.output * r.prefillWork(j.prompt) // other sequences' prefills interleave
+		tpot += float64(b) / j.output * r.pfWork // other sequences' prefills interleave
 	}
 	return
 }
@@ -573,7 +575,7 @@ func (r replica) latency(b int) (ttft, tpot float64) {
 func (r replica) staticTokS(b int) (tokS, batchS float64) {
 	j := r.j
 	B := float64(b)
-	prefill := math.Max(B*r.prefillWork(j.prompt), r.weightsGB*1e9/r.bw) + j.eng.StepS
+	prefill := math.Max(B*r.pfWork, r.weightsGB*1e9/r.bw) + j.eng.StepS
 	// Decode time is linear in the context: the mean step is the step at the mean context.
 	ts, _, _, _, _ := r.step(b, j.prompt+j.output/2)
 	batchS = prefill + j.output/j.yield*ts
@@ -677,10 +679,10 @@ func evalInference(m *Params, j *inferJob, c Cluster, f archFactors, lay layout)
 	e.stepMax, _, _, _, _ = r.step(r.bMax, r.ctx)
 	e.step1, e.stepMax = e.step1/j.yield, e.stepMax/j.yield // per output token
 	if j.prompt > 0 {
-		e.prefillPerToken = r.prefillWork(j.prompt) / j.prompt
+		e.prefillPerToken = r.pfWork / j.prompt
 	}
 	e.tStep, e.tMem, e.tComp, e.tComm, e.tHost = r.step(e.bOp, r.ctx)
-	e.tPrefill = r.prefill(j.prompt)
+	e.tPrefill = r.pfAlone
 	e.ttft, e.tpot = r.latency(e.bOp)
 	if j.maxBatch == 1 {
 		e.ttft, e.tpot = e.tPrefill, e.step1
@@ -918,7 +920,7 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if j.output == 0 {
 		// Nothing is decoded: the step is one prompt's share of a batched
 		// prefill, and the weights are read once per batch.
-		work := r.prefillWork(j.prompt)
+		work := r.pfWork
 		p.TPOTMs = nil
 		if j.rps == nil {
 			p.TTFTMs = nil // an offline batch: no one waits for a first token
@@ -1052,7 +1054,7 @@ func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string,
 			fmt.Sprintf("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
 	}
 	if j.output == 0 {
-		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.2f ms of batched compute per %.0f-token prompt (%.1f ms for one prompt alone).", e.r.prefillWork(j.prompt)*1000, j.prompt, e.tPrefill*1000),
+		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.2f ms of batched compute per %.0f-token prompt (%.1f ms for one prompt alone).", e.r.pfWork*1000, j.prompt, e.tPrefill*1000),
 			"more FLOPS (or fp8 maths) would raise throughput; memory bandwidth matters little here"
 	}
 	if !noSLO(j.slo) && e.bSLO == 0 {
