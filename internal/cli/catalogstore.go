@@ -607,6 +607,10 @@ func (e *Env) saidSaved(info store.SnapshotInfo) {
 		}
 		fmt.Fprintln(e.Stdout, line)
 	}
+	for _, x := range info.Superseded {
+		fmt.Fprintf(e.Stdout, "%s: the %s prices are older than those of snapshot #%d (%s), which stays in force: they join the price history only\n",
+			info.URL, x.Provider, x.InForce, x.InForceAsOf.Format(time.DateOnly))
+	}
 }
 
 // saidRefused prints the rows an import refused and its warnings.

@@ -107,6 +107,7 @@ var trWorkload = map[string]string{
 	"must be in (0, 0.99]: the chance a draft token is accepted, got %s":                                                                                                "必须在 (0, 0.99] 之间（草稿 token 被接受的概率），实际为 %s",
 	"set, but speculative_tokens is 0: nothing is drafted":                                                                                                              "已设置，但 speculative_tokens 为 0：没有草稿 token",
 	"not set; DeepSeek-V3 reports 85-90%% acceptance of its MTP head's second token (technical report, arXiv 2412.19437), a draft model on chat about 60-80%%":          "未设置；DeepSeek-V3 报告其 MTP 头第二个 token 的接受率为 85-90%%（技术报告，arXiv 2412.19437），对话场景下草稿模型约为 60-80%%",
+	"0 GPUs is no cluster: leave the field out for no limit of your own (recommend then considers clusters of up to 64 GPUs), or give at least 1":                       "0 块 GPU 构不成集群：不设上限请去掉该字段（recommend 会考虑最多 64 块 GPU 的集群），否则至少填 1",
 	"for llm-inference: it splits a service's GPUs into a prefill pool and a decode pool":                                                                               "用于 llm-inference：它把服务的 GPU 分成预填充（prefill）池和解码（decode）池",
 	"%d does not divide model.heads %d":                                                                                                                                 "%d 不能整除 model.heads %d",
 	"%d stages is more than model.layers %d":                                                                                                                            "%d 个阶段多于 model.layers %d",

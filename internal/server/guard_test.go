@@ -31,6 +31,12 @@ func send(t testing.TB, h http.Handler, method, path, body string, edit func(*ht
 	return response{w.Code, w.Header(), w.Body.String()}
 }
 
+// cancelJob cancels a simulation with its cancel key.
+func cancelJob(t testing.TB, h http.Handler, id, key string) response {
+	t.Helper()
+	return send(t, h, "DELETE", "/api/v1/simulations/"+id, "", header("X-Cancel-Key", key))
+}
+
 func header(k, v string) func(*http.Request) {
 	return func(r *http.Request) { r.Header.Set(k, v) }
 }

@@ -87,7 +87,8 @@ func TestJobsPerClient(t *testing.T) {
 	if got, want := s.jobClient(reqFrom("[2001:db8::1]:1")), s.jobClient(reqFrom("[2001:db8::ffff]:2")); got != want {
 		t.Errorf("one /64 counted as %q and %q", got, want)
 	}
-	// Another client cannot cancel a's job; a token holder can.
+	// Another client without the job's key cannot cancel a's job; a
+	// token holder can.
 	if r := doFrom(t, s, "198.51.100.7:2000", "DELETE", "/api/v1/simulations/"+ids[0], ""); r.status != 404 {
 		t.Errorf("b cancelling a's job: %d %s", r.status, r.body)
 	}
@@ -192,7 +193,7 @@ func TestSimulationWorkLimits(t *testing.T) {
 	if r.status != 202 {
 		t.Fatalf("the search of examples/service-model.yaml: %d %s", r.status, r.body)
 	}
-	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 {
+	if r := cancelJob(t, s.Handler(), j.ID, j.CancelKey); r.status != 200 {
 		t.Fatalf("cancel: %d %s", r.status, r.body)
 	}
 	waitStopped(t, s)

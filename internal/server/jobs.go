@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -72,6 +74,17 @@ type JobJSON struct {
 	// Lang is the language the job was asked in (absent: English); a
 	// poll answers in it unless its ?lang says otherwise.
 	Lang string `json:"lang,omitempty"`
+	// CancelKey is the job's own secret, given once, in the answer that
+	// creates it: a DELETE that sends it (X-Cancel-Key) cancels the job
+	// without an API token. The server keeps only its hash.
+	CancelKey string `json:"cancel_key,omitempty"`
+}
+
+// sharedJob is a job's state as replicas share it through the store: what
+// a poll shows, and the hash of its cancel key, which no poll shows.
+type sharedJob struct {
+	JobJSON
+	KeyHash string `json:"key_hash,omitempty"`
 }
 
 // outcome is what a job's run gives: a simulation or a search.
@@ -89,8 +102,25 @@ type job struct {
 	status   string
 	progress float64
 	outcome
-	err  *ErrorBody
-	lang report.Lang // "" or en: English
+	err     *ErrorBody
+	lang    report.Lang // "" or en: English
+	keyHash string      // SHA-256 of the cancel key, hex
+	key     string      // the cancel key itself, until the answer that creates the job takes it
+}
+
+// keyHash is the hex SHA-256 of a job's cancel key.
+func keyHash(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:])
+}
+
+// cancelKeyHeader carries a job's cancel key on a DELETE.
+const cancelKeyHeader = "X-Cancel-Key"
+
+// keyMatches reports whether r carries the cancel key whose hash is hash.
+func keyMatches(r *http.Request, hash string) bool {
+	k := strings.TrimSpace(r.Header.Get(cancelKeyHeader))
+	return k != "" && hash != "" && subtle.ConstantTimeCompare([]byte(keyHash(k)), []byte(hash)) == 1
 }
 
 func (j *job) view() JobJSON {
@@ -172,7 +202,7 @@ func (js *jobs) sync(j *job) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	b, err := json.Marshal(j.view())
+	b, err := json.Marshal(sharedJob{JobJSON: j.view(), KeyHash: j.keyHash})
 	if err == nil {
 		err = js.shared.PutJob(ctx, j.id, b)
 	}
@@ -188,18 +218,24 @@ func (js *jobs) sync(j *job) bool {
 
 // stored returns the state of a job another replica runs.
 func (js *jobs) stored(id string) (JobJSON, error) {
+	v, err := js.storedShared(id)
+	return v.JobJSON, err
+}
+
+// storedShared is stored with the job's cancel-key hash.
+func (js *jobs) storedShared(id string) (sharedJob, error) {
 	if js.shared == nil {
-		return JobJSON{}, apperr.NotFoundf("id", "no simulation %q (finished ones are kept for a while, then dropped)", id)
+		return sharedJob{}, apperr.NotFoundf("id", "no simulation %q (finished ones are kept for a while, then dropped)", id)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st, err := js.shared.GetJob(ctx, id)
 	if err != nil {
-		return JobJSON{}, err
+		return sharedJob{}, err
 	}
-	var v JobJSON
+	var v sharedJob
 	if err := json.Unmarshal(st.State, &v); err != nil {
-		return JobJSON{}, apperr.Wrap(apperr.Internal, "read simulation "+id, err)
+		return sharedJob{}, apperr.Wrap(apperr.Internal, "read simulation "+id, err)
 	}
 	if v.Status == JobRunning && js.now().Sub(st.Updated) > lostAfter {
 		// The replica running it stopped writing: it went away.
@@ -265,10 +301,14 @@ func (js *jobs) startFor(client string, run func(ctx context.Context, progress f
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
+	key := make([]byte, 16)
+	_, _ = rand.Read(key)
 	limit := js.timeLimit
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	began := time.Now() // the wall clock, whatever js.now says
-	j := &job{id: hex.EncodeToString(b), created: js.now(), client: client, cancel: cancel, status: JobRunning}
+	j := &job{id: hex.EncodeToString(b), created: js.now(), client: client, cancel: cancel, status: JobRunning,
+		key: hex.EncodeToString(key)}
+	j.keyHash = keyHash(j.key)
 	js.byID[j.id] = j
 	js.order = append(js.order, j.id)
 	js.running++
@@ -437,8 +477,11 @@ func (s *Server) submitSimulation(w http.ResponseWriter, r *http.Request, in *Si
 	l := requestLang(in)
 	j.mu.Lock()
 	j.lang = l
+	key := j.key
+	j.key = "" // given once
 	j.mu.Unlock()
 	v := j.view()
+	v.CancelKey = key
 	localizeJob(&v, l)
 	return v, nil
 }
@@ -610,9 +653,19 @@ func jobLang(r *http.Request, v JobJSON) (report.Lang, error) {
 
 func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noBody) (JobJSON, error) {
 	id := r.PathValue("id")
+	// Only the holder of the job's cancel key (given when it was created)
+	// or of an API token may stop a job; to anyone else it is not there.
+	refused := apperr.NotFoundf("id", "no simulation %q you may cancel: send the cancel_key its creation returned as %s, or an API token", id, cancelKeyHeader)
 	j, err := s.jobs.get(id)
 	if apperr.CodeOf(err) == apperr.NotFound && s.jobs.shared != nil {
 		// Another replica runs it: it stops at its next sync.
+		st, err := s.jobs.storedShared(id)
+		if err != nil {
+			return JobJSON{}, err
+		}
+		if !keyMatches(r, st.KeyHash) && s.authorize(r) != nil {
+			return JobJSON{}, refused
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
 		if err := s.jobs.shared.RequestCancel(ctx, id); err != nil {
@@ -623,10 +676,8 @@ func (s *Server) cancelSimulation(_ http.ResponseWriter, r *http.Request, _ *noB
 	if err != nil {
 		return JobJSON{}, err
 	}
-	// Only who started it, or a token holder, may stop a job; to anyone
-	// else it is not there.
-	if j.client != "" && j.client != s.jobClient(r) && s.authorize(r) != nil {
-		return JobJSON{}, apperr.NotFoundf("id", "no simulation %q you may cancel", id)
+	if !keyMatches(r, j.keyHash) && s.authorize(r) != nil {
+		return JobJSON{}, refused
 	}
 	j.cancel()
 	j.mu.Lock()

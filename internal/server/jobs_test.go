@@ -133,7 +133,14 @@ func TestSimulationCancelAndBounds(t *testing.T) {
 	if _, r := submit(t, s, SimulationRequest{Service: Text(longService)}); r.status != 429 {
 		t.Errorf("second job over the bound: %d %s", r.status, r.body)
 	}
-	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 || !strings.Contains(r.body, `"cancelled"`) {
+	// Without its key (or a token) the job is not there to cancel.
+	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 404 || !strings.Contains(r.body, "X-Cancel-Key") {
+		t.Fatalf("cancel without the key: %d %s", r.status, r.body)
+	}
+	if r := cancelJob(t, s.Handler(), j.ID, "0123"+j.CancelKey[4:]); r.status != 404 {
+		t.Fatalf("cancel with a wrong key: %d %s", r.status, r.body)
+	}
+	if r := cancelJob(t, s.Handler(), j.ID, j.CancelKey); r.status != 200 || !strings.Contains(r.body, `"cancelled"`) || strings.Contains(r.body, "cancel_key") {
 		t.Fatalf("cancel: %d %s", r.status, r.body)
 	}
 	waitStopped(t, s) // the slot frees once the simulator stops
@@ -243,7 +250,7 @@ func TestSearchCancel(t *testing.T) {
 		t.Fatalf("submit: %d %s", r.status, r.body)
 	}
 	time.Sleep(50 * time.Millisecond) // let it start simulating
-	if r := do(t, s.Handler(), "DELETE", "/api/v1/simulations/"+j.ID, "", ""); r.status != 200 {
+	if r := cancelJob(t, s.Handler(), j.ID, j.CancelKey); r.status != 200 {
 		t.Fatalf("cancel: %d %s", r.status, r.body)
 	}
 	waitStopped(t, s)

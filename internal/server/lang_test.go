@@ -40,7 +40,7 @@ func TestLangOnEveryRoute(t *testing.T) {
 			}
 			var job JobJSON
 			if rt.ok == http.StatusAccepted && json.Unmarshal([]byte(r.body), &job) == nil {
-				do(t, h, "DELETE", "/api/v1/simulations/"+job.ID, "", "") // a client runs two at most
+				cancelJob(t, h, job.ID, job.CancelKey) // a client runs two at most
 				waitStopped(t, s)
 				if want := map[string]string{"zh": "zh"}[l]; job.Lang != want {
 					t.Errorf("job asked in %q has lang %q", l, job.Lang)

@@ -50,3 +50,66 @@ func (l *limiter) allow(client string) bool {
 	b.tokens--
 	return true
 }
+
+// probe reports whether path is a liveness, readiness or metrics probe:
+// never rate-limited, so that a flood from the address an orchestrator
+// probes from (a proxy, an SNAT gateway) cannot get the pod restarted.
+func probe(path string) bool {
+	return path == "/healthz" || path == "/readyz" || path == "/metrics"
+}
+
+// refusals counts requests refused for their rate and logs them as one line
+// per interval, not a line each: a flood of refused requests writes a line
+// every refusalEvery, whatever its rate. The count of clients is bounded.
+type refusals struct {
+	mu      sync.Mutex
+	count   int
+	clients map[string]int
+	since   time.Time
+	now     func() time.Time
+	every   time.Duration
+	emit    func(count int, since time.Time, clients int, top string, topCount int)
+}
+
+const (
+	refusalEvery      = 10 * time.Second
+	refusalMaxClients = 1000
+)
+
+// add counts one refused request from client, and logs the interval's
+// count when the interval has passed.
+func (f *refusals) add(client string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.count == 0 {
+		f.since = f.now()
+	}
+	f.count++
+	if _, ok := f.clients[client]; ok || len(f.clients) < refusalMaxClients {
+		f.clients[client]++
+	}
+	f.flushLocked(false)
+}
+
+// tick logs the interval's count if it has passed (any request calls it),
+// or at once when final (at shutdown).
+func (f *refusals) tick(final bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.flushLocked(final)
+}
+
+func (f *refusals) flushLocked(final bool) {
+	if f.count == 0 || !final && f.now().Sub(f.since) < f.every {
+		return
+	}
+	top, topCount := "", 0
+	for c, n := range f.clients {
+		if n > topCount || n == topCount && c < top {
+			top, topCount = c, n
+		}
+	}
+	f.emit(f.count, f.since, len(f.clients), top, topCount)
+	f.count = 0
+	clear(f.clients)
+}

@@ -106,6 +106,7 @@ type Server struct {
 	handler   http.Handler
 	metrics   *metrics
 	limiter   *limiter
+	refused   *refusals
 	jobs      *jobs
 	routes    []*route
 	mux       *http.ServeMux
@@ -173,6 +174,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RateLimit > 0 {
 		s.limiter = newLimiter(cfg.RateLimit, 2*cfg.RateLimit, s.now)
 	}
+	s.refused = &refusals{clients: map[string]int{}, now: s.now, every: refusalEvery,
+		emit: func(n int, since time.Time, clients int, top string, topN int) {
+			s.log.Warn("requests refused for their rate", "status", http.StatusTooManyRequests, "count", n,
+				"since", since.UTC().Format(time.RFC3339), "clients", clients, "top_client", top, "top_client_count", topN)
+		}}
 	// Recommendations evaluate one to a core, each on one core, and leave
 	// a core for everything else: /healthz, the page, the offers listing
 	// answer within milliseconds while recommendations queue. (Measured on
@@ -303,6 +309,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err != nil {
 		return apperr.Wrap(apperr.Unavailable, "shutdown", err)
 	}
+	s.refused.tick(true)
 	s.log.Info("stopped")
 	return nil
 }
@@ -411,6 +418,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				route = "unmatched"
 			}
 			s.metrics.observe(route, sw.status, d)
+			if sw.status == http.StatusTooManyRequests {
+				// Counted, and logged once an interval: a flood of refusals
+				// must not fill the disk.
+				s.refused.add(s.clientIP(r))
+				return
+			}
+			s.refused.tick(false)
 			s.log.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "route", route,
 				"status", sw.status, "duration_ms", float64(d.Microseconds())/1000, "client", s.clientIP(r))
 		}()
@@ -433,7 +447,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Cancel-Key")
 			h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
 			h.Set("Access-Control-Max-Age", "600")
 			if r.Method == http.MethodOptions {
@@ -451,7 +465,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.limiter.allow(s.clientIP(r)) {
+		if !probe(r.URL.Path) && !s.limiter.allow(s.clientIP(r)) {
 			w.Header().Set("Retry-After", "1")
 			s.writeError(w, r, &httpError{http.StatusTooManyRequests, ErrorBody{Code: codeRateLimited,
 				Message: fmt.Sprintf("more than %g requests per second from this client: slow down", s.cfg.RateLimit)}})

@@ -384,27 +384,76 @@ func TestNoStore(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	now := fixedNow
-	s := testServer(t, func(c *Config) { c.RateLimit = 1; c.Now = func() time.Time { return now } })
+	var logs bytes.Buffer
+	s := testServer(t, func(c *Config) {
+		c.RateLimit = 1
+		c.Now = func() time.Time { return now }
+		c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+	})
 	h := s.Handler()
+	const path = "/api/v1/providers"
 	for i := range 2 { // the burst
-		if r := do(t, h, "GET", "/healthz", "", ""); r.status != 200 {
+		if r := do(t, h, "GET", path, "", ""); r.status != 200 {
 			t.Fatalf("request %d: %d", i, r.status)
 		}
 	}
-	r := do(t, h, "GET", "/healthz", "", "")
+	r := do(t, h, "GET", path, "", "")
 	if r.status != 429 || r.errorOf(t).Code != "rate_limited" || r.header.Get("Retry-After") == "" {
 		t.Fatalf("over the limit: %d %s", r.status, r.body)
 	}
-	req := httptest.NewRequest("GET", local+"/healthz", nil)
+	// Probes are never limited: an orchestrator probing from the flooded
+	// address must not restart the pod.
+	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+		for range 5 {
+			if r := do(t, h, "GET", p, "", ""); r.status != 200 {
+				t.Fatalf("%s from a limited client: %d", p, r.status)
+			}
+		}
+	}
+	req := httptest.NewRequest("GET", local+path, nil)
 	req.RemoteAddr = "198.51.100.7:4000" // another client has its own budget
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	if w.Code != 200 {
 		t.Errorf("other client: %d", w.Code)
 	}
-	now = now.Add(time.Second)
-	if r := do(t, h, "GET", "/healthz", "", ""); r.status != 200 {
-		t.Errorf("after a second: %d", r.status)
+	// A flood of refusals is counted, not logged a line each: one line an
+	// interval, with the count.
+	for range 5000 {
+		do(t, h, "GET", path, "", "")
+	}
+	refusedLines := func() (lines, total int) {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			var e struct {
+				Msg    string `json:"msg"`
+				Status int    `json:"status"`
+				Count  int    `json:"count"`
+			}
+			if json.Unmarshal([]byte(l), &e) != nil {
+				continue
+			}
+			if e.Msg == "request" && e.Status == 429 {
+				t.Fatalf("a refused request logged on its own: %s", l)
+			}
+			if e.Msg == "requests refused for their rate" {
+				lines++
+				total += e.Count
+			}
+		}
+		return
+	}
+	if n, _ := refusedLines(); n != 0 {
+		t.Errorf("%d refusal lines within the first interval", n)
+	}
+	now = now.Add(refusalEvery + time.Second)
+	if r := do(t, h, "GET", path, "", ""); r.status != 200 {
+		t.Errorf("after the interval: %d", r.status)
+	}
+	if n, total := refusedLines(); n != 1 || total != 5001 {
+		t.Errorf("%d refusal lines counting %d requests, want 1 counting 5001", n, total)
+	}
+	if lines := strings.Count(logs.String(), "\n"); lines > 30 {
+		t.Errorf("%d log lines for a flood of 5001 refusals", lines)
 	}
 }
 
@@ -773,7 +822,7 @@ func TestTrustedProxies(t *testing.T) {
 		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
 	}).Handler()
 	get := func(remote, xff string) int {
-		req := httptest.NewRequest("GET", local+"/healthz", nil)
+		req := httptest.NewRequest("GET", local+"/api/v1/providers", nil) // probes are never limited
 		req.RemoteAddr, req.Header["X-Forwarded-For"] = remote, []string{xff}
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,8 +63,15 @@ func TestSharedDatabase(t *testing.T) {
 				t.Fatalf("submit long on a: %d %s", r2.status, r2.body)
 			}
 			poll(t, b, long.ID, func(j JobJSON) bool { return j.Progress > 0 }) // b sees it run
-			if r := do(t, b.Handler(), "DELETE", "/api/v1/simulations/"+long.ID, "", ""); r.status != 200 {
+			// b knows the key's hash only through the store.
+			if r := do(t, b.Handler(), "DELETE", "/api/v1/simulations/"+long.ID, "", ""); r.status != 404 {
+				t.Fatalf("cancel on b without the key: %d %s", r.status, r.body)
+			}
+			if r := cancelJob(t, b.Handler(), long.ID, long.CancelKey); r.status != 200 {
 				t.Fatalf("cancel on b: %d %s", r.status, r.body)
+			}
+			if r := do(t, b.Handler(), "GET", "/api/v1/simulations/"+long.ID, "", ""); strings.Contains(r.body, "key") {
+				t.Errorf("a poll shows the key or its hash: %s", r.body)
 			}
 			waitStopped(t, a)
 			if got := poll(t, b, long.ID, func(j JobJSON) bool { return j.Status != JobRunning }); got.Status != JobCancelled {

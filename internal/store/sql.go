@@ -488,10 +488,29 @@ func (s *SQL) SaveSnapshots(ctx context.Context, snaps ...Snapshot) ([]SnapshotI
 // carries absent modes over, then replaces the providers' current offers.
 func (s *SQL) save(ctx context.Context, tx *sql.Tx, snap Snapshot, p *prepared, written *int) (SnapshotInfo, error) {
 	var carried []Carried
+	var superseded []Superseded
+	fetched := snap.FetchedAt
+	if fetched.IsZero() {
+		fetched = s.now()
+	}
 	for _, prov := range p.providers {
-		from, n, modes, err := inForce(ctx, tx, prov)
+		if s.postgres {
+			// Imports of one provider take turns, so that each reads the
+			// snapshot the one before it left in force (SQLite's immediate
+			// transactions already do).
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "gpupick import "+prov); err != nil {
+				return SnapshotInfo{}, internal("wait for the imports of "+prov, err)
+			}
+		}
+		from, n, modes, asOf, err := inForce(ctx, tx, prov)
 		if err != nil {
 			return SnapshotInfo{}, internal("read the snapshot in force", err)
+		}
+		if from != 0 && ms(fetched) < ms(asOf) {
+			// Older prices than those in force: they join the history,
+			// and the newer snapshot stays in force.
+			superseded = append(superseded, Superseded{Provider: prov, InForce: from, InForceAsOf: asOf})
+			continue
 		}
 		if snap.RefuseShrink && 2*p.perProvider[prov] < n {
 			return SnapshotInfo{}, &apperr.Error{Code: apperr.Invalid, Err: ErrTruncated, Msg: fmt.Sprintf(
@@ -508,12 +527,13 @@ func (s *SQL) save(ctx context.Context, tx *sql.Tx, snap Snapshot, p *prepared, 
 	if len(carried) > 0 {
 		p.sum()
 	}
-	fetched := snap.FetchedAt
-	if fetched.IsZero() {
-		fetched = s.now()
-	}
 	info := SnapshotInfo{Source: snap.Source, Providers: p.providers, URL: snap.URL,
-		FetchedAt: fromMS(ms(fetched)), SavedAt: fromMS(ms(s.now())), Rows: len(p.keys), Checksum: p.checksum, Carried: carried}
+		FetchedAt: fromMS(ms(fetched)), SavedAt: fromMS(ms(s.now())), Rows: len(p.keys), Checksum: p.checksum, Carried: carried,
+		Superseded: superseded}
+	stale := map[string]bool{}
+	for _, x := range superseded {
+		stale[x.Provider] = true
+	}
 	carriedJSON, err := encodeCarried(carried)
 	if err != nil {
 		return SnapshotInfo{}, internal("record snapshot", err)
@@ -529,6 +549,9 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
 			id, info.ID, p.modeBits(id)); err != nil {
 			return SnapshotInfo{}, internal("record snapshot providers", err)
 		}
+		if stale[id] {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM current_offers WHERE provider = $1`, id); err != nil {
 			return SnapshotInfo{}, internal("replace offers of "+id, err)
 		}
@@ -541,8 +564,10 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
 	hist := &inserter{ctx: ctx, postgres: s.postgres, tx: tx, head: `INSERT INTO price_history (offer_id, mode, snapshot_id, usd_per_hour, carried)`, cols: 5}
 	for _, k := range p.keys {
 		o, id := p.offers[k], ids[k]
-		if _, err := cur.add(id, o.Provider, info.ID, string(p.data[k])); err != nil {
-			return SnapshotInfo{}, internal("write offers", err)
+		if !stale[o.Provider] {
+			if _, err := cur.add(id, o.Provider, info.ID, string(p.data[k])); err != nil {
+				return SnapshotInfo{}, internal("write offers", err)
+			}
 		}
 		priced := false
 		for m := catalog.Mode(0); m < catalog.NumModes; m++ {
@@ -575,21 +600,23 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
 // inForce returns the id of a provider's snapshot in force (0: none), how
 // many offers of the provider it holds, and the modes it priced for the
 // provider (see modeBits; not Valid when not recorded).
-func inForce(ctx context.Context, tx *sql.Tx, provider string) (int64, int, sql.NullInt64, error) {
+func inForce(ctx context.Context, tx *sql.Tx, provider string) (int64, int, sql.NullInt64, time.Time, error) {
 	var id, modes sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT snapshot_id, modes FROM snapshot_providers WHERE provider = $1
-ORDER BY snapshot_id DESC LIMIT 1`, provider).Scan(&id, &modes)
+	var fetched int64
+	err := tx.QueryRowContext(ctx, `SELECT sp.snapshot_id, sp.modes, s.fetched_at FROM snapshot_providers sp
+JOIN snapshots s ON s.id = sp.snapshot_id WHERE sp.provider = $1
+ORDER BY s.fetched_at DESC, sp.snapshot_id DESC LIMIT 1`, provider).Scan(&id, &modes, &fetched)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, modes, nil
+		return 0, 0, modes, time.Time{}, nil
 	}
 	if err != nil {
-		return 0, 0, modes, err
+		return 0, 0, modes, time.Time{}, err
 	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM current_offers WHERE provider = $1`, provider).Scan(&n); err != nil {
-		return 0, 0, modes, err
+		return 0, 0, modes, time.Time{}, err
 	}
-	return id.Int64, n, modes, nil
+	return id.Int64, n, modes, fromMS(fetched), nil
 }
 
 // modeBits has bit m set when an offer of provider in p has a price in
@@ -719,9 +746,15 @@ func (s *SQL) snapshot(ctx context.Context, id int64) (SnapshotInfo, error) {
 	return i, internal("read snapshot", err)
 }
 
-// stateAsOf maps each provider to its last snapshot with an id <= id.
+// stateAsOf maps each provider to the snapshot in force once the snapshots
+// with an id <= id were imported: the one with the newest prices
+// (FetchedAt), the later import among equals.
 func (s *SQL) stateAsOf(ctx context.Context, id int64) (map[string]int64, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT provider, MAX(snapshot_id) FROM snapshot_providers WHERE snapshot_id <= $1 GROUP BY provider`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT provider, snapshot_id FROM (
+  SELECT sp.provider, sp.snapshot_id,
+    ROW_NUMBER() OVER (PARTITION BY sp.provider ORDER BY s.fetched_at DESC, sp.snapshot_id DESC) AS rn
+  FROM snapshot_providers sp JOIN snapshots s ON s.id = sp.snapshot_id
+  WHERE sp.snapshot_id <= $1) ranked WHERE rn = 1`, id)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,12 @@ type Store interface {
 	// With Snapshot.RefuseShrink, a provider with fewer than half the
 	// offers of its snapshot in force is refused: Invalid, wrapping
 	// ErrTruncated.
+	//
+	// The snapshot in force for a provider is the one with its newest
+	// prices (FetchedAt), whatever order imports commit in (they are
+	// serialised per provider): a snapshot older than the one in force
+	// joins the history and leaves the current offers as they are
+	// (SnapshotInfo.Superseded says so).
 	SaveSnapshot(ctx context.Context, s Snapshot) (SnapshotInfo, error)
 	// SaveSnapshots stores several snapshots, in order, each as SaveSnapshot
 	// would, in one transaction: all are saved or none is.
@@ -117,6 +123,14 @@ type Snapshot struct {
 // (Snapshot.RefuseShrink), or a file CheckComplete refuses.
 var ErrTruncated = errors.New("the price list looks cut short")
 
+// Superseded is a provider of a snapshot whose prices are older than those
+// of the provider's snapshot in force, which stays in force.
+type Superseded struct {
+	Provider    string    `json:"provider"`
+	InForce     int64     `json:"in_force"`
+	InForceAsOf time.Time `json:"in_force_as_of"`
+}
+
 // Carried is one pricing mode of one provider that a snapshot kept from the
 // provider's snapshot in force, because the import had no price in it.
 type Carried struct {
@@ -146,6 +160,9 @@ type SnapshotInfo struct {
 	// Carried lists the modes kept from earlier snapshots, by provider and
 	// mode; nil when none.
 	Carried []Carried `json:"carried,omitempty"`
+	// Superseded lists, when the snapshot is saved, the providers whose
+	// newer snapshot stays in force: for them it is history only.
+	Superseded []Superseded `json:"superseded,omitempty"`
 }
 
 // Label is a short name for people: "#3 aws 2026-11-29".

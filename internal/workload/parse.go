@@ -991,6 +991,9 @@ func (p *checker) constraints() {
 	p.nonNeg("constraints.deadline_hours", c.DeadlineHours)
 	p.nonNeg("constraints.budget_usd", c.BudgetUSD)
 	p.nonNegInts(map[string]int{"constraints.max_gpus": c.MaxGPUs})
+	if c.MaxGPUs == 0 && p.lines.Has("constraints.max_gpus") {
+		p.errorf("constraints.max_gpus", "0 GPUs is no cluster: leave the field out for no limit of your own (recommend then considers clusters of up to 64 GPUs), or give at least 1")
+	}
 	if u := c.ReservedUtilization; u < 0 || u > 1 {
 		p.errorf("constraints.reserved_utilization", "must be in (0, 1], got %s", fmtFloat(u))
 	}

@@ -259,6 +259,8 @@ func TestParseErrors(t *testing.T) {
 		{"tensor does not divide heads", minimalFinetune + "parallelism:\n  tensor: 3\n", "parallelism.tensor", 7, "does not divide model.heads 32"},
 		{"batch vs data parallel", minimalFinetune + "  global_batch: 10\nparallelism:\n  data: 4\n", "training.global_batch", 6, "not a multiple of parallelism.data 4"},
 		{"too many gpus", minimalFinetune + "parallelism:\n  data: 16\n  tensor: 8\nconstraints:\n  max_gpus: 64\n", "parallelism", 6, "more than constraints.max_gpus 64"},
+		{"zero gpus", minimalFinetune + "constraints:\n  max_gpus: 0\n", "constraints.max_gpus", 7, "0 GPUs is no cluster"},
+		{"prefill pool on training", minimalFinetune + "parallelism:\n  prefill_gpus: 8\n", "parallelism.prefill_gpus", 7, "for llm-inference"},
 		{"zero rps", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  requests_per_second: 0\n", "inference.requests_per_second", 5, "must be a number > 0"},
 		{"percentile out of range", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  slo: {ttft_ms: 200, percentile: 150}\n",
 			"inference.slo.percentile", 5, "must be in (0, 100]"},

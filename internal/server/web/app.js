@@ -311,8 +311,9 @@
   // api calls the JSON API; a non-2xx answer rejects with the error object
   // {code, message, field, line} of the API's error envelope. raw: resolve
   // with the Response (for a download).
-  function api(method, path, body, raw) {
+  function api(method, path, body, raw, extra) {
     var opts = { method: method, headers: { "Accept": raw ? "*/*" : "application/json" } };
+    if (extra) Object.keys(extra).forEach(function (k) { opts.headers[k] = extra[k]; });
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     var tok = $("#api-token") && $("#api-token").value;
     if (tok) opts.headers["Authorization"] = "Bearer " + tok;
@@ -1376,7 +1377,7 @@
     clear($("#sim-charts")); clear($("#sim-summary")); clear($("#sim-search-result")); sim.result = null; sim.search = null;
     $("#sim-run").disabled = true;
     api("POST", "/api/v1/simulations", simBody()).then(function (d) {
-      sim.id = d.id; $("#sim-cancel").hidden = false;
+      sim.id = d.id; sim.key = d.cancel_key || ""; $("#sim-cancel").hidden = false;
       if (d.result || d.search) return simDone(d);
       poll();
     }, simFail);
@@ -1412,9 +1413,9 @@
   }
   function cancelSim() {
     if (!sim.id) return;
-    var id = sim.id; sim.id = null; stopPoll(); simEnd();
+    var id = sim.id, key = sim.key; sim.id = null; sim.key = ""; stopPoll(); simEnd();
     $("#sim-status").textContent = t("sim_canceled");
-    api("DELETE", "/api/v1/simulations/" + encodeURIComponent(id)).catch(function () { /* already gone */ });
+    api("DELETE", "/api/v1/simulations/" + encodeURIComponent(id), undefined, false, key ? { "X-Cancel-Key": key } : undefined).catch(function () { /* already gone */ });
   }
   function sloOf() {
     var m = /^slo:\s*\n((?:[ \t]+.*\n?)*)/m.exec($("#service").value || "");

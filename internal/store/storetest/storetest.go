@@ -55,6 +55,7 @@ func RunConformance(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RefusedSnapshotKeepsPrevious", testRefused},
 		{"CancelledSaveKeepsPrevious", testCancelled},
 		{"HistoryOrder", testHistory},
+		{"InForceByPriceDate", testInForceByPriceDate},
 		{"DiffPercentages", testDiff},
 		{"Workloads", func(t *testing.T, s store.Store) {
 			testDocuments(t, s.SaveWorkload, s.GetWorkload, s.ListWorkloads, s.DeleteWorkload)
@@ -235,6 +236,40 @@ func testCancelled(t *testing.T, s store.Store) {
 	offers, infos := must2(t, s.CurrentOffers)
 	if len(offers) != 1 || infos["aws"].ID != good.ID {
 		t.Errorf("after a cancelled import: %d offers, %+v", len(offers), infos)
+	}
+}
+
+// testInForceByPriceDate: the snapshot in force is the one with the newest
+// prices, not the last import: an older price list joins the history, says
+// it was superseded, and leaves the current offers and the catalog alone.
+func testInForceByPriceDate(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	newer := must(s.SaveSnapshot(ctx, Snapshot("aws", 9, Offer("aws", "p5.48xlarge", "us-east-1", 90, 0)))).of(t)
+	older := must(s.SaveSnapshot(ctx, store.Snapshot{Source: "aws", FetchedAt: Day0.AddDate(0, 0, 7),
+		Offers: []*catalog.Offer{Offer("aws", "p5.48xlarge", "us-east-1", 70, 0), Offer("gcp", "a3-highgpu-8g", "us-central1", 60, 0)}})).of(t)
+	if len(older.Superseded) != 1 || older.Superseded[0].Provider != "aws" || older.Superseded[0].InForce != newer.ID ||
+		!older.Superseded[0].InForceAsOf.Equal(newer.FetchedAt) {
+		t.Errorf("an older import's superseded = %+v, want aws in force at #%d", older.Superseded, newer.ID)
+	}
+	offers, infos := must2(t, s.CurrentOffers)
+	var awsPrice float64
+	for _, o := range offers {
+		if o.Provider == "aws" {
+			awsPrice, _ = o.ListPrices.Get(catalog.OnDemand)
+		}
+	}
+	// gcp had nothing in force: the import is its snapshot in force.
+	if awsPrice != 90 || infos["aws"].ID != newer.ID || infos["gcp"].ID != older.ID || len(offers) != 2 {
+		t.Errorf("in force after an older import: aws %.0f from #%d, gcp #%d, %d offers; want 90 from #%d, gcp #%d",
+			awsPrice, infos["aws"].ID, infos["gcp"].ID, len(offers), newer.ID, older.ID)
+	}
+	hist := must(s.History(ctx, store.HistoryQuery{Offer: "aws/p5.48xlarge@us-east-1", Mode: catalog.OnDemand})).of(t)
+	if len(hist) != 2 || hist[0].USDPerHour != 70 || hist[1].USDPerHour != 90 {
+		t.Errorf("history = %+v, want 70 then 90", hist)
+	}
+	newest := must(s.SaveSnapshot(ctx, Snapshot("aws", 10, Offer("aws", "p5.48xlarge", "us-east-1", 100, 0)))).of(t)
+	if _, infos := must2(t, s.CurrentOffers); infos["aws"].ID != newest.ID || len(newest.Superseded) != 0 {
+		t.Errorf("a newer import is not in force: %+v, superseded %+v", infos["aws"], newest.Superseded)
 	}
 }
 
