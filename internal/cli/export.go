@@ -43,7 +43,7 @@ the ranked candidates gets its own SkyPilot task, skypilot-<family>.yaml, with i
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind := args[0]
 			if kind == "search-job" {
-				return e.exportSearchJob(file, image, searchID, shards, parallelism, offers)
+				return e.exportSearchJob(file, dir, image, searchID, shards, parallelism, offers)
 			}
 			if !slices.Contains(export.Kinds, kind) {
 				return apperr.Invalidf("kind", "want k8s, keda, karpenter, skypilot or all, got %q", kind)
@@ -218,7 +218,7 @@ func (e *Env) loadPolicy(file string) (export.Policy, error) {
 
 // exportSearchJob writes the Indexed Job of a sharded policy search to
 // stdout.
-func (e *Env) exportSearchJob(file, image, searchID string, shards, parallelism, offers int) error {
+func (e *Env) exportSearchJob(file, outDir, image, searchID string, shards, parallelism, offers int) error {
 	if shards < 1 {
 		return apperr.Invalidf("--shards", "export search-job needs --shards N (1 to %d)", autoscale.MaxShards)
 	}
@@ -260,6 +260,15 @@ func (e *Env) exportSearchJob(file, image, searchID string, shards, parallelism,
 		Parallelism: parallelism, SearchID: searchID, Image: image, Offers: offers})
 	if err != nil {
 		return apperr.InFile(err, file)
+	}
+	if outDir != "" {
+		// Into the directory, as every export with -o DIR (all or none).
+		const name = "search-job.yaml"
+		if err := writeFiles(outDir, map[string][]byte{name: b}); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.Stdout, "wrote %s to %s (search id %s); apply it with kubectl apply -f %s\n", name, outDir, searchID, filepath.Join(outDir, name))
+		return err
 	}
 	_, err = e.Stdout.Write(b)
 	return err

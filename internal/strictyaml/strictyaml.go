@@ -14,7 +14,6 @@ import (
 	"math"
 	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -220,8 +219,15 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 
 // suggest names the closest known key when the unknown one looks like a typo.
 func suggest(key string, fields map[string]reflect.Type) string {
-	best, bestD := "", 3
+	keys := make([]string, 0, len(fields))
 	for k := range fields {
+		keys = append(keys, k)
+	}
+	// In key order, whatever order the map gives: the same key wins a tie
+	// every time (and a fuzzer sees the same paths for the same input).
+	keys = sortedOrderFree(keys)
+	best, bestD := "", 3
+	for _, k := range keys {
 		if d := distance(key, k); d < bestD {
 			best, bestD = k, d
 		}
@@ -229,11 +235,6 @@ func suggest(key string, fields map[string]reflect.Type) string {
 	if best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	if len(keys) > 12 {
 		return ""
 	}

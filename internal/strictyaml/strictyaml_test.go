@@ -1,6 +1,7 @@
 package strictyaml
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -88,5 +89,19 @@ func TestLines(t *testing.T) {
 	}
 	if len(IndexLines([]byte("{"))) != 0 {
 		t.Error("an unparsable document gives no lines")
+	}
+}
+
+// TestSuggestIsStable: a typo as close to two keys names the same one every
+// time (the first in key order), whatever order Go's map gives them in.
+func TestSuggestIsStable(t *testing.T) {
+	fields := map[string]reflect.Type{"rate_b": nil, "rate_a": nil, "rate_c": nil, "other": nil}
+	for range 200 {
+		if got := suggest("rate_x", fields); got != ` (did you mean "rate_a"?)` {
+			t.Fatalf("suggest = %q", got)
+		}
+	}
+	if got := sortedOrderFree([]string{"b", "c", "a"}); strings.Join(got, ",") != "a,b,c" {
+		t.Errorf("sorted = %v", got)
 	}
 }
