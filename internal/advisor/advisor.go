@@ -14,7 +14,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -86,33 +88,110 @@ type Request struct {
 // PredictionCache remembers predictions per workload and hardware across
 // Recommend calls. Predictions are pure functions of the workload and the
 // offer's hardware, and the catalog does not change while a cache lives.
-// It is safe for concurrent use and bounded: it forgets everything when it
-// holds too many workloads.
+// It is safe for concurrent use and bounded by bytes: the predictions it
+// holds are counted by their approximate size, and past MaxBytes (or
+// maxCachedWorkloads workloads) it forgets the workloads asked longest ago.
 type PredictionCache struct {
-	mu     sync.Mutex
-	tables map[string]*sync.Map
+	// MaxBytes bounds what the cache holds; 0 means DefaultCacheBytes.
+	MaxBytes int64
+	mu       sync.Mutex
+	tables   map[string]*predTable
+	order    []string // table keys, oldest first
+	total    atomic.Int64
 }
 
-// maxCachedWorkloads bounds a PredictionCache.
+// DefaultCacheBytes is a PredictionCache's bound when MaxBytes is 0: about
+// six distinct workloads' predictions over the whole catalog.
+const DefaultCacheBytes = 64 << 20
+
+// maxCachedWorkloads bounds a PredictionCache's workloads whatever their size.
 const maxCachedWorkloads = 256
 
-// table returns the predictions of one workload.
-func (pc *PredictionCache) table(spec *workload.Spec) *sync.Map {
+// predTable is the predictions of one workload, and their approximate size.
+type predTable struct {
+	m     sync.Map // predictKey -> *predicted
+	bytes atomic.Int64
+	key   string
+}
+
+// Bytes is what the cache holds now, approximately.
+func (pc *PredictionCache) Bytes() int64 { return pc.total.Load() }
+
+func (pc *PredictionCache) limit() int64 {
+	if pc.MaxBytes > 0 {
+		return pc.MaxBytes
+	}
+	return DefaultCacheBytes
+}
+
+// table returns the predictions of one workload, making room for it.
+func (pc *PredictionCache) table(spec *workload.Spec) *predTable {
 	key, err := json.Marshal(spec)
 	if err != nil {
-		return &sync.Map{}
+		return &predTable{}
 	}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	if pc.tables == nil || len(pc.tables) >= maxCachedWorkloads {
-		pc.tables = map[string]*sync.Map{}
+	if pc.tables == nil {
+		pc.tables = map[string]*predTable{}
 	}
 	t, ok := pc.tables[string(key)]
 	if !ok {
-		t = &sync.Map{}
+		for len(pc.tables) >= maxCachedWorkloads {
+			pc.evictLocked("")
+		}
+		t = &predTable{key: string(key)}
 		pc.tables[string(key)] = t
+		pc.order = append(pc.order, t.key)
 	}
 	return t
+}
+
+// added counts n bytes more in t, and forgets the oldest other workloads
+// while the cache holds more than its bound.
+func (pc *PredictionCache) added(t *predTable, n int64) {
+	t.bytes.Add(n)
+	if pc.total.Add(n) <= pc.limit() {
+		return
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	for pc.total.Load() > pc.limit() && pc.evictLocked(t.key) {
+	}
+}
+
+// evictLocked forgets the oldest workload other than keep; false when
+// there is none.
+func (pc *PredictionCache) evictLocked(keep string) bool {
+	for i, k := range pc.order {
+		if k == keep {
+			continue
+		}
+		if t, ok := pc.tables[k]; ok {
+			pc.total.Add(-t.bytes.Load())
+			delete(pc.tables, k)
+		}
+		pc.order = slices.Delete(pc.order, i, i+1)
+		return true
+	}
+	return false
+}
+
+// predictionBytes is the approximate memory one cached prediction holds:
+// the struct, its pointed-to numbers and its strings.
+func predictionBytes(p *perf.Prediction) int64 {
+	n := int64(unsafe.Sizeof(*p)) + 256 // the map entry, the key, the pointers' targets
+	n += int64(len(p.Kind) + len(p.GPU) + len(p.Offer) + len(p.Reason) + len(p.Bottleneck) + len(p.Verdict) + len(p.Fix) + len(p.Confidence))
+	for _, a := range p.Assumptions {
+		n += int64(len(a)) + 16
+	}
+	if p.Serving != nil {
+		n += int64(unsafe.Sizeof(*p.Serving))
+	}
+	if p.Interval != nil {
+		n += int64(unsafe.Sizeof(*p.Interval)) + int64(len(p.Interval.Basis)+len(p.Interval.Regime))
+	}
+	return n
 }
 
 // Check judges one offer for a workload. A non-empty exclude code drops it

@@ -1,6 +1,8 @@
 package advisor
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -233,4 +235,57 @@ func BenchmarkRecommend100k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestPredictionCacheBoundedByBytes: a shared prediction cache counts what
+// it holds and forgets older workloads past its bound, keeping the one in
+// use; a recommendation from it equals one computed afresh.
+func TestPredictionCacheBoundedByBytes(t *testing.T) {
+	cat := embedded(t)
+	pc := &PredictionCache{MaxBytes: 2 << 20}
+	var last *Result
+	for i, preset := range []string{"llama-3.1-8b", "llama-3.1-70b", "mixtral-8x7b"} {
+		y := fmt.Sprintf("kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: 1000, output_tokens: 200, requests: 100000}\n", preset)
+		s, err := workload.Parse([]byte(y), "w.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Recommend(Request{Spec: s, Catalog: cat, Now: now, Predictions: pc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc.mu.Lock()
+		cur := pc.tables[mustKey(t, s)]
+		n := len(pc.tables)
+		pc.mu.Unlock()
+		if cur == nil || cur.bytes.Load() <= 0 {
+			t.Fatalf("workload %d: not cached", i)
+		}
+		if got := pc.Bytes(); got > max(pc.MaxBytes, cur.bytes.Load()) {
+			t.Errorf("workload %d: the cache holds %d bytes, over its bound %d and the current workload's %d", i, got, pc.MaxBytes, cur.bytes.Load())
+		}
+		if i > 0 && cur.bytes.Load() > pc.MaxBytes/2 && n > 2 {
+			t.Errorf("workload %d: %d workloads kept past the bound", i, n)
+		}
+		fresh, err := Recommend(Request{Spec: s, Catalog: cat, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Candidates) != len(fresh.Candidates) || len(res.Candidates) > 0 && res.Candidates[0].Offer.Key() != fresh.Candidates[0].Offer.Key() {
+			t.Errorf("workload %d: cached answer differs from a fresh one", i)
+		}
+		last = res
+	}
+	if last == nil || pc.Bytes() <= 0 {
+		t.Fatal("nothing cached")
+	}
+}
+
+func mustKey(t *testing.T, s *workload.Spec) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

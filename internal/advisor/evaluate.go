@@ -71,7 +71,7 @@ func evaluate(req Request, tasks []task, modes []catalog.Mode) []taskResult {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	out := make([]taskResult, len(tasks))
-	var shared *sync.Map // predictKey -> *predicted, across requests
+	var shared *predTable // predictKey -> *predicted, across requests
 	if req.Predictions != nil && req.Tune == nil {
 		shared = req.Predictions.table(req.Spec)
 	}
@@ -160,7 +160,7 @@ type evaluator struct {
 	sized   *workload.Spec
 	day     workload.Day
 	modes   []catalog.Mode
-	shared  *sync.Map
+	shared  *predTable
 	service bool
 	image   bool // an image-generation service (sizeImageFleet)
 	maxGPUs int
@@ -199,7 +199,7 @@ type evaluator struct {
 	fleetNeed int
 }
 
-func newEvaluator(req *Request, modes []catalog.Mode, shared *sync.Map) *evaluator {
+func newEvaluator(req *Request, modes []catalog.Mode, shared *predTable) *evaluator {
 	spec := req.Spec
 	ev := &evaluator{req: req, spec: spec, sized: spec, modes: modes, shared: shared}
 	ev.service = IsService(spec)
@@ -254,9 +254,9 @@ func (ev *evaluator) predicted(t *task) *predicted {
 	var pr *predicted
 	if ev.shared != nil {
 		key := predictKey{t.offer.Provider, t.offer.InstanceType, t.shape.instances, hw}
-		v, ok := ev.shared.Load(key)
+		v, ok := ev.shared.m.Load(key)
 		if !ok {
-			v, _ = ev.shared.LoadOrStore(key, &predicted{})
+			v, _ = ev.shared.m.LoadOrStore(key, &predicted{})
 		}
 		pr = v.(*predicted)
 	} else {
@@ -280,6 +280,9 @@ func (ev *evaluator) predicted(t *task) *predicted {
 			req.Tune(o, &cl)
 		}
 		pr.p, pr.err = perf.Predict(ev.sized, cl)
+		if ev.shared != nil {
+			ev.req.Predictions.added(ev.shared, predictionBytes(&pr.p))
+		}
 	})
 	ev.preds = append(ev.preds, groupPred{t.shape.instances, hw, pr})
 	return pr

@@ -60,14 +60,15 @@ SIGTERM stops accepting connections and finishes the requests in flight.`,
 			}
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			log := slog.New(slog.NewJSONHandler(e.Stderr, nil))
 			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, AllowedHosts: hosts, RateLimit: rate, TrustedProxies: trusted,
-				Logger: slog.New(slog.NewJSONHandler(e.Stderr, nil)), Now: e.Now, Catalog: c, Compat: m,
+				Logger: log, Now: e.Now, Catalog: c, Compat: m,
 				Reload: func() (*catalog.Catalog, error) { e.cat = nil; return e.Catalog() }})
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			server.TuneRuntime()
+			log.Info("runtime", "memory", server.TuneRuntime())
 			return s.ListenAndServe(ctx)
 		},
 	}

@@ -28,6 +28,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -532,8 +533,46 @@ func (s *Server) trusted(a netip.Addr) bool {
 // default GOGC of 100 spends a quarter of the CPU collecting them. Unless
 // GOGC is set, the collector runs at 400% heap growth instead, trading some
 // tens of megabytes of memory for throughput.
-func TuneRuntime() {
+//
+// Unless GOMEMLIMIT is set, the Go memory limit is set to 85% of the
+// container's memory limit (cgroup v2 memory.max, or v1
+// memory.limit_in_bytes) when there is one, so that the collector works
+// harder as the process nears it instead of the container being killed. It
+// returns what it did, for the log.
+func TuneRuntime() string {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return "GOMEMLIMIT from the environment"
+	}
+	limit, ok := containerMemoryLimit(os.ReadFile)
+	if !ok {
+		return "no container memory limit found: no Go memory limit"
+	}
+	soft := limit / 100 * 85
+	debug.SetMemoryLimit(soft)
+	return fmt.Sprintf("Go memory limit %d MiB, 85%% of the container's %d MiB", soft>>20, limit>>20)
+}
+
+// containerMemoryLimit reads the memory limit of the process's cgroup:
+// cgroup v2's memory.max, else v1's memory.limit_in_bytes; false when
+// neither gives a limit ("max", or v1's near-2^63 "unlimited").
+func containerMemoryLimit(read func(string) ([]byte, error)) (int64, bool) {
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := read(f)
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(b))
+		if v == "max" {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 || n >= 1<<50 {
+			return 0, false
+		}
+		return n, true
+	}
+	return 0, false
 }

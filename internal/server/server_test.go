@@ -839,3 +839,33 @@ func TestTrustedProxies(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerMemoryLimit reads cgroup v2 and v1 limits and treats "max"
+// and v1's "unlimited" as none.
+func TestContainerMemoryLimit(t *testing.T) {
+	files := func(m map[string]string) func(string) ([]byte, error) {
+		return func(f string) ([]byte, error) {
+			if v, ok := m[f]; ok {
+				return []byte(v), nil
+			}
+			return nil, os.ErrNotExist
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  int64
+		ok    bool
+	}{
+		{"v2", map[string]string{"/sys/fs/cgroup/memory.max": "536870912\n"}, 512 << 20, true},
+		{"v2 unlimited", map[string]string{"/sys/fs/cgroup/memory.max": "max\n"}, 0, false},
+		{"v1", map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "268435456"}, 256 << 20, true},
+		{"v1 unlimited", map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712"}, 0, false},
+		{"none", nil, 0, false},
+	} {
+		got, ok := containerMemoryLimit(files(tc.files))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %d %v, want %d %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
