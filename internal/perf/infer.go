@@ -564,7 +564,7 @@ func (r replica) latency(b int) (ttft, tpot float64) {
 	ttft = r.pfAlone
 	tpot = ts / j.yield
 	if b > 1 && j.output > 0 && !j.decodeOnly {
-		ttft += ts                                              // a new request waits for the step in flight
+		ttft += ts                               // a new request waits for the step in flight
 		tpot += float64(b) / j.output * r.pfWork // other sequences' prefills interleave
 	}
 	return

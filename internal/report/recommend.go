@@ -248,6 +248,59 @@ type ExcludedJSON struct {
 	Reason     string `json:"reason"`
 }
 
+// ExclusionGroupJSON is the exclusions of one reason.
+type ExclusionGroupJSON struct {
+	ReasonCode string         `json:"reason_code"`
+	Count      int            `json:"count"`
+	Examples   []ExcludedJSON `json:"examples"`
+}
+
+// exampleExclusions is how many exclusions of each reason a group shows,
+// and a slim answer keeps.
+const exampleExclusions = 3
+
+// GroupExclusions fills ExcludedByReason from Excluded (call it again after
+// translating the reasons).
+func (d *RecommendJSON) GroupExclusions() {
+	idx := map[string]int{}
+	groups := []ExclusionGroupJSON{}
+	for _, x := range d.Excluded {
+		i, ok := idx[x.ReasonCode]
+		if !ok {
+			i = len(groups)
+			idx[x.ReasonCode] = i
+			groups = append(groups, ExclusionGroupJSON{ReasonCode: x.ReasonCode, Examples: []ExcludedJSON{}})
+		}
+		g := &groups[i]
+		g.Count++
+		if len(g.Examples) < exampleExclusions {
+			g.Examples = append(g.Examples, x)
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b ExclusionGroupJSON) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.ReasonCode, b.ReasonCode)
+	})
+	d.ExcludedByReason = groups
+}
+
+// SlimExclusions keeps in Excluded only each reason's examples (the groups
+// keep the counts): an answer of a few kilobytes instead of a list of every
+// offer that could not run the job.
+func (d *RecommendJSON) SlimExclusions() {
+	if d.ExcludedByReason == nil {
+		d.GroupExclusions()
+	}
+	kept := []ExcludedJSON{}
+	for _, g := range d.ExcludedByReason {
+		kept = append(kept, g.Examples...)
+	}
+	d.ExcludedOmitted = len(d.Excluded) - len(kept)
+	d.Excluded = kept
+}
+
 // RecommendJSON is the document `gpupick recommend -o json` prints.
 type RecommendJSON struct {
 	Workload   string          `json:"workload"`
@@ -257,7 +310,13 @@ type RecommendJSON struct {
 	Summary    string          `json:"summary"`
 	Candidates []CandidateJSON `json:"candidates"`
 	Excluded   []ExcludedJSON  `json:"excluded"`
-	Notes      []string        `json:"notes"`
+	// ExcludedByReason groups the exclusions by reason code, the largest
+	// group first, each with its count and its first examples.
+	ExcludedByReason []ExclusionGroupJSON `json:"excluded_by_reason"`
+	// ExcludedOmitted is how many exclusions a slim answer (the API's,
+	// unless ?exclusions=all) leaves out of excluded: the groups count them.
+	ExcludedOmitted int      `json:"excluded_omitted,omitempty"`
+	Notes           []string `json:"notes"`
 	// ConfidenceVsNext is the probability that #1 really beats #2 (null
 	// with fewer than two candidates).
 	ConfidenceVsNext *ConfidenceJSON `json:"confidence_vs_next"`
@@ -349,6 +408,7 @@ func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) Rec
 	for i, x := range r.Excluded {
 		d.Excluded[i] = ExcludedJSON{Offer: x.Offer, Region: x.Region, GPUs: x.GPUs, Pricing: x.Pricing, ReasonCode: x.ReasonCode, Reason: x.Reason}
 	}
+	d.GroupExclusions()
 	if c := r.ConfidenceVsNext; c != nil {
 		d.ConfidenceVsNext = &ConfidenceJSON{Confidence: *c, Sentence: c.Sentence()}
 	}

@@ -26,7 +26,8 @@ func (s *Server) apiRoutes() []*route {
 		op("POST", v1+"/validate", "evaluate", "Validate a workload: the defaults filled in, or every problem with field and line", s.validate),
 		op("POST", v1+"/predict", "evaluate", "Predict speed, memory and the bottleneck (as gpupick predict -o json)", s.predict),
 		op("POST", v1+"/recommend", "evaluate", "Rank offers for a workload (as gpupick recommend -o json); ?format=svg for the Pareto chart, ?format=html for the report", s.recommend).
-			query(param{"format", "string", "json (default), svg or html"}).produces("image/svg+xml", "text/html"),
+			query(param{"format", "string", "json (default), svg or html"},
+				param{"exclusions", "string", "examples (default: excluded holds three offers per reason, excluded_by_reason counts them all, excluded_omitted says how many are left out) or all (every excluded offer)"}).produces("image/svg+xml", "text/html"),
 		op("POST", v1+"/explain", "evaluate", "Tell the full story of one candidate offer (gpupick recommend --explain)", s.explain),
 		op("POST", v1+"/check", "evaluate", "Judge stack compatibility and compliance (as gpupick check -o json)", s.check),
 		op("POST", v1+"/cost", "evaluate", "Break down the total cost on one offer (as gpupick cost -o json)", s.costOf),

@@ -3,9 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
@@ -234,6 +238,12 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 	default:
 		return report.RecommendJSON{}, apperr.Invalidf("format", "want json, svg or html, got %q", format)
 	}
+	exclusions := r.URL.Query().Get("exclusions")
+	switch exclusions {
+	case "", "examples", "all":
+	default:
+		return report.RecommendJSON{}, apperr.Invalidf("exclusions", "want examples (the default) or all, got %q", exclusions)
+	}
 	top := 10
 	if in.Top != nil {
 		if *in.Top < 0 {
@@ -242,6 +252,21 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 		top = *in.Top
 	}
 	l := requestLang(in)
+	// An answer asked before (the same request, the same day, the same
+	// negotiated prices, this catalog) is sent again as it was encoded.
+	var key string
+	st := s.st()
+	if format == "" || format == "json" {
+		reqJSON, err := json.Marshal(in)
+		if err == nil {
+			key = answerKey(reqJSON, []byte(exclusions), []byte(fmt.Sprint(top)), []byte(l), []byte(s.now().UTC().Format(time.DateOnly)),
+				[]byte(fmt.Sprintf("%p", s.overlay.Load())))
+			if b, ok := st.answers.get(key); ok {
+				writeEncoded(w, b)
+				return report.RecommendJSON{}, errWritten
+			}
+		}
+	}
 	spec, res, err := s.advise(r.Context(), in, false)
 	if err != nil {
 		return report.RecommendJSON{}, err
@@ -264,7 +289,31 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 	}
 	d := report.RecommendationIn(spec.Name, string(spec.Kind), res, top, l)
 	localizeRecommendation(&d, res, l)
-	return d, nil
+	d.GroupExclusions() // with the reasons in the reader's language
+	if exclusions != "all" {
+		d.SlimExclusions()
+	}
+	if key == "" {
+		return d, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return d, nil // the endpoint encodes it, and says why it cannot
+	}
+	st.answers.put(key, buf.Bytes())
+	writeEncoded(w, buf.Bytes())
+	return report.RecommendJSON{}, errWritten
+}
+
+// writeEncoded writes an encoded JSON answer with status 200.
+func writeEncoded(w http.ResponseWriter, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
 }
 
 func (s *Server) explain(_ http.ResponseWriter, r *http.Request, in *ExplainRequest) (ExplainResponse, error) {

@@ -123,6 +123,7 @@ type state struct {
 	cat         *catalog.Catalog
 	checker     *app.Checker
 	predictions *advisor.PredictionCache
+	answers     *answerCache                       // recommend answers, encoded
 	sells       map[string]*[catalog.NumModes]bool // pricing modes each provider sells
 }
 
@@ -130,7 +131,8 @@ func (s *Server) st() *state { return s.state.Load() }
 
 // setCatalog makes c the catalog of every new request.
 func (s *Server) setCatalog(c *catalog.Catalog) {
-	s.state.Store(&state{cat: c, checker: app.NewChecker(s.matrix, c), predictions: &advisor.PredictionCache{}, sells: sells(c)})
+	s.state.Store(&state{cat: c, checker: app.NewChecker(s.matrix, c), predictions: &advisor.PredictionCache{},
+		answers: newAnswerCache(answerCacheBytes), sells: sells(c)})
 }
 
 // New checks cfg, opens the store when cfg.DB names one, and builds the

@@ -869,3 +869,45 @@ func TestContainerMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendSlimExclusions: the API's answer counts every exclusion by
+// reason but lists a few of each, unless asked for all; the full answer's
+// exclusions are the CLI's.
+func TestRecommendSlimExclusions(t *testing.T) {
+	h := testServer(t, nil).Handler()
+	body := jsonBody(t, RecommendRequest{Workload: Text(example(t, "deepseek-v3-chat.yaml"))})
+	type answer struct {
+		Excluded         []report.ExcludedJSON       `json:"excluded"`
+		ExcludedByReason []report.ExclusionGroupJSON `json:"excluded_by_reason"`
+		ExcludedOmitted  int                         `json:"excluded_omitted"`
+	}
+	decode := func(r response) answer {
+		t.Helper()
+		var d answer
+		if r.status != 200 || json.Unmarshal([]byte(r.body), &d) != nil {
+			t.Fatalf("recommend: %d %.300s", r.status, r.body)
+		}
+		return d
+	}
+	slim := decode(do(t, h, "POST", "/api/v1/recommend", body, ""))
+	full := decode(do(t, h, "POST", "/api/v1/recommend?exclusions=all", body, ""))
+	total := 0
+	for _, g := range slim.ExcludedByReason {
+		total += g.Count
+		if len(g.Examples) == 0 || len(g.Examples) > 3 || len(g.Examples) > g.Count {
+			t.Errorf("%s: %d examples of %d", g.ReasonCode, len(g.Examples), g.Count)
+		}
+	}
+	if total != len(full.Excluded) || total < 100 {
+		t.Fatalf("groups count %d exclusions, the full answer lists %d", total, len(full.Excluded))
+	}
+	if len(slim.Excluded)+slim.ExcludedOmitted != total || len(slim.Excluded) > 3*len(slim.ExcludedByReason) || full.ExcludedOmitted != 0 {
+		t.Errorf("slim answer: %d listed + %d omitted of %d; full omits %d", len(slim.Excluded), slim.ExcludedOmitted, total, full.ExcludedOmitted)
+	}
+	if r := do(t, h, "POST", "/api/v1/recommend?exclusions=some", body, ""); r.status != 400 || !strings.Contains(r.body, "exclusions") {
+		t.Errorf("a bad exclusions: %d %s", r.status, r.body)
+	}
+	if ls, lf := len(do(t, h, "POST", "/api/v1/recommend", body, "").body), len(do(t, h, "POST", "/api/v1/recommend?exclusions=all", body, "").body); ls*4 > lf {
+		t.Errorf("slim answer %d bytes against %d in full", ls, lf)
+	}
+}

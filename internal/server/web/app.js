@@ -59,7 +59,7 @@
       caption_svc: "Cost per month against time to first token, every candidate ({0}); filled points are on the Pareto front.",
       caption_img: "Cost per month against latency per image, every candidate ({0}); filled points are on the Pareto front.",
       x_latency_s: "latency per image (s)",
-      excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.",
+      excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.", excluded_all: "Show all {0}",
       no_candidates: "No offer can run this workload. See the excluded offers below.",
       x_hours: "time to finish (h)", y_cost: "total cost (USD)", x_ttft: "time to first token (ms)", y_month: "cost per month (USD)",
       lim_deadline: "deadline {0} h", lim_budget: "budget ${0}", lim_slo_ms: "SLO {0} ms", lim_slo_s: "SLO {0} s", log: " (log)",
@@ -162,7 +162,7 @@
       caption_svc: "每月成本与首 token 时间，全部 {0} 个候选；实心点位于帕累托前沿。",
       caption_img: "每月成本与每张图像延迟，全部 {0} 个候选；实心点位于帕累托前沿。",
       x_latency_s: "每张图像延迟（秒）",
-      excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。",
+      excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。", excluded_all: "显示全部 {0} 个",
       no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
       x_hours: "完成时长（小时）", y_cost: "总成本（美元）", x_ttft: "首 token 延迟（毫秒）", y_month: "每月成本（美元）",
       lim_deadline: "截止 {0} 小时", lim_budget: "预算 ${0}", lim_slo_ms: "SLO {0} 毫秒", lim_slo_s: "SLO {0} 秒", log: "（对数）",
@@ -403,9 +403,12 @@
     history.replaceState(null, "", location.pathname + (q.toString() ? "?" + q.toString() : "") + location.hash);
     q.set("page", offers.page); q.set("per_page", offers.perPage); q.set("lang", lang);
     st.className = "status"; st.textContent = t("loading");
+    var seq = offers.seq = (offers.seq || 0) + 1; // only the latest request's answer is shown
     return api("GET", "/api/v1/offers?" + q.toString()).then(function (d) {
+      if (seq !== offers.seq) return;
       offers.data = d; renderOffers();
     }, function (e) {
+      if (seq !== offers.seq) return;
       offers.data = null;
       clear($("#offers-table tbody"));
       $("#offers-page").textContent = "";
@@ -742,7 +745,7 @@
     ["#candidates-scroll", "#ranking-actions", "#chart-row"].forEach(function (sel) { $(sel).hidden = none; });
     renderTable();
     drawPareto();
-    renderExcluded(d.excluded || []);
+    renderExcluded(d);
     var notes = clear($("#recommend-notes"));
     (d.notes || []).forEach(function (n) { notes.appendChild(el("li", { text: n })); });
     if (rec.selected != null && cand(rec.selected)) showDetail(rec.selected, true);
@@ -859,11 +862,10 @@
 
     if (!a.qualifies) {
       // Why nothing qualifies: the exclusions by reason, largest first.
-      var wn = card("answer-why-none", t("why_none_heading")), groups = {};
-      (d.excluded || []).forEach(function (x) { groups[x.reason_code] = (groups[x.reason_code] || 0) + 1; });
+      var wn = card("answer-why-none", t("why_none_heading"));
       var ul0 = el("ul", { id: "answer-exclusions" });
-      Object.keys(groups).sort(function (p, q) { return groups[q] - groups[p]; }).forEach(function (k) {
-        ul0.appendChild(el("li", { "data-code": k }, coded("r_", k), " ", el("span", { "class": "count", text: "(" + groups[k] + ")" })));
+      exclusionGroups(d).forEach(function (g) {
+        ul0.appendChild(el("li", { "data-code": g.reason_code }, coded("r_", g.reason_code), " ", el("span", { "class": "count", text: "(" + g.count + ")" })));
       });
       wn.appendChild(ul0);
       if ((a.near_misses || []).length) renderNear(a);
@@ -1004,33 +1006,56 @@
     sa.textContent = rec.all ? t("show_top", topN()) : t("show_all", all);
   }
 
-  // renderExcluded groups the exclusions by reason, largest group first,
-  // each with its count; every one is listed (in a closed group).
-  function renderExcluded(ex) {
-    var box = clear($("#excluded-groups"));
-    $("#excluded-title").textContent = t("excluded_n", ex.length);
-    if (!ex.length) { box.appendChild(el("p", { "class": "status", text: t("excluded_none") })); return; }
+  // exclusionGroups is the answer's exclusions by reason, largest first:
+  // the server counts them all (excluded_by_reason) and sends a few
+  // examples of each unless asked for all.
+  function exclusionGroups(d) {
+    if (d.excluded_by_reason) return d.excluded_by_reason;
     var groups = {}, order = [];
-    ex.forEach(function (x) {
+    (d.excluded || []).forEach(function (x) {
       var k = x.reason_code || "other";
-      if (!groups[k]) { groups[k] = []; order.push(k); }
-      groups[k].push(x);
+      if (!groups[k]) { groups[k] = { reason_code: k, count: 0 }; order.push(k); }
+      groups[k].count++;
     });
-    order.sort(function (a, b) { return groups[b].length - groups[a].length || (a < b ? -1 : 1); });
-    order.forEach(function (k) {
-      var g = groups[k], det = el("details", { "class": "exgroup", "data-code": k });
-      det.appendChild(el("summary", null, coded("r_", k), " ", el("span", { "class": "count", text: "(" + g.length + ")" })));
+    return order.map(function (k) { return groups[k]; }).sort(function (a, b) { return b.count - a.count || (a.reason_code < b.reason_code ? -1 : 1); });
+  }
+
+  // renderExcluded lists the exclusions by reason, largest group first, each
+  // with its count, in closed groups; a group whose offers the answer does
+  // not all hold fetches them when asked.
+  function renderExcluded(d, reopen) {
+    var box = clear($("#excluded-groups")), groups = exclusionGroups(d), total = 0;
+    groups.forEach(function (g) { total += g.count; });
+    $("#excluded-title").textContent = t("excluded_n", total);
+    if (!total) { box.appendChild(el("p", { "class": "status", text: t("excluded_none") })); return; }
+    groups.forEach(function (g) {
+      var k = g.reason_code, det = el("details", { "class": "exgroup", "data-code": k });
+      det.appendChild(el("summary", null, coded("r_", k), " ", el("span", { "class": "count", text: "(" + g.count + ")" })));
       var filled = false;
-      det.addEventListener("toggle", function () {
+      function fill() {
         if (!det.open || filled) return;
         filled = true;
-        var ul = el("ul");
-        g.forEach(function (x) {
+        var ul = el("ul"), shown = (d.excluded || []).filter(function (x) { return (x.reason_code || "other") === k; });
+        shown.forEach(function (x) {
           ul.appendChild(el("li", { "data-code": x.reason_code }, el("code", { text: x.offer + " " + x.region + " ×" + x.gpus + (x.pricing ? " " + mode(x.pricing) : "") }), " ", x.reason));
         });
         det.appendChild(ul);
-      });
+        if (shown.length < g.count && rec.body) {
+          var more = el("button", { type: "button", "class": "link", text: t("excluded_all", g.count) });
+          more.addEventListener("click", function () {
+            more.disabled = true;
+            api("POST", "/api/v1/recommend?exclusions=all", rec.body).then(function (full) {
+              if (rec.data !== d) return;
+              d.excluded = full.excluded; d.excluded_omitted = 0;
+              renderExcluded(d, k);
+            }, function () { more.disabled = false; });
+          });
+          det.appendChild(more);
+        }
+      }
+      det.addEventListener("toggle", fill);
       box.appendChild(det);
+      if (reopen === k) { det.open = true; fill(); }
     });
   }
 
