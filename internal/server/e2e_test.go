@@ -298,6 +298,16 @@ func (p *pageCheck) recommendJob(base string) {
 	}
 	p.do("open a group", chromedp.Click(chromedp.CSS(`#excluded-groups details:last-child summary`)),
 		p.poll(`document.querySelectorAll('#excluded-groups details:last-child li').length > 0`))
+	// The largest group lists its first offers, and all of them on asking:
+	// the answer carries three of each reason.
+	p.do("open the largest group", chromedp.Click(chromedp.CSS(`#excluded-groups details:first-child summary`)),
+		p.poll(`document.querySelectorAll('#excluded-groups details:first-child li').length > 0`))
+	if n := p.eval("first listed", `String(document.querySelectorAll('#excluded-groups details:first-child li').length)`); n != "3" {
+		t.Errorf("the largest group lists %s offers before asking, want 3", n)
+	}
+	want := p.eval("largest count", `document.querySelector('#excluded-groups details:first-child summary .count').textContent.replace(/\D/g, "")`)
+	p.do("show all", chromedp.Click(chromedp.CSS(`#excluded-groups details:first-child button`)),
+		p.poll(`String(document.querySelectorAll('#excluded-groups details:first-child li').length) === '`+want+`'`))
 	p.noEnglish("#answer")
 	p.noEnglish("#candidates-table")
 	p.noEnglish("#excluded-groups summary")
