@@ -312,6 +312,10 @@ func (p *pageCheck) recommendJob(base string) {
 	p.noEnglish("#candidates-table")
 	p.noEnglish("#excluded-groups summary")
 	p.noEnglish("#recommend-summary")
+	// Comparing needs the rows' checkboxes, which a phone does not show.
+	if v := p.eval("compare shown", `String(document.querySelector('#compare-run').offsetParent !== null)`); v != map[bool]string{true: "false", false: "true"}[p.width < 800] {
+		t.Errorf("at %d px the compare button is shown: %s", p.width, v)
+	}
 	p.view("job")
 
 	// A row opens its detail, scrolled into view, with the full reasoning.
@@ -474,6 +478,10 @@ func (p *pageCheck) nothingQualifies() {
 		t.Errorf("nothing qualifies, yet an empty ranking shows: %s", v)
 	}
 	p.noEnglish("#answer")
+	// Without candidates there is nothing to rank, compare or plot.
+	if v := p.eval("ranking tools", `["#ranking-actions", "#chart-row"].map(q => String(document.querySelector(q).offsetParent !== null)).join(",")`); v != "false,false" {
+		t.Errorf("with no candidate the ranking's buttons and chart show: %s", v)
+	}
 	p.view("none")
 	// A failing request marks the results on screen as old.
 	p.do("fail", chromedp.SetValue(chromedp.CSS(`#workload`), "kind: nope\n"),

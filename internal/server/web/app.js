@@ -1455,9 +1455,12 @@
     var r = sim.result;
     if (!r) return;
     var lat = r.latency_s || {}, tt = r.ttft_s || {};
+    // A request answered in one piece (an image, a clip) has no first token
+    // before its end: its time to first output is its latency, not shown twice.
+    var streams = tt.p95 != null && !(Math.abs(tt.p95 - lat.p95) < 1e-9);
     sum.appendChild(kv([
       [t("requests"), num(r.requests, 0)], [t("completed"), num(r.completed, 0)], [t("dropped"), num(r.dropped, 0)],
-      [t("latency_p95"), num(lat.p95, 2)], [t("latency_p99"), num(lat.p99, 2)], [t("ttft_p95"), num(tt.p95, 2)],
+      [t("latency_p95"), num(lat.p95, 2)], [t("latency_p99"), num(lat.p99, 2)], [t("ttft_p95"), streams ? num(tt.p95, 2) : null],
       [t("slo_violations"), pct(r.slo_violation_fraction, 2)], [t("slo_met"), r.slo_met == null ? null : t(r.slo_met ? "yes" : "no")],
       [t("replica_hours"), num(r.replica_hours, 1)], [t("peak_replicas"), r.peak_replicas == null ? null : String(r.peak_replicas)],
       [t("cold_starts"), r.cold_starts == null ? null : num(r.cold_starts, 0)],
