@@ -377,3 +377,19 @@ func TestServeTrustedProxyFlag(t *testing.T) {
 		t.Errorf("a bad --trusted-proxy: exit %d, %s", code, errOut)
 	}
 }
+
+// TestSamplePriceOverlay: the README's sample overlay parses against the
+// embedded catalog and sets the price its first rule names.
+func TestSamplePriceOverlay(t *testing.T) {
+	var out, errb bytes.Buffer
+	e := NewEnv(&out, &errb)
+	e.Now = func() time.Time { return fixedNow }
+	e.Getenv = noStore(t)
+	code := Execute(e, []string{"--prices", "../../examples/prices/my-prices.yaml", "offers", "--provider", "lambda", "--gpu", "h100-sxm", "-o", "json"})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Lambda reserved contract") || !strings.Contains(out.String(), "19.9") {
+		t.Errorf("the sample's first rule set no price: %.400s", out.String())
+	}
+}
