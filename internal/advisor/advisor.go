@@ -148,14 +148,16 @@ func (pc *PredictionCache) table(spec *workload.Spec) *predTable {
 }
 
 // added counts n bytes more in t, and forgets the oldest other workloads
-// while the cache holds more than its bound.
+// while the cache holds more than its bound. A table already forgotten
+// (a request still filling it) counts nothing: its bytes go with it.
 func (pc *PredictionCache) added(t *predTable, n int64) {
-	t.bytes.Add(n)
-	if pc.total.Add(n) <= pc.limit() {
-		return
-	}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
+	if pc.tables[t.key] != t {
+		return
+	}
+	t.bytes.Add(n)
+	pc.total.Add(n)
 	for pc.total.Load() > pc.limit() && pc.evictLocked(t.key) {
 	}
 }

@@ -80,9 +80,15 @@ func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cl
 		return nil
 	}
 
-	// The decode pool: decode only, in the layout the block states.
+	// The decode pool: decode only, in the layout the block states. Its
+	// sequences arrive as the prefill pool finishes them: it batches
+	// continuously, whatever inference.batching says.
 	jd := *j
 	jd.decodeOnly = true
+	if jd.batching != workload.BatchingContinuous {
+		jd.batching = workload.BatchingContinuous
+		p.Assumptions = append(p.Assumptions, "with prefill and decode on separate pools the decode pool batches continuously (inference.batching is not applied)")
+	}
 	par.PrefillGPUs = 0
 	bestD, ok := searchServing(m, &jd, dc, f, par, p)
 	if !ok {
