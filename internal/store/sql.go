@@ -101,8 +101,12 @@ func openSQL(ctx context.Context, dsn string, opts ...Option) (*SQL, error) {
 				return nil, apperr.Wrap(apperr.Unavailable, "create database "+dsn, err)
 			}
 		}
-		s.db, err = sql.Open("sqlite", dsn+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"+
-			"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+		// busy_timeout first: the pragmas run in order on each new
+		// connection, and switching to WAL takes a lock another process
+		// opening the same file may hold (gpupick processes of one sharded
+		// search open it at once); without the timeout that is SQLITE_BUSY.
+		s.db, err = sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"+
+			"&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate")
 		if dsn == ":memory:" {
 			s.db.SetMaxOpenConns(1) // every connection would be another database
 		}
