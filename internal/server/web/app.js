@@ -106,6 +106,9 @@
       "r_operator_not_allowed": "run by an independent host not accepted",
       "r_exceeds_max_gpus": "more GPUs than constraints.max_gpus",
       "v_compatible": "compatible", "v_needs-work": "needs work", "v_incompatible": "incompatible", "v_pass": "pass", "v_fail": "fail", "v_unknown": "unknown",
+      "q_residency": "data residency", "q_jurisdiction": "jurisdiction", "q_operator": "operator", "q_certification": "certification {0}",
+      "q_confidential_computing": "confidential computing", "q_customer_managed_keys": "customer-managed keys", "q_secure_boot": "secure boot",
+      "q_data_localisation_cn": "China data localisation", "q_mlps": "MLPS 2.0 level",
       "fc_total_cost": "total cost", "fc_duration": "duration", "fc_price_per_hour": "price per hour", "fc_throughput": "throughput",
       "fc_ttft": "time to first token", "fc_tpot": "time per output token", "fc_per_month": "cost per month", "fc_replicas": "replicas",
       "fc_tokens_per_dollar": "tokens per dollar", "fc_unit_cost": "unit cost", "fc_gpus": "GPUs", "fc_cost_per_month": "cost per month",
@@ -209,6 +212,9 @@
       "r_operator_not_allowed": "由不被接受的独立主机方运营",
       "r_exceeds_max_gpus": "GPU 数超过 constraints.max_gpus",
       "v_compatible": "兼容", "v_needs-work": "需要调整", "v_incompatible": "不兼容", "v_pass": "通过", "v_fail": "不通过", "v_unknown": "未知",
+      "q_residency": "数据驻留", "q_jurisdiction": "司法管辖", "q_operator": "运营方", "q_certification": "认证 {0}",
+      "q_confidential_computing": "机密计算", "q_customer_managed_keys": "客户管理密钥", "q_secure_boot": "安全启动",
+      "q_data_localisation_cn": "中国数据本地化", "q_mlps": "等保 2.0 级别",
       "fc_total_cost": "总成本", "fc_duration": "时长", "fc_price_per_hour": "每小时价格", "fc_throughput": "吞吐量",
       "fc_ttft": "首 token 时间", "fc_tpot": "每 token 时间", "fc_per_month": "每月成本", "fc_replicas": "副本数",
       "fc_tokens_per_dollar": "每美元 token 数", "fc_unit_cost": "单位成本", "fc_gpus": "GPU 数", "fc_cost_per_month": "每月成本",
@@ -226,6 +232,13 @@
   };
   function unitText(u) { return lang === "zh" && UNITS_ZH[u] ? UNITS_ZH[u] : (u || ""); }
   function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
+  // requirementLabel names a compliance requirement in the page's language
+  // ("certification:ISO27001" is "certification ISO27001", 认证 ISO27001).
+  function requirementLabel(name) {
+    var cut = name.indexOf(":");
+    if (cut > 0 && I18N.en["q_" + name.slice(0, cut)]) return t("q_" + name.slice(0, cut), name.slice(cut + 1));
+    return coded("q_", name);
+  }
 
   // The repository's examples/ files, served under examples/ (see web.go).
   var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "deepseek-v3-chat.yaml", "deepseek-v3-disagg.yaml", "marco-eu-assistant.yaml",
@@ -1288,7 +1301,7 @@
         var ul = el("ul");
         (part[1][part[2]] || []).forEach(function (r) {
           ul.appendChild(el("li", { title: r.source || "" }, badge(coded("v_", r.verdict), verdictClass(r.verdict)), " ",
-            r.name ? r.name + ": " : "", r.text || r.reason || "", r.fix ? " → " + r.fix : ""));
+            r.name ? requirementLabel(r.name) + ": " : "", r.text || r.reason || "", r.fix ? " → " + r.fix : ""));
         });
         vd.appendChild(ul);
       });
