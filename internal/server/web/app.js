@@ -224,7 +224,7 @@
 
   // Units the API writes in English; shown translated.
   var UNITS_ZH = {
-    "tokens/s": "token/秒", "images/s": "张图像/秒", "items/s": "项/秒", "USD": "美元", "USD/month": "美元/月",
+    "tokens/s": "token/秒", "prompt tokens/s": "提示 token/秒", "requests/s": "请求/秒", "images/s": "张图像/秒", "items/s": "项/秒", "USD": "美元", "USD/month": "美元/月",
     "USD per million tokens trained": "美元/百万训练 token", "USD per thousand images": "美元/千张图像",
     "USD per thousand items": "美元/千项", "USD per million output tokens": "美元/百万输出 token",
     "USD per million input tokens": "美元/百万输入 token", "hours": "小时", "h": "小时", "ms": "毫秒",
