@@ -313,7 +313,9 @@
   // sig writes v with about n significant digits.
   function sig(v, n) { return isNum(v) ? num(v, v === 0 ? 0 : decimals([v], n || 2)) : "–"; }
   function debounce(fn, ms) {
-    var h; return function () { var a = arguments; clearTimeout(h); h = setTimeout(function () { fn.apply(null, a); }, ms); };
+    var h, f = function () { var a = arguments; clearTimeout(h); h = setTimeout(function () { fn.apply(null, a); }, ms); };
+    f.cancel = function () { clearTimeout(h); };
+    return f;
   }
   function badge(text, cls, title) { return el("span", { "class": "badge " + cls, title: title, text: text }); }
   function verdictClass(v) {
@@ -1572,10 +1574,13 @@
     var h = location.hash.replace("#", "");
     showTab(TABS.indexOf(h) >= 0 ? h : (location.search && !ql ? "offers" : "recommend"));
 
-    var reload = function () { offers.page = 1; loadOffers(); };
+    var typed;
+    // A reload asked for at once drops the one typing had scheduled: it
+    // would fetch the same page again, and replace the answer being read.
+    var reload = function () { if (typed) typed.cancel(); offers.page = 1; loadOffers(); };
     $("#offers-filter").addEventListener("submit", function (e) { e.preventDefault(); reload(); });
     $$("#offers-filter select").forEach(function (s) { s.addEventListener("change", reload); });
-    var typed = debounce(reload, 350);
+    typed = debounce(function () { offers.page = 1; loadOffers(); }, 350);
     $$("#offers-filter input").forEach(function (s) { s.addEventListener("input", typed); });
     $("#offers-prev").addEventListener("click", function () { if (offers.page > 1) { offers.page--; loadOffers(); } });
     $("#offers-next").addEventListener("click", function () { offers.page++; loadOffers(); });
