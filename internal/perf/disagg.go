@@ -32,20 +32,15 @@ func (c Cluster) pool(n int) Cluster {
 }
 
 // kvLink is the bytes/s that gpus GPUs of a prefill replica send one
-// request's KV cache to the decode pool with, and the link's name: NVLink inside one NVLink
-// domain, else the fabric (or the front-end network without one).
+// request's KV cache to the decode pool with, and the link's name: NVLink
+// inside one NVLink domain, else each GPU's share of the node's fabric (or
+// front-end network), as a pipeline hop between nodes has.
 func kvLink(c Cluster, gpus int) (float64, string) {
 	if c.GPUs <= c.fastDomain() {
 		return c.intraGBps() * 1e9 * float64(gpus), "NVLink"
 	}
-	if c.FabricGbps <= 0 {
-		net := c.NetworkGbps
-		if net <= 0 {
-			net = defaultEthernetGbps
-		}
-		return net / 8 * 0.5 * 1e9 * math.Min(1, float64(gpus)/float64(max(1, c.GPUsPerNode))), "Ethernet"
-	}
-	return c.interGBps() * 1e9 * float64(gpus), fabricName(c)
+	_, bw := pipelineHop(c)
+	return bw * float64(gpus), fabricName(c)
 }
 
 func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cluster, f archFactors, p *Prediction) error {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"sync"
 )
@@ -29,11 +30,7 @@ func newAnswerCache(maxBytes int64) *answerCache {
 func answerKey(parts ...[]byte) string {
 	h := sha256.New()
 	for _, p := range parts {
-		var n [8]byte
-		for i, l := 0, len(p); i < 8; i, l = i+1, l>>8 {
-			n[i] = byte(l)
-		}
-		h.Write(n[:])
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(p)))) // so that parts cannot run into each other
 		h.Write(p)
 	}
 	return hex.EncodeToString(h.Sum(nil))
