@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/parallel"
 )
 
 // Catalog is a checked, indexed set of catalog facts. Offers are sorted by
@@ -161,11 +162,29 @@ func Build(layers ...*Files) (*Catalog, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	c.Offers = make([]*Offer, 0, len(keys))
-	for _, k := range keys {
-		if o2, ok := c.resolveOffer(offers[k], &errs); ok {
-			c.Offers = append(c.Offers, o2)
+	// Offers are resolved in parallel (each reads the maps filled above and
+	// writes only its own copy and error list), then gathered in key order.
+	resolved := make([]*Offer, len(keys))
+	offerErrs := make([]apperr.List, len(keys))
+	parallel.For(len(keys), func(i int) {
+		if o, ok := c.resolveOffer(offers[keys[i]], &offerErrs[i]); ok {
+			resolved[i] = o
 		}
+	})
+	c.Offers = make([]*Offer, 0, len(keys))
+	for i, o := range resolved {
+		errs = append(errs, offerErrs[i]...)
+		if o == nil {
+			continue
+		}
+		if o.Sliced() {
+			k := sliceKey{o.GPU, o.GPUFraction}
+			if _, ok := c.sliced[k]; !ok {
+				a, _ := c.Accelerator(o.GPU)
+				c.sliced[k] = slice(a, o.GPUFraction)
+			}
+		}
+		c.Offers = append(c.Offers, o)
 	}
 	return c, errs.Err()
 }
@@ -205,11 +224,7 @@ func (c *Catalog) resolveOffer(in *Offer, errs *apperr.List) (*Offer, bool) {
 		case o.GPUCount != 1:
 			*errs = append(*errs, offerErr(&o, "gpu_fraction", "a sliced offer holds a fraction of one GPU: gpu_count must be 1, got %d", o.GPUCount))
 		default:
-			mem = a.MemGiB * o.GPUFraction
-			k := sliceKey{a.ID, o.GPUFraction}
-			if _, ok := c.sliced[k]; !ok {
-				c.sliced[k] = slice(a, o.GPUFraction)
-			}
+			mem = a.MemGiB * o.GPUFraction // Build keeps its slice
 		}
 		if o.GPUMemGiB == 0 {
 			o.GPUMemGiB = mem

@@ -159,6 +159,45 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 	}
 }
 
+// TestParseReportsInFileOrder: the files are parsed in parallel, yet the
+// problems of several files come back in the files' order (the fixed files
+// first, then the offer files by name, a duplicate where its second row
+// is), the same on every run.
+func TestParseReportsInFileOrder(t *testing.T) {
+	m := brokenCatalog(t, "regions.csv", "provider,region,contry\n")
+	m["fx.csv"] = &fstest.MapFile{Data: []byte("currency,usd_per_unit,source,as_of\nUSD,x,s,2025-01-01\n")}
+	bad := "aws,g5.xlarge,us-east-1,a10g,1,24,4,16,,,,,,,,,1,,,,,USD,,,,,src,yesterday,\n"
+	m["offers/aws.csv"] = &fstest.MapFile{Data: []byte(offerHeader + bad)}
+	m["offers/tencent.csv"] = &fstest.MapFile{Data: []byte(offerHeader + "tencent,x,ap-guangzhou,a10g,1,24,4,16,,,,,,,,,1,,,,,USD,,,,,,2025-01-01,\n")}
+	m["offers/zeta.csv"] = &fstest.MapFile{Data: []byte(strings.Replace(offerHeader+bad, "yesterday", "2025-01-01", 1))}
+	want := []string{"regions.csv:1:", "fx.csv:2:", "offers/aws.csv:2: as_of", "offers/tencent.csv:2: source", "offers/zeta.csv:2: provider",
+		"offers/zeta.csv:2: instance_type: aws/g5.xlarge@us-east-1 is listed twice (first at offers/aws.csv:2)"}
+	var first string
+	for run := range 20 {
+		_, err := Parse(m, true)
+		if err == nil {
+			t.Fatal("no error")
+		}
+		got := err.Error()
+		if run == 0 {
+			first = got
+			at := -1
+			for _, w := range want {
+				i := strings.Index(got, w)
+				if i < 0 {
+					t.Fatalf("error:\n%s\nwant it to contain %q", got, w)
+				}
+				if i < at {
+					t.Errorf("%q comes before the problem listed ahead of it:\n%s", w, got)
+				}
+				at = i
+			}
+		} else if got != first {
+			t.Fatalf("run %d reported:\n%s\nrun 0:\n%s", run, got, first)
+		}
+	}
+}
+
 // providerRow is a valid provider without the facts a test adds.
 const providerRow = "- id: aws\n  name: A\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n"
 

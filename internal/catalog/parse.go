@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/parallel"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 )
 
@@ -69,60 +70,70 @@ type Files struct {
 // file, line and column, as an apperr.List.
 func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 	f := &Files{providerCurrency: map[string]string{}}
-	var errs apperr.List
-	read := func(name string) []byte {
+	// Each file is parsed on its own, in parallel (the offer files are most
+	// of a process's start-up), into its own error list; the lists are then
+	// joined in the files' fixed order, so the report does not depend on
+	// the schedule.
+	type part struct {
+		errs   apperr.List
+		offers []*Offer
+		name   string
+	}
+	var parts []*part
+	var tasks []func()
+	add := func(name string, optional bool, parse func(b []byte, errs *apperr.List)) *part {
+		p := &part{name: name}
+		parts = append(parts, p)
 		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			if requireAll || !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: "cannot read", Err: err})
+			if (!optional && requireAll) || !errors.Is(err, fs.ErrNotExist) {
+				p.errs = append(p.errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: "cannot read", Err: err})
 			}
-			return nil
+			return p
 		}
-		return b
+		tasks = append(tasks, func() { parse(b, &p.errs) })
+		return p
 	}
-	if b := read(AcceleratorsFile); b != nil {
-		f.Accelerators = parseAccelerators(AcceleratorsFile, b, &errs)
-	}
-	if b := read(ProvidersFile); b != nil {
-		f.parseProviders(ProvidersFile, b, &errs)
-	}
-	if b := read(RegionsFile); b != nil {
-		f.Regions = parseRegions(RegionsFile, b, &errs)
-	}
-	if b := read(FXFile); b != nil {
-		f.FX = parseFX(FXFile, b, &errs)
-	}
-	if b, err := fs.ReadFile(fsys, MIGProfilesFile); err == nil {
-		f.MIGProfiles = parseMIGProfiles(MIGProfilesFile, b, &errs)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: MIGProfilesFile, Msg: "cannot read", Err: err})
-	}
-	if b, err := fs.ReadFile(fsys, SpotRiskFile); err == nil {
-		f.SpotRisks = ParseSpotRisks(SpotRiskFile, b, &errs)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: SpotRiskFile, Msg: "cannot read", Err: err})
-	}
+	add(AcceleratorsFile, false, func(b []byte, errs *apperr.List) { f.Accelerators = parseAccelerators(AcceleratorsFile, b, errs) })
+	add(ProvidersFile, false, func(b []byte, errs *apperr.List) { f.parseProviders(ProvidersFile, b, errs) })
+	add(RegionsFile, false, func(b []byte, errs *apperr.List) { f.Regions = parseRegions(RegionsFile, b, errs) })
+	add(FXFile, false, func(b []byte, errs *apperr.List) { f.FX = parseFX(FXFile, b, errs) })
+	add(MIGProfilesFile, true, func(b []byte, errs *apperr.List) { f.MIGProfiles = parseMIGProfiles(MIGProfilesFile, b, errs) })
+	add(SpotRiskFile, true, func(b []byte, errs *apperr.List) { f.SpotRisks = ParseSpotRisks(SpotRiskFile, b, errs) })
 	names, err := fs.Glob(fsys, OffersDir+"/*.csv")
 	if err != nil {
-		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "cannot list", Err: err})
+		parts = append(parts, &part{errs: apperr.List{&apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "cannot list", Err: err}}})
 	}
 	if requireAll && len(names) == 0 {
-		errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "no offer files (offers/<provider>.csv)"})
+		parts = append(parts, &part{errs: apperr.List{&apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "no offer files (offers/<provider>.csv)"}}})
 	}
 	sort.Strings(names)
-	seen := map[string]string{} // key -> file:line of its first row
+	offerParts := map[*part]bool{}
 	for _, n := range names {
-		b := read(n)
-		if b == nil {
+		var p *part
+		p = add(n, false, func(b []byte, errs *apperr.List) { p.offers = ParseOffers(n, b, errs) })
+		offerParts[p] = true
+	}
+	parallel.For(len(tasks), func(i int) { tasks[i]() })
+
+	var errs apperr.List
+	type at struct {
+		file string
+		line int
+	}
+	seen := map[string]at{} // key -> the file and line of its first row
+	for _, p := range parts {
+		errs = append(errs, p.errs...)
+		if !offerParts[p] {
 			continue
 		}
-		for _, o := range ParseOffers(n, b, &errs) {
+		for _, o := range p.offers {
 			if first, dup := seen[o.Key()]; dup {
-				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: n, Line: o.srcLine, Field: "instance_type",
-					Msg: fmt.Sprintf("%s is listed twice (first at %s): one row per provider, instance type and region", o.Key(), first)})
+				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: p.name, Line: o.srcLine, Field: "instance_type",
+					Msg: fmt.Sprintf("%s is listed twice (first at %s:%d): one row per provider, instance type and region", o.Key(), first.file, first.line)})
 				continue
 			}
-			seen[o.Key()] = fmt.Sprintf("%s:%d", n, o.srcLine)
+			seen[o.Key()] = at{p.name, o.srcLine}
 			f.Offers = append(f.Offers, o)
 		}
 	}

@@ -15,11 +15,18 @@ import (
 const compatFile = "compat.yaml"
 
 // Compat loads the compatibility matrix: the catalog directory's, or the
-// embedded one when that directory has none (test fixtures).
+// embedded one when that directory has none (test fixtures). It is loaded
+// once per run; preloadCompat may have started it already.
 func (e *Env) Compat() (*compat.Matrix, error) {
-	if e.matrix != nil {
-		return e.matrix, nil
-	}
+	e.compatOnce.Do(func() { e.matrix, e.compatErr = e.loadCompat() })
+	return e.matrix, e.compatErr
+}
+
+// preloadCompat starts loading the matrix in the background, so that a
+// command that needs it after the catalog does not wait for it.
+func (e *Env) preloadCompat() { go e.Compat() }
+
+func (e *Env) loadCompat() (*compat.Matrix, error) {
 	b, err := fs.ReadFile(e.Embedded, compatFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		b, err = fs.ReadFile(data.FS, compatFile)
@@ -31,7 +38,6 @@ func (e *Env) Compat() (*compat.Matrix, error) {
 	if err != nil {
 		return nil, apperr.Wrap(apperr.Internal, "compatibility matrix", apperr.InFile(err, compatFile))
 	}
-	e.matrix = m
 	return m, nil
 }
 

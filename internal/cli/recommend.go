@@ -40,6 +40,7 @@ func newRecommendCmd(e *Env) *cobra.Command {
 			if top < 0 {
 				return apperr.Invalidf("--top", "must be >= 0")
 			}
+			e.preloadCompat() // the checks need it once the catalog is in
 			spec, c, err := e.workloadAndCatalog(file)
 			if err != nil {
 				return err

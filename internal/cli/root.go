@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,7 +44,9 @@ type Env struct {
 	pricesFile string // --prices
 	dbFlag     string // --db
 	cat        *catalog.Catalog
+	compatOnce sync.Once // loads matrix and compatErr
 	matrix     *compat.Matrix
+	compatErr  error
 	check      *app.Checker
 }
 

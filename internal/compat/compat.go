@@ -325,12 +325,14 @@ func (c *checker) cudaSupports(r *Release, b CUDABuild) (bool, string) {
 		}
 		return true, ""
 	}
-	var list []string
 	for _, a := range archs {
-		list = append(list, "sm_"+strings.ReplaceAll(a.cc.String(), ".", "")+map[bool]string{true: "+PTX"}[a.ptx])
 		if a.cc[0] == cc[0] && part(a.cc, 1) <= part(cc, 1) || a.ptx && a.cc.Compare(cc) <= 0 {
 			return true, ""
 		}
+	}
+	list := make([]string, len(archs)) // only a refusal names them
+	for i, a := range archs {
+		list[i] = "sm_" + strings.ReplaceAll(a.cc.String(), ".", "") + map[bool]string{true: "+PTX"}[a.ptx]
 	}
 	return false, fmt.Sprintf("its CUDA %s wheels are built for %s, which does not include sm_%s", b.Toolkit, strings.Join(list, ", "), strings.ReplaceAll(c.a.ComputeCapability, ".", ""))
 }

@@ -223,7 +223,7 @@ func Parse(data []byte) (*Matrix, error) {
 	if err := strictyaml.Decode(data, &m); err != nil {
 		return nil, err
 	}
-	v := validator{lines: strictyaml.IndexLines(data)}
+	v := validator{data: data}
 	v.matrix(&m)
 	if len(v.errs) > 0 {
 		return nil, v.errs
@@ -233,10 +233,14 @@ func Parse(data []byte) (*Matrix, error) {
 
 type validator struct {
 	errs  apperr.List
-	lines strictyaml.Lines
+	data  []byte
+	lines strictyaml.Lines // indexed at the first error: a valid matrix needs none
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
+	if v.lines == nil {
+		v.lines = strictyaml.IndexLines(v.data)
+	}
 	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.lines.Line(path), Field: path, Msg: fmt.Sprintf(format, args...)})
 }
 

@@ -3,12 +3,11 @@ package fit
 import (
 	"cmp"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/parallel"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 
@@ -91,26 +90,8 @@ func (ev *Evaluator) Eval(p *perf.Params, i int) Row {
 // EvalAll predicts every case under p, in parallel.
 func (ev *Evaluator) EvalAll(p *perf.Params) []Row {
 	rows := make([]Row, len(ev.cases))
-	parallel(len(ev.cases), func(i int) { rows[i] = ev.Eval(p, i) })
+	parallel.For(len(ev.cases), func(i int) { rows[i] = ev.Eval(p, i) })
 	return rows
-}
-
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // Options tune the fit.
@@ -175,7 +156,7 @@ func Fit(ev *Evaluator, start *perf.Params, keep func(i int) bool, o Options) *p
 		f.Set(q, f.Get(p)*1.05)
 		var moved []int
 		rows := make([]float64, len(idx))
-		parallel(len(idx), func(x int) { rows[x] = ev.Eval(q, idx[x]).Err })
+		parallel.For(len(idx), func(x int) { rows[x] = ev.Eval(q, idx[x]).Err })
 		for x, i := range idx {
 			// The image-generation model's factors are fitted on the
 			// image rows alone, and the shared factors (architectures,
@@ -212,7 +193,7 @@ func Fit(ev *Evaluator, start *perf.Params, keep func(i int) bool, o Options) *p
 				q := p.Clone()
 				f.Set(q, v)
 				e := make([]float64, len(rows))
-				parallel(len(rows), func(x int) { e[x] = ev.Eval(q, rows[x]).Err })
+				parallel.For(len(rows), func(x int) { e[x] = ev.Eval(q, rows[x]).Err })
 				l := priorLoss(f, v)
 				for x, i := range rows {
 					l += weight[i] * rowLoss(e[x])
