@@ -785,7 +785,8 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 		}
 	}
 	// Warnings, in this order.
-	stale := o.PriceFact(m).Stale(ev.req.Now)
+	// A price the catalog does not have cannot be stale: its date is the row's.
+	stale := !unknown && o.PriceFact(m).Stale(ev.req.Now)
 	// An image service's replicas are kept below full load on purpose: the
 	// headroom is what the latency SLO costs, not waste to warn about.
 	lowUtil := p.Utilization < LowUtilization && !ev.image
@@ -796,7 +797,7 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	spotSvc := sp != nil && service
 	spotPoint := m == catalog.Spot && (o.SpotBasis == catalog.SpotPoint || o.SpotBasis == catalog.SpotBasisUnstated)
 	egressUnknown := e.PriceKnown && e.EgressAssumedGB > 0
-	oldPrice := o.PriceFact(m).AsOf.Before(ev.req.Now.AddDate(-1, 0, 0)) && !ev.req.Now.IsZero()
+	oldPrice := !unknown && o.PriceFact(m).AsOf.Before(ev.req.Now.AddDate(-1, 0, 0)) && !ev.req.Now.IsZero()
 	rsv := e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0
 	lowConf := p.Confidence == "low"
 	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown) +

@@ -236,6 +236,13 @@ func headline(c *advisor.Candidate, svc bool, l Lang) string {
 }
 
 func objectiveSentence(r *advisor.Result, svc bool, l Lang) string {
+	if r.Objective != workload.ObjectiveTime && len(r.Candidates) > 0 && !r.Candidates[0].Cost.PriceKnown {
+		// Unpriced candidates rank last: an unpriced #1 means none has a price.
+		if svc {
+			return am(l, "obj_noprice_svc")
+		}
+		return am(l, "obj_noprice")
+	}
 	switch r.Objective {
 	case workload.ObjectiveTime:
 		if svc {

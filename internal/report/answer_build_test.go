@@ -378,3 +378,46 @@ func TestServiceMaxGPUsNearMiss(t *testing.T) {
 	}
 	t.Errorf("%s in %s does not qualify with max_gpus %d: %s", near.Offer, near.Region, needed, near.Sentence)
 }
+
+// TestAnswerWhenNothingHasAPrice: when no qualifying candidate has a
+// published price (here: only monthly terms accepted, which the offers
+// that qualify do not publish), the answer
+// does not call its #1 the cheapest: it says none can be ranked by cost,
+// names the fastest and asks for a quote, and warns of no stale price for
+// a price that does not exist.
+func TestAnswerWhenNothingHasAPrice(t *testing.T) {
+	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", workload.ObjectiveCost, func(s *workload.Spec) {
+		s.Constraints.Pricing = []workload.PricingMode{"monthly"}
+	})
+	for _, c := range r.Candidates {
+		if c.Cost.PriceKnown {
+			t.Skipf("%s has a price: the case is gone from the catalog", c.Offer.ID())
+		}
+	}
+	if len(r.Candidates) < 2 {
+		t.Fatalf("%d candidates", len(r.Candidates))
+	}
+	for i := 1; i < len(r.Candidates); i++ {
+		if r.Candidates[i].DurationHours < r.Candidates[i-1].DurationHours {
+			t.Errorf("#%d (%.1f h) is faster than #%d (%.1f h): unpriced candidates are ordered by time", i+1, r.Candidates[i].DurationHours, i, r.Candidates[i-1].DurationHours)
+		}
+	}
+	for _, l := range []Lang{English, Chinese} {
+		a := BuildAnswer(r, l)
+		checkAnswerProperties(t, r, a)
+		if a.ObjectiveSentence != am(l, "obj_noprice") {
+			t.Errorf("%s: objective sentence %q", l, a.ObjectiveSentence)
+		}
+		if !strings.Contains(a.Headline, r.Candidates[0].Offer.ID()) || strings.Contains(a.Headline, "cheapest") {
+			t.Errorf("%s: headline %q", l, a.Headline)
+		}
+		for _, k := range a.Risks {
+			if k.Code == "stale_price" || k.Code == "old_price" {
+				t.Errorf("%s: a price that does not exist is called stale: %+v", l, k)
+			}
+		}
+	}
+	if a := BuildAnswer(r, English); !strings.Contains(a.Headline, "No candidate that meets every constraint has a published price") {
+		t.Errorf("headline %q", a.Headline)
+	}
+}

@@ -10,9 +10,9 @@ import (
 var answerMessages = map[string][2]string{
 	// The answer.
 	"head_job":              {"Run it on %s in %s (%s): %s, about %s, %s in total.", "选择 %s（%s，%s）：%s，约 %s，总成本 %s。"},
-	"head_job_noprice":      {"Run it on %s in %s (%s): %s, about %s; its price is unknown.", "选择 %s（%s，%s）：%s，约 %s；价格未知。"},
+	"head_job_noprice":      {"No candidate that meets every constraint has a published price. The fastest is %s in %s (%s): %s, about %s; ask its provider for a quote.", "满足全部约束的候选都没有公开价格。最快的是 %s（%s，%s）：%s，约 %s；请向其提供商询价。"},
 	"head_svc":              {"Serve it on %s in %s (%s): %s on %s, %s per month (%s per hour), time to first token %s, per output token %s.", "选择 %s（%s，%s）部署服务：%s，共 %s，每月 %s（每小时 %s），首 token 延迟 %s，每 token 延迟 %s。"},
-	"head_svc_noprice":      {"Serve it on %s in %s (%s): %s on %s; its price is unknown.", "选择 %s（%s，%s）部署服务：%s，共 %s；价格未知。"},
+	"head_svc_noprice":      {"No fleet that meets the SLO has a published price. The fastest is %s in %s (%s): %s on %s; ask its provider for a quote.", "满足 SLO 的机群都没有公开价格。最快的是 %s（%s，%s）：%s，共 %s；请向其提供商询价。"},
 	"head_none":             {"Nothing qualifies: all %s candidates evaluated were excluded.", "没有符合条件的候选：评估的 %s 个候选全部被排除。"},
 	"head_none_near":        {"Nothing qualifies: all %s candidates evaluated were excluded; the nearest is %s.", "没有符合条件的候选：评估的 %s 个候选全部被排除；最接近的是%s。"},
 	"short_deadline":        {"%s in %s with a deadline of %s", " %s（%s），截止时间需放宽到 %s"},
@@ -31,6 +31,8 @@ var answerMessages = map[string][2]string{
 	"obj_time":              {"Ranked by time to finish: the fastest candidate comes first, whatever it costs.", "按完成时长排名：最快的候选排在第一，不论成本。"},
 	"obj_time_svc":          {"Ranked by the latency of one answer: the fastest fleet comes first, whatever it costs.", "按单次回答的延迟排名：最快的机群排在第一，不论成本。"},
 	"obj_tpd":               {"Ranked by cost per unit of work (%s): the most work per dollar comes first.", "按单位工作量成本（%s）排名：每美元完成工作最多的排在第一。"},
+	"obj_noprice":           {"No candidate has a published price, so none can be ranked by cost: they are ordered by time to finish.", "没有候选有公开价格，无法按成本排名：按完成时长排序。"},
+	"obj_noprice_svc":       {"No fleet has a published price, so none can be ranked by cost: they are ordered by the latency of one answer.", "没有机群有公开价格，无法按成本排名：按单次回答的延迟排序。"},
 	"obj_balanced":          {"Ranked by cost and time together (the product of each relative to the best): a candidate both cheap and fast comes first.", "按成本与时长综合排名（各自相对最优值之积）：既便宜又快的候选排在第一。"},
 	"factor":                {"%[1]s: %[2]s, against %[4]s for %[3]s (%[5]s).", "%[1]s：%[2]s，%[3]s 为 %[4]s（%[5]s）。"},
 	"lower":                 {"%s lower", "低 %s"},
