@@ -373,6 +373,12 @@ const (
 	// WarnOldPrice: the price is more than a year old. args: date, age in
 	// years.
 	WarnOldPrice = "old_price"
+	// WarnSharedPool: a fleet priced per slice on a shared pool
+	// (constraints.shared_gpus) leaves slices of its instances idle, which
+	// only the pool's other workloads pay for. args: idle slices, slices
+	// in all, instances, USD its slices cost (a month for a service),
+	// USD the whole instances cost.
+	WarnSharedPool = "shared_pool"
 )
 
 // CheckWarning is a warning from a Check: its code and sentence, and for

@@ -800,7 +800,17 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	oldPrice := !unknown && o.PriceFact(m).AsOf.Before(ev.req.Now.AddDate(-1, 0, 0)) && !ev.req.Now.IsZero()
 	rsv := e.Reserved != nil && !e.Reserved.CheaperThanOnDemandAt && e.Reserved.BreakEvenUtilization > 0
 	lowConf := p.Confidence == "low"
-	n := b2i(stale) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown) +
+	// A fleet priced per slice on a shared pool pays for the slices it
+	// holds; the slices it leaves idle are paid by whoever else uses them.
+	var sharedArgs []any
+	if sl := c.Plan.Slice; sl != nil && sl.Shared && e.PriceKnown && e.Cost.Compute > 0 {
+		slots := c.Plan.Instances * o.GPUCount * max(1, sl.PerGPU)
+		if idle := slots - c.Plan.Replicas; idle > 0 && c.Plan.Replicas > 0 {
+			whole := e.Cost.Total + e.Cost.Compute*(float64(slots)/float64(c.Plan.Replicas)-1)
+			sharedArgs = []any{idle, slots, c.Plan.Instances, math.Round(e.Cost.Total), math.Round(whole)}
+		}
+	}
+	n := b2i(stale) + b2i(sharedArgs != nil) + b2i(lowUtil) + b2i(spotRisk) + b2i(spotInt) + b2i(rsv) + b2i(lowConf) + b2i(o.RegionInferred) + len(t.warnings) + b2i(unknown) +
 		b2i(spotUnheld) + b2i(spotSvc) + b2i(spotPoint) + b2i(egressUnknown) + b2i(oldPrice)
 	if n == 0 {
 		return
@@ -846,6 +856,9 @@ func (ev *evaluator) finish(c *Candidate, t *task, p *perf.Prediction, m catalog
 	}
 	if spotPoint {
 		ev.warnings = append(ev.warnings, Warning{WarnSpotPoint, []any{math.Round(c.PriceLow*100) / 100, math.Round(c.PriceHigh*100) / 100}})
+	}
+	if sharedArgs != nil {
+		ev.warnings = append(ev.warnings, Warning{WarnSharedPool, sharedArgs})
 	}
 	if egressUnknown {
 		ev.warnings = append(ev.warnings, Warning{WarnEgressUnknown, []any{e.EgressAssumedProvider, math.Round(e.EgressAssumedGB), cost.DefaultEgressUSDPerGB}})

@@ -53,6 +53,59 @@ func TestSharedPoolSmallModelsCheapestOnSlice(t *testing.T) {
 	}
 }
 
+// A fleet priced per slice that leaves slices of its instances idle says
+// so, with the price of the whole instances: the figure a team pays if
+// nothing else uses them. A fleet that fills its instances has no such
+// warning.
+func TestSharedPoolIdleSlicesWarned(t *testing.T) {
+	res, err := Recommend(Request{Spec: spec(t, sdxlShared), Catalog: embedded(t), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := 0
+	for _, c := range res.Candidates {
+		var w *Warning
+		for i := range c.Warnings {
+			if c.Warnings[i].Code == WarnSharedPool {
+				w = &c.Warnings[i]
+			}
+		}
+		s := c.Plan.Slice
+		if s == nil || !s.Shared || !c.Cost.PriceKnown {
+			if w != nil {
+				t.Errorf("%s: a shared-pool warning on a plan not priced per slice: %+v", c.Offer.Key(), w)
+			}
+			continue
+		}
+		slots := c.Plan.Instances * c.Offer.GPUCount * s.PerGPU
+		if slots == c.Plan.Replicas {
+			if w != nil {
+				t.Errorf("%s: every slice used, yet warned: %+v", c.Offer.Key(), w)
+			}
+			continue
+		}
+		if w == nil || len(w.Args) != 5 {
+			t.Fatalf("%s: %d replicas on %d slices without a shared-pool warning: %+v", c.Offer.Key(), c.Plan.Replicas, slots, c.Warnings)
+		}
+		warned++
+		if w.Args[0] != slots-c.Plan.Replicas || w.Args[1] != slots || w.Args[2] != c.Plan.Instances {
+			t.Errorf("%s: args %v, want %d idle of %d on %d instances", c.Offer.Key(), w.Args, slots-c.Plan.Replicas, slots, c.Plan.Instances)
+		}
+		// The whole instances: every instance at its price all month, plus
+		// what is not compute (setup, storage, egress) as the fleet pays it.
+		whole := c.Cost.PricePerHourUSD*float64(c.Plan.Instances)*catalog.HoursPerMonth + c.Cost.Cost.Total - c.Cost.Cost.Compute
+		if got := w.Args[4].(float64); got < whole-1 || got > whole+1 {
+			t.Errorf("%s: whole instances %v a month, want %.0f", c.Offer.Key(), got, whole)
+		}
+		if paid := w.Args[3].(float64); !(paid < w.Args[4].(float64)) {
+			t.Errorf("%s: the slices cost %v, not less than the whole instances %v", c.Offer.Key(), paid, w.Args[4])
+		}
+	}
+	if warned == 0 {
+		t.Error("no candidate leaves a slice idle: the case is not exercised")
+	}
+}
+
 // A 70B model never gets a 1g MIG slice, nor a time-sliced share whose
 // memory cannot hold it.
 func TestSharedPoolLargeModelNoSmallSlice(t *testing.T) {

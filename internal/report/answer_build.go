@@ -461,6 +461,17 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang, dl *Deadli
 			add(w.Code, "medium", am(l, "risk_spot_service", arg(0), arg(1), arg(2)))
 		case advisor.WarnSpotPoint:
 			add(w.Code, "low", am(l, "risk_spot_point", arg(0), arg(1)))
+		case advisor.WarnSharedPool:
+			if len(w.Args) == 5 {
+				money := func(v any) string {
+					f, _ := v.(float64)
+					if svc {
+						return am(l, "per_month_v", usd(f))
+					}
+					return usd(f)
+				}
+				add(w.Code, "medium", am(l, "risk_shared_pool", arg(0), arg(1), arg(2), money(w.Args[3]), money(w.Args[4])))
+			}
 		case advisor.WarnEgressUnknown:
 			add(w.Code, "medium", am(l, "risk_egress_unknown", arg(0), arg(1), arg(2)))
 		case advisor.WarnOldPrice:

@@ -473,6 +473,7 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 	var out []warningGroup
 	at := map[string]int{}
 	texts := map[string]map[string]bool{}
+	sharedLo, sharedHi := math.Inf(1), 0.0 // whole instances / slices paid
 	for _, row := range rows {
 		for _, w := range shownWarnings(row.c) {
 			t := warningIn(l, w)
@@ -480,6 +481,14 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 			if w.Code == advisor.WarnPreferred && len(w.Args) == 1 {
 				if head, _, ok := strings.Cut(fmt.Sprint(w.Args[0]), ": "); ok {
 					key = "preferred\x00" + head
+				}
+			}
+			if w.Code == advisor.WarnSharedPool && len(w.Args) == 5 {
+				key = "shared\x00"
+				paid, _ := w.Args[3].(float64)
+				whole, _ := w.Args[4].(float64)
+				if paid > 0 {
+					sharedLo, sharedHi = math.Min(sharedLo, whole/paid), math.Max(sharedHi, whole/paid)
 				}
 			}
 			i, ok := at[key]
@@ -494,6 +503,13 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 				out[i].ranks = append(out[i].ranks, row.c.Rank)
 			}
 		}
+	}
+	if i, ok := at["shared\x00"]; ok && sharedHi > 0 {
+		times := fixed(sharedLo, 1)
+		if hi := fixed(sharedHi, 1); hi != times {
+			times += "-" + hi
+		}
+		out[i].text = am(l, "agg_shared", times)
 	}
 	for key, i := range at {
 		if head, ok := strings.CutPrefix(key, "preferred\x00"); ok && len(texts[key]) > 1 {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
@@ -82,6 +83,7 @@ var warnTemplates = map[string][2]string{
 	advisor.WarnSpotUnheld:    {"spot unlikely to hold: %v instance(s) kept for the whole job with probability %v%%; about %v interruptions and %v h waiting for capacity expected; priced at that", "竞价难以保持：%v 台实例在整个任务期间不被回收的概率为 %v%%；预计约 %v 次中断、等待容量约 %v 小时；已按此计价"},
 	advisor.WarnSpotService:   {"spot service: about %v interruptions a month; a replica is away %v%% of the time (%v h waiting for capacity each time): keep spares or an on-demand fallback", "竞价服务：每月约 %v 次中断；副本约 %v%% 的时间不可用（每次等待容量约 %v 小时）：请保留备用副本或按需后备"},
 	advisor.WarnSpotPoint:     {"spot price of one zone or listing at one moment: you may pay %v-%v times it", "竞价价格来自某一可用区或挂单的某一时刻：实际可能是它的 %v-%v 倍"},
+	advisor.WarnSharedPool:    {"shared pool: %[4]v assumes other workloads use %[1]v idle slice(s) of the %[2]v on %[3]v instance(s); %[5]v if they do not", "共享 GPU 池：%[4]v 的前提是其他工作负载使用 %[3]v 台实例共 %[2]v 个切片中空闲的 %[1]v 个；若无人使用则为 %[5]v"},
 	advisor.WarnEgressUnknown: {"egress price of %v unknown: %v GB priced at an assumed $%v/GB", "%v 的出网价格未知：%v GB 按假定的 %v 美元/GB 计价"},
 	advisor.WarnOldPrice:      {"old price: published %v, %v years ago; the cost range is widened", "价格陈旧：发布于 %v，已有 %v 年；成本区间已放宽"},
 	advisor.WarnReserved:      {"%v pays off only above %v%% utilisation of the term; this job uses %v%%", "%v 仅在利用率高于 %v%% 时划算；本任务仅使用 %v%%"},
@@ -190,6 +192,15 @@ func WarningText(l Lang, w advisor.Warning) string {
 			return Tr(l, fmt.Sprint(w.Args[0]))
 		}
 		return w.Code
+	}
+	if w.Code == advisor.WarnSharedPool && len(w.Args) == 5 {
+		args := slices.Clone(w.Args)
+		for _, i := range []int{3, 4} {
+			if f, ok := args[i].(float64); ok {
+				args[i] = usd(f)
+			}
+		}
+		w.Args = args
 	}
 	if l != Chinese {
 		return fmt.Sprintf(t[0], w.Args...)
