@@ -469,8 +469,11 @@ type Result struct {
 	Objective  workload.Objective
 	Candidates []*Candidate // ranked
 	Excluded   []Excluded
-	Evaluated  int
-	Notes      []string
+	// Evaluated is len(Candidates) + len(Excluded): every offer, size and
+	// pricing mode kept or excluded (an offer excluded whatever the mode,
+	// as one that does not fit, counts once).
+	Evaluated int
+	Notes     []string
 	// ConfidenceVsNext is how sure the ranking is that #1 beats #2; nil
 	// with fewer than two candidates or no intervals.
 	ConfidenceVsNext *Confidence
@@ -711,7 +714,6 @@ func Recommend(req Request) (*Result, error) {
 			x.Relax, x.Needed = RelaxMaxGPUs, float32(o.GPUCount)
 		}
 	}
-	res.Evaluated = len(res.Excluded) // offers removed before prediction count as evaluated once
 	results := evaluate(req, tasks, modes)
 	nx, nc := len(res.Excluded), 0
 	for _, r := range results {
@@ -728,11 +730,11 @@ func Recommend(req Request) (*Result, error) {
 			sliced = append(sliced, r.candidates...)
 			continue
 		}
-		res.Evaluated += r.evaluated
 		res.Excluded = append(res.Excluded, r.excluded...)
 		res.Candidates = append(res.Candidates, r.candidates...)
 	}
 	res.Candidates = keepSlices(res.Candidates, sliced)
+	res.Evaluated = len(res.Candidates) + len(res.Excluded)
 	// A service keeps only the smallest fleet per offer and mode that
 	// serves the load; a batch job keeps every shape (they trade cost for
 	// time on the Pareto front).

@@ -27,7 +27,6 @@ import (
 type taskResult struct {
 	candidates []*Candidate
 	excluded   []Excluded
-	evaluated  int
 }
 
 // predictKey identifies hardware that predicts the same: one instance type
@@ -345,7 +344,6 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 			r.candidates = ev.cands[c0:n:n]
 		}
 	}()
-	r.evaluated = len(ev.modes)
 	if pr.err != nil {
 		excl("", ReasonNoFabric, pr.err.Error())
 		return r
@@ -354,7 +352,6 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	if span := t.shape.instances; span > 1 && spec.Kind == workload.KindLLMInference && p.Parallelism.PrefillGPUs == 0 && p.Parallelism.NodesPerReplica != span {
 		// A shape for a replica over span instances that the model does
 		// not take: one instance serves it, or another span does.
-		r.evaluated = 0
 		return r
 	}
 	if !p.Fits {

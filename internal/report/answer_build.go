@@ -371,7 +371,9 @@ func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lan
 		if f.code == "latency" {
 			name = imm(l, "f_latency")
 		}
-		fj.Sentence = am(l, "factor", name, f.format(a), runner.Offer.ID(), f.format(b), delta)
+		// The sentence gives the numbers of the factor's table (the JSON's
+		// four significant digits); the difference is the exact one.
+		fj.Sentence = am(l, "factor", name, f.format(roundSig(a)), runner.Offer.ID(), f.format(roundSig(b)), delta)
 		out = append(out, fj)
 	}
 	return out

@@ -99,6 +99,12 @@ func checkAnswerProperties(t *testing.T, r *advisor.Result, a AnswerJSON) {
 		if f.Sentence == "" || !strings.Contains(f.Sentence, want.Offer.ID()) {
 			t.Errorf("factor %s: sentence %q does not name the runner-up", f.Code, f.Sentence)
 		}
+		// The sentence and the factor's table (the JSON) give one number.
+		for _, v := range []float64{*f.Pick, *f.RunnerUp} {
+			if v >= 1000 && v == math.Trunc(v) && !strings.Contains(f.Sentence, thousands(int(v))) {
+				t.Errorf("factor %s: sentence %q does not give the table's %s", f.Code, f.Sentence, thousands(int(v)))
+			}
+		}
 	}
 	// Risks most serious first, one sentence each.
 	for i := 1; i < len(a.Risks); i++ {

@@ -355,39 +355,52 @@ type shownRow struct {
 
 // shownRows are the rows a report shows: the first top (0 = all) after
 // folding every instance type, size and pricing mode into its best-ranked
-// region, unless allRegions.
+// region (regionFolds), unless allRegions.
 func shownRows(r *advisor.Result, top int, allRegions bool) []shownRow {
 	var rows []shownRow
-	if allRegions {
-		for i, c := range r.Candidates {
-			if top > 0 && i >= top {
-				break
-			}
-			rows = append(rows, shownRow{c: c})
-		}
-		return rows
+	var into, others []int
+	if !allRegions {
+		into, others = regionFolds(r.Candidates)
 	}
-	type key struct {
-		provider, instance, mode string
-		gpus                     int
-	}
-	at := map[key]int{}
-	for _, c := range r.Candidates {
-		k := key{c.Offer.Provider, c.Offer.InstanceType, c.Cost.Mode.String(), c.GPUs}
-		if i, ok := at[k]; ok {
-			if i >= 0 {
-				rows[i].others++
-			}
-			continue
-		}
+	for i, c := range r.Candidates {
 		if top > 0 && len(rows) >= top {
-			at[k] = -1 // past the rows shown: its regions are not counted
-			continue
+			break
 		}
-		at[k] = len(rows)
-		rows = append(rows, shownRow{c: c})
+		if allRegions {
+			rows = append(rows, shownRow{c: c})
+		} else if into[i] == i {
+			rows = append(rows, shownRow{c: c, others: others[i]})
+		}
 	}
 	return rows
+}
+
+// regionFolds folds the ranked candidates by instance type, size and
+// pricing mode: into[i] is the index of the best-ranked candidate of i's
+// kind (i itself for that one), and others[i] how many candidates of
+// other regions fold into i. Every surface folds the same way: the
+// table's rows, and the JSON's folded_into and other_regions that the
+// page reads.
+func regionFolds(cs []*advisor.Candidate) (into, others []int) {
+	type key struct {
+		provider, instance string
+		mode               catalog.Mode
+		gpus               int
+	}
+	into, others = make([]int, len(cs)), make([]int, len(cs))
+	at := make(map[key]int, len(cs))
+	for i, c := range cs {
+		k := key{c.Offer.Provider, c.Offer.InstanceType, c.Cost.Mode, c.GPUs}
+		j, ok := at[k]
+		if !ok {
+			j = i
+			at[k] = i
+		} else {
+			others[j]++
+		}
+		into[i] = j
+	}
+	return into, others
 }
 
 // columnDecimals is the number of decimals that prints every value of a

@@ -58,6 +58,12 @@ type CandidateJSON struct {
 	// cost_usd.porting; its delay is in duration_hours for a job.
 	Porting     *cost.Porting    `json:"porting,omitempty"`
 	Parallelism perf.Parallelism `json:"parallelism"`
+	// FoldedInto is the rank of the best-ranked candidate of the same
+	// instance type, size and pricing mode in another region, which a
+	// ranking shows in this one's place (0: this one is shown);
+	// OtherRegions counts the candidates folded into this one.
+	FoldedInto   int `json:"folded_into,omitempty"`
+	OtherRegions int `json:"other_regions,omitempty"`
 	// Plan is the fleet this candidate prices; parallelism (above) is the
 	// layout of one instance as predicted.
 	Plan PlanJSON `json:"plan"`
@@ -398,11 +404,17 @@ func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) Rec
 	if d.Notes == nil {
 		d.Notes = []string{}
 	}
+	into, others := regionFolds(r.Candidates)
 	for i, c := range r.Candidates {
 		if top > 0 && i >= top {
 			break
 		}
-		d.Candidates = append(d.Candidates, CandidateView(c))
+		v := CandidateView(c)
+		if j := into[i]; j != i {
+			v.FoldedInto = r.Candidates[j].Rank
+		}
+		v.OtherRegions = others[i]
+		d.Candidates = append(d.Candidates, v)
 	}
 	d.Excluded = make([]ExcludedJSON, len(r.Excluded))
 	for i, x := range r.Excluded {

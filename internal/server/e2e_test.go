@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gpupick/gpupick/internal/server/web/browsertest"
 
@@ -231,7 +232,22 @@ func (p *pageCheck) rank(example string) {
 func (p *pageCheck) recommendJob(base string) {
 	t := p.t
 	p.load(base, "#recommend")
+	// The tabs follow the arrow keys, Home and End (WAI-ARIA tabs), and
+	// only the selected one is in the Tab order.
+	p.do("focus the tab", e2eVoid(chromedp.Evaluate[chromedp.Void](`document.querySelector('#tabbtn-recommend').focus()`)))
+	for _, k := range []struct{ key, want string }{{kb.ArrowRight, "offers"}, {kb.End, "simulate"}, {kb.ArrowRight, "recommend"}, {kb.ArrowLeft, "simulate"}, {kb.Home, "recommend"}} {
+		p.do("tab key", chromedp.KeyEvent(k.key))
+		got := p.eval("tab", `[document.activeElement.dataset.tab, document.querySelector('.tabs [aria-selected=true]').dataset.tab,
+			[...document.querySelectorAll('.tabs button')].filter(b => b.tabIndex === 0).length, document.querySelector('#tab-' + document.activeElement.dataset.tab).hidden].join(" ")`)
+		if want := k.want + " " + k.want + " 1 false"; got != want {
+			t.Errorf("after %q: focused, selected, in the Tab order, panel hidden = %q, want %q", k.key, got, want)
+		}
+	}
 	p.rank("llama3-8b-lora.yaml")
+	// The answer takes the focus once it is in.
+	if f := p.eval("focus", `document.activeElement ? document.activeElement.id : ""`); f != "answer-title" {
+		t.Errorf("after Rank the focus is on %q, want the answer's heading", f)
+	}
 	zh := p.lang == "zh"
 	// The answer comes first, before the ranking.
 	if order := p.eval("order", `String(document.querySelector('#answer').getBoundingClientRect().bottom <= document.querySelector('#candidates-table').getBoundingClientRect().top)`); order != "true" {
@@ -284,8 +300,33 @@ func (p *pageCheck) recommendJob(base string) {
 		const d = v.map(s => (s.split(".")[1] || "").length); return d.every(x => x === d[0]) ? "" : v.join(" "); })()`); d != "" {
 		t.Errorf("total column with varying decimals: %s", d)
 	}
-	if cap := p.text("caption", "#pareto-caption"); !strings.Contains(cap, strconv.Itoa(points)) {
-		t.Errorf("chart caption %q does not count the %d candidates plotted", cap, points)
+	// The caption counts the points drawn; those not drawn (no price) are
+	// counted too, so that the "show all" count adds up.
+	capText := p.text("caption", "#pareto-caption")
+	var capNums []int
+	for _, m := range regexp.MustCompile(`\d[\d,]*`).FindAllString(capText, -1) {
+		n, _ := strconv.Atoi(strings.ReplaceAll(m, ",", ""))
+		capNums = append(capNums, n)
+	}
+	if len(capNums) == 0 || capNums[0] != points {
+		t.Errorf("chart caption %q does not count the %d candidates plotted", capText, points)
+	}
+	total := points
+	if len(capNums) >= 3 {
+		total = capNums[2]
+	}
+	// The ranking folds regions as the CLI does, and says how many
+	// candidates it folds: the chart's count.
+	note := p.eval("fold note", `(() => { const n = document.querySelector('#fold-note'); return n.hidden ? "" : n.textContent; })()`)
+	if note == "" {
+		t.Errorf("no note on how the ranking folds regions (%d candidates)", total)
+	} else if n, _ := strconv.Atoi(regexp.MustCompile(`\D`).ReplaceAllString(note, "")); n != total {
+		t.Errorf("the ranking's note %q and the chart's caption %q count different candidates", note, capText)
+	}
+	dupJS := `(() => { const seen = {}; let dup = ""; for (const r of document.querySelectorAll('#candidates-table tbody tr')) {
+		if (seen[r.dataset.fold]) dup = r.dataset.fold; seen[r.dataset.fold] = 1; } return dup; })()`
+	if dup := p.eval("folded", dupJS); dup != "" {
+		t.Errorf("one instance type, size and pricing mode in two rows: %s", dup)
 	}
 	if lines := p.eval("limits", `[...document.querySelectorAll('#pareto text.limit-label')].map(e => e.textContent).join("|")`); !strings.Contains(lines, map[bool]string{false: "deadline 24 h", true: "截止 24 小时"}[zh]) {
 		t.Errorf("no deadline line on the chart (limit labels %q)", lines)

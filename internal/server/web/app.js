@@ -45,7 +45,9 @@
       lvl_high: "high", lvl_medium: "medium", lvl_low: "low",
       slo_ok: "meets the SLO", slo_bad: "misses the SLO", vs_slo: "{0} (SLO {1})",
       download_html: "Download the HTML report", download_svg: "Download the chart (SVG)", downloading: "Preparing…",
-      ranked: "Ranking", show_all: "Show all {0} candidates", show_top: "Show the top {0}",
+      ranked: "Ranking", show_all: "Show all {0} rows", show_top: "Show the top {0}",
+      all_regions: "Every region", fold_note: "One row per instance type, size and pricing mode, in its best-ranked region; (+N) = also offered in N other regions, ranked lower ({0} candidates in all).",
+      every_region_note: "One row per candidate: every region ({0} candidates).",
       c_compare: "Compare", c_rank: "#", c_gpus: "GPUs", c_replicas: "Replicas", c_pricing: "Pricing",
       c_hours: "Hours", c_total: "Total $", r80: " (80% range)", c_unit: "{0}",
       c_per_hour: "$/hour", c_per_month: "$/month", c_per_mtok: "$/M tokens", c_ttft: "TTFT ms", c_tpot: "TPOT ms",
@@ -55,15 +57,16 @@
       conf_close: "#1 and #2 ({0}) cannot be told apart: #1 is {1} with probability {2}% within the model's uncertainty. A probe on trial servers (gpupick probe --gpu-bench, then --calibrate) would settle it.",
       c_bottleneck: "Bottleneck", c_flags: "Flags", pareto: "Pareto", warnings_n: "{0} warning(s)",
       compare: "Compare selected", compare_hint: "Tick two or three rows.", compare_heading: "Side by side",
-      caption_job: "Total cost against duration, every candidate ({0}); filled points are on the Pareto front.",
-      caption_svc: "Cost per month against time to first token, every candidate ({0}); filled points are on the Pareto front.",
-      caption_img: "Cost per month against latency per image, every candidate ({0}); filled points are on the Pareto front.",
+      caption_job: "Total cost against duration of {0} candidates; filled points are on the Pareto front.",
+      caption_svc: "Cost per month against time to first token of {0} candidates; filled points are on the Pareto front.",
+      caption_img: "Cost per month against latency per image of {0} candidates; filled points are on the Pareto front.",
       x_latency_s: "latency per image (s)",
       excluded: "Excluded offers", excluded_n: "Excluded offers ({0})", excluded_none: "None.", excluded_all: "Show all {0}",
       no_candidates: "No offer can run this workload. See the excluded offers below.",
       x_hours: "time to finish (h)", y_cost: "total cost (USD)", x_ttft: "time to first token (ms)", y_month: "cost per month (USD)",
       lim_deadline: "deadline {0} h", lim_budget: "budget ${0}", lim_slo_ms: "SLO {0} ms", lim_slo_s: "SLO {0} s", log: " (log)",
       no_chart: "No candidate has both a cost and a duration to plot.",
+      caption_unplotted: " {0} of the {1} candidates have no price and are not drawn.",
       detail_heading: "#{0} {1}", close: "Close", cost_breakdown: "Cost breakdown",
       compute: "compute", storage: "storage", egress: "egress", setup: "setup", spot_overhead: "spot overhead", total: "total",
       warnings: "Warnings", no_warnings: "No warnings.", verdicts: "Verdicts", compat: "Software stack", compliance: "Compliance",
@@ -151,7 +154,9 @@
       lvl_high: "高", lvl_medium: "中", lvl_low: "低",
       slo_ok: "满足 SLO", slo_bad: "未满足 SLO", vs_slo: "{0}（SLO {1}）",
       download_html: "下载 HTML 报告", download_svg: "下载图表（SVG）", downloading: "准备中…",
-      ranked: "排名", show_all: "显示全部 {0} 个候选", show_top: "只显示前 {0} 个",
+      ranked: "排名", show_all: "显示全部 {0} 行", show_top: "只显示前 {0} 个",
+      all_regions: "显示全部区域", fold_note: "每个机型、规模和计费方式一行，显示排名最高的区域；(+N) = 另有 N 个区域提供，排名较低（共 {0} 个候选）。",
+      every_region_note: "每个候选一行：全部区域（共 {0} 个候选）。",
       c_compare: "对比", c_rank: "#", c_gpus: "GPU", c_replicas: "副本", c_pricing: "计费",
       c_hours: "小时", c_total: "总价 $", r80: "（80% 区间）", c_unit: "{0}",
       c_per_hour: "$/小时", c_per_month: "$/月", c_per_mtok: "$/百万 token", c_ttft: "首 token 毫秒", c_tpot: "每 token 毫秒",
@@ -161,15 +166,16 @@
       conf_close: "第 1 名与第 2 名（{0}）在模型误差范围内无法区分：第 1 名{1}的概率仅为 {2}%。在试用服务器上运行 gpupick probe --gpu-bench 再用 --calibrate 即可确定。",
       c_bottleneck: "瓶颈", c_flags: "标记", pareto: "帕累托", warnings_n: "{0} 条警告",
       compare: "对比所选", compare_hint: "勾选两到三行。", compare_heading: "并排对比",
-      caption_job: "总成本与时长，全部 {0} 个候选；实心点位于帕累托前沿。",
-      caption_svc: "每月成本与首 token 时间，全部 {0} 个候选；实心点位于帕累托前沿。",
-      caption_img: "每月成本与每张图像延迟，全部 {0} 个候选；实心点位于帕累托前沿。",
+      caption_job: "总成本与时长，共 {0} 个候选；实心点位于帕累托前沿。",
+      caption_svc: "每月成本与首 token 时间，共 {0} 个候选；实心点位于帕累托前沿。",
+      caption_img: "每月成本与每张图像延迟，共 {0} 个候选；实心点位于帕累托前沿。",
       x_latency_s: "每张图像延迟（秒）",
       excluded: "被排除的报价", excluded_n: "被排除的报价（{0}）", excluded_none: "无。", excluded_all: "显示全部 {0} 个",
       no_candidates: "没有报价能运行此工作负载，请查看下方被排除的报价。",
       x_hours: "完成时长（小时）", y_cost: "总成本（美元）", x_ttft: "首 token 延迟（毫秒）", y_month: "每月成本（美元）",
       lim_deadline: "截止 {0} 小时", lim_budget: "预算 ${0}", lim_slo_ms: "SLO {0} 毫秒", lim_slo_s: "SLO {0} 秒", log: "（对数）",
       no_chart: "没有同时具有成本和时长的候选，无法绘图。",
+      caption_unplotted: "另有 {0} 个候选没有价格，未画出（共 {1} 个）。",
       detail_heading: "#{0} {1}", close: "关闭", cost_breakdown: "成本构成",
       compute: "计算", storage: "存储", egress: "出网流量", setup: "准备", spot_overhead: "抢占开销", total: "合计",
       warnings: "警告", no_warnings: "没有警告。", verdicts: "结论", compat: "软件栈兼容性", compliance: "合规",
@@ -366,7 +372,12 @@
   // ---------- tabs and language ----------
   var TABS = ["recommend", "offers", "simulate"];
   function showTab(name) {
-    $$(".tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
+    // Roving tabindex (WAI-ARIA tabs): Tab reaches the selected tab only;
+    // the arrow keys, Home and End move between tabs.
+    $$(".tabs button").forEach(function (b) {
+      b.setAttribute("aria-selected", String(b.dataset.tab === name));
+      b.tabIndex = b.dataset.tab === name ? 0 : -1;
+    });
     $$("section.tab").forEach(function (s) { s.hidden = s.id !== "tab-" + name; });
     if (location.hash !== "#" + name) history.replaceState(null, "", location.pathname + location.search + "#" + name);
     // A chart's width is known once its tab is visible.
@@ -664,7 +675,9 @@
       }
       $("#recommend-result").hidden = false;
       renderRecommend();
-      if (!relabel) $("#answer").scrollIntoView({ block: "start" });
+      // The answer takes the focus (the button was disabled while it ran,
+      // which left the focus on the page's body).
+      if (!relabel) { $("#answer").scrollIntoView({ block: "start" }); $("#answer-title").focus({ preventScroll: true }); }
     }, function (e) {
       if (seq !== rec.seq) return;
       if (relabel) return;
@@ -678,7 +691,11 @@
   }
 
   function candidates() { return (rec.data && rec.data.candidates) || []; }
-  function shown() { var c = candidates(); return rec.all ? c : c.slice(0, topN()); }
+  // rows are the ranking's rows: by default one per instance type, size
+  // and pricing mode in its best-ranked region (the server's folded_into,
+  // as the CLI folds them), every candidate with "Every region" ticked.
+  function rankRows() { return rec.allRegions ? candidates() : candidates().filter(function (c) { return !c.folded_into; }); }
+  function shown() { var r = rankRows(); return rec.all ? r : r.slice(0, topN()); }
   function cand(rank) { return candidates().filter(function (c) { return c.rank === rank; })[0]; }
   function total(c) { return c.cost_usd ? c.cost_usd.total : null; }
   function isService() {
@@ -752,7 +769,8 @@
   function renderRecommend() {
     var d = rec.data;
     renderAnswer(d);
-    $("#recommend-summary").textContent = (d.summary || "") + (candidates().length ? "" : " " + t("no_candidates"));
+    // The answer's headline already says when nothing qualifies.
+    $("#recommend-summary").textContent = (d.summary || "") + (candidates().length || (d.answer && d.answer.headline) ? "" : " " + t("no_candidates"));
     $("#recommend-freshness").textContent = (d.price_freshness && d.price_freshness.sentence && lang === "en") ? d.price_freshness.sentence : freshnessText(d.price_freshness);
     $("#recommend-freshness").hidden = !$("#recommend-freshness").textContent;
     // With no candidate there is no ranking to show, only why.
@@ -956,7 +974,8 @@
     } };
     var rank = { h: t("c_rank"), cls: "num", cell: function (c) { return el("td", { "class": "num", text: c.rank }); } };
     var offer = { h: t("c_offer"), cls: "offer", cell: function (c) {
-      return el("td", { "class": "offer", title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region }));
+      var more = !rec.allRegions && c.other_regions ? " (+" + c.other_regions + ")" : "";
+      return el("td", { "class": "offer", title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region + more }));
     } };
     var pricing = { h: t("c_pricing"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: mode(c.pricing) }); } };
     var bott = { h: t("c_bottleneck"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: c.bottleneck ? coded("b_", c.bottleneck) : "–" }); } };
@@ -1009,16 +1028,20 @@
     cols.forEach(function (c) { hr.appendChild(el("th", { "class": c.cls, scope: "col" }, c.h, c.rng ? el("span", { "class": "rng", text: t("r80") }) : null)); });
     var tb = clear($("#candidates-table tbody"));
     rows.forEach(function (c) {
-      var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, tabindex: "0" });
+      var tr = el("tr", { "data-rank": c.rank, "data-offer": c.offer, "data-fold": c.offer + "|" + c.gpus + "|" + c.pricing, tabindex: "0" });
       cols.forEach(function (col) { tr.appendChild(col.cell(c)); });
       if (rec.selected === c.rank) tr.classList.add("selected");
       tb.appendChild(tr);
     });
     (rec.compare || []).forEach(function (r) { var b = $("#candidates-table input.compare[data-rank='" + r + "']"); if (b) b.checked = true; });
     updateCompareButton();
-    var all = candidates().length, sa = $("#show-all");
+    var all = rankRows().length, sa = $("#show-all");
     sa.hidden = all <= topN();
-    sa.textContent = rec.all ? t("show_top", topN()) : t("show_all", all);
+    sa.textContent = rec.all ? t("show_top", topN()) : t("show_all", num(all, 0));
+    var folded = candidates().some(function (c) { return c.folded_into; });
+    $("#all-regions-label").hidden = !folded;
+    $("#fold-note").hidden = !folded;
+    $("#fold-note").textContent = t(rec.allRegions ? "every_region_note" : "fold_note", num(candidates().length, 0));
   }
 
   // exclusionGroups is the answer's exclusions by reason, largest first:
@@ -1166,7 +1189,8 @@
     var X = img ? function (c) { return c.latency_s; } : svc ? function (c) { return c.ttft_ms; } : function (c) { return c.duration_hours; };
     var Y = svc ? function (c) { return c.per_month_usd != null ? c.per_month_usd : total(c); } : total;
     var pts = cs.filter(function (c) { return isNum(X(c)) && isNum(Y(c)) && X(c) > 0 && Y(c) > 0; });
-    $("#pareto-caption").textContent = t(img ? "caption_img" : svc ? "caption_svc" : "caption_job", pts.length);
+    $("#pareto-caption").textContent = t(img ? "caption_img" : svc ? "caption_svc" : "caption_job", num(pts.length, 0)) +
+      (pts.length < cs.length ? t("caption_unplotted", num(cs.length - pts.length, 0), num(cs.length, 0)) : "");
     if (!pts.length) { fig.appendChild(el("p", { "class": "status", text: t("no_chart") })); return; }
     var W = chartWidth(fig, 560), H = Math.round(Math.max(240, Math.min(360, W * 0.6)));
     var m = { l: 62, r: 16, t: 16, b: 44 };
@@ -1571,6 +1595,18 @@
 
     $("#lang").addEventListener("change", function () { if (this.value !== lang) setLang(this.value); });
     $$(".tabs button").forEach(function (b) { b.addEventListener("click", function () { showTab(b.dataset.tab); }); });
+    $(".tabs").addEventListener("keydown", function (e) {
+      var i = TABS.indexOf(e.target.dataset && e.target.dataset.tab), n = TABS.length, j;
+      if (i < 0) return;
+      if (e.key === "ArrowRight") j = (i + 1) % n;
+      else if (e.key === "ArrowLeft") j = (i + n - 1) % n;
+      else if (e.key === "Home") j = 0;
+      else if (e.key === "End") j = n - 1;
+      else return;
+      e.preventDefault();
+      showTab(TABS[j]);
+      $("#tabbtn-" + TABS[j]).focus();
+    });
     var h = location.hash.replace("#", "");
     showTab(TABS.indexOf(h) >= 0 ? h : (location.search && !ql ? "offers" : "recommend"));
 
@@ -1595,6 +1631,7 @@
     $("#download-html").addEventListener("click", function () { download("html"); });
     $("#download-svg").addEventListener("click", function () { download("svg"); });
     $("#show-all").addEventListener("click", function () { rec.all = !rec.all; renderTable(); });
+    $("#all-regions").addEventListener("change", function () { rec.allRegions = this.checked; if (rec.data) renderTable(); });
     $("#top").addEventListener("change", function () { if (rec.data) renderTable(); });
     var tb = $("#candidates-table tbody");
     tb.addEventListener("click", function (e) {
