@@ -111,6 +111,8 @@ type Result struct {
 	Commitments []CommitResult `json:"commitments,omitempty"`
 	SeriesStepS float64        `json:"series_step_s"`
 	Series      []SeriesPoint  `json:"series"`
+	// Advice is what to change, decided from the numbers above.
+	Advice *Advice `json:"advice,omitempty"`
 	// events counts the simulator's events (loop turns): arrivals,
 	// completions, ticks, fleet changes. Tests compare it with Estimate.
 	events int64

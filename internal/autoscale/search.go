@@ -58,15 +58,16 @@ func Search(spec *Spec, candidates []Candidate, trace func() Source, opts Option
 	if trace == nil {
 		trace = func() Source { return nil }
 	}
-	// Progress counts candidates searched; each simulation's own calls
-	// report where the search stands, so a caller can stop it there.
+	// Progress counts candidates searched, and within one the share of
+	// its runs done (SearchCandidate); each simulation's own calls report
+	// where the search stands, so a caller can stop it there.
 	progress := opts.Progress
 	var all []SearchEntry
 	for i, c := range candidates {
 		opts.Progress = nil
 		if progress != nil {
 			progress(float64(i), float64(len(candidates)))
-			opts.Progress = func(_, _ float64) { progress(float64(i), float64(len(candidates))) }
+			opts.Progress = func(f, _ float64) { progress(float64(i)+f, float64(len(candidates))) }
 		}
 		entries, err := SearchCandidate(spec, c, trace, opts)
 		if err != nil {
@@ -102,6 +103,26 @@ func SearchCandidate(spec *Spec, c Candidate, trace func() Source, opts Options)
 		base.Pricing.PerHourUSD = c.PricePerHourUSD
 	}
 	cs := &candSearch{base: base, cand: c, trace: trace, opts: opts, seen: map[string]bool{}}
+	if outer := opts.Progress; outer != nil {
+		// opts.Progress hears the share of the candidate's search done, 0
+		// to 1: the runs finished and the current one's progress, over the
+		// runs the estimate expects (the search is adaptive: it may run
+		// more, so the share stops short of 1 until the end).
+		runs := 1
+		if base.Traffic.Kind != TrafficTrace {
+			est := newRunEstimate(&base, nil, c.Model)
+			runs, _ = est.search()
+		}
+		last := 0.0 // a run that adds no entry must not take it back
+		cs.opts.Progress = func(done, total float64) {
+			f := float64(len(cs.entries))
+			if total > 0 {
+				f += math.Min(1, done/total)
+			}
+			last = math.Max(last, math.Min(0.95, f/float64(max(runs, 1))))
+			outer(last, 1)
+		}
+	}
 	if err := cs.run(); err != nil {
 		return nil, err
 	}

@@ -947,6 +947,7 @@ func (s *sim) finish(gpus int) *Result {
 			r.Commitments = append(r.Commitments, cr)
 		}
 	}
+	r.Advice = advise(s.spec, r, s.cap)
 	return r
 }
 

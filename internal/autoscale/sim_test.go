@@ -215,7 +215,8 @@ pricing: {per_hour_usd: 2}
 		t.Error("no candidates accepted")
 	}
 
-	// Progress counts candidates, never goes back, and is called inside
+	// Progress counts candidates and moves within each (a search of one
+	// candidate can take minutes), never goes back, and is called inside
 	// each simulation, so a caller can stop a search early.
 	var seen []float64
 	calls := 0
@@ -231,8 +232,14 @@ pricing: {per_hour_usd: 2}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(seen, []float64{0, 1}) || calls <= res.Evaluated {
-		t.Errorf("progress went through %v in %d calls over %d simulations", seen, calls, res.Evaluated)
+	within := 0 // distinct values strictly inside the first candidate
+	for _, v := range seen {
+		if v > 0 && v < 1 {
+			within++
+		}
+	}
+	if seen[0] != 0 || !slices.Contains(seen, 1) || within < 10 || calls <= res.Evaluated {
+		t.Errorf("progress went through %d values (%d inside the first candidate) in %d calls over %d simulations", len(seen), within, calls, res.Evaluated)
 	}
 	if again.Evaluated != res.Evaluated || again.Best.CostUSD != res.Best.CostUSD {
 		t.Errorf("progress changed the search: %d runs $%.2f, was %d runs $%.2f", again.Evaluated, again.Best.CostUSD, res.Evaluated, res.Best.CostUSD)

@@ -317,7 +317,7 @@ are not done.`,
 				fmt.Fprintln(e.Stderr, report.CLIText(l, "chart.wrote", chart))
 			}
 			if format == report.JSONFmt {
-				return report.WriteJSON(e.Stdout, res)
+				return report.WriteJSON(e.Stdout, report.SimulationIn(res, l))
 			}
 			return report.WriteSimulation(e.Stdout, res, l)
 		},

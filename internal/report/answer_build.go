@@ -346,7 +346,7 @@ func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lan
 		if !okA || !okB {
 			continue
 		}
-		fj := FactorJSON{Code: f.code, Pick: fp(roundSig(a)), RunnerUp: fp(roundSig(b)), Unit: f.unit}
+		fj := FactorJSON{Code: f.code, Pick: fp(factorNum(a, f.unit)), RunnerUp: fp(factorNum(b, f.unit)), Unit: f.unit}
 		fj.PickBetter = a < b
 		if !f.less {
 			fj.PickBetter = a > b
@@ -371,9 +371,7 @@ func factors(r *advisor.Result, pick, runner *advisor.Candidate, svc bool, l Lan
 		if f.code == "latency" {
 			name = imm(l, "f_latency")
 		}
-		// The sentence gives the numbers of the factor's table (the JSON's
-		// four significant digits); the difference is the exact one.
-		fj.Sentence = am(l, "factor", name, f.format(roundSig(a)), runner.Offer.ID(), f.format(roundSig(b)), delta)
+		fj.Sentence = am(l, "factor", name, f.format(a), runner.Offer.ID(), f.format(b), delta)
 		out = append(out, fj)
 	}
 	return out
@@ -641,6 +639,18 @@ func sig(v float64) string {
 
 // roundSig rounds v to four significant digits (the answer's JSON
 // numbers).
+// factorNum is a factor's number in the JSON, as precise as its sentence
+// writes it, so that a table of them shows what the sentence says
+// ($37,955.49, not the $37,960 of four significant digits): money to the
+// cent, other figures from 1,000 up to the hundredth, smaller ones to
+// four significant digits.
+func factorNum(v float64, unit string) float64 {
+	if strings.HasPrefix(unit, "USD") && math.Abs(v) >= 0.01 || math.Abs(v) >= 1000 {
+		return r2(v)
+	}
+	return roundSig(v)
+}
+
 func roundSig(v float64) float64 {
 	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 		return v

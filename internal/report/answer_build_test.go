@@ -93,16 +93,17 @@ func checkAnswerProperties(t *testing.T, r *advisor.Result, a AnswerJSON) {
 			t.Errorf("unknown factor %q", f.Code)
 			continue
 		}
-		if !close4(*f.Pick, p) || !close4(*f.RunnerUp, q) {
+		if !close4(*f.Pick, factorNum(p, f.Unit)) || !close4(*f.RunnerUp, factorNum(q, f.Unit)) {
 			t.Errorf("factor %s: %v vs %v, the candidates have %v vs %v", f.Code, *f.Pick, *f.RunnerUp, p, q)
 		}
 		if f.Sentence == "" || !strings.Contains(f.Sentence, want.Offer.ID()) {
 			t.Errorf("factor %s: sentence %q does not name the runner-up", f.Code, f.Sentence)
 		}
-		// The sentence and the factor's table (the JSON) give one number.
+		// The sentence and the factor's table (the JSON) give one number:
+		// whole from 1,000 up (the page prints no decimals there).
 		for _, v := range []float64{*f.Pick, *f.RunnerUp} {
-			if v >= 1000 && v == math.Trunc(v) && !strings.Contains(f.Sentence, thousands(int(v))) {
-				t.Errorf("factor %s: sentence %q does not give the table's %s", f.Code, f.Sentence, thousands(int(v)))
+			if v >= 1000 && !strings.Contains(f.Sentence, thousands(int(math.Round(v)))) {
+				t.Errorf("factor %s: sentence %q does not give the table's %s", f.Code, f.Sentence, thousands(int(math.Round(v))))
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package report
 
+import "github.com/gpupick/gpupick/internal/autoscale"
+
 // cliMessages holds the fixed phrases of every command other than
 // recommend (gpus, offers, providers, predict, simulate, cost, check), in
 // English and Chinese. Data strings from the domain packages go through Tr
@@ -183,70 +185,80 @@ var cliMessages = map[string][2]string{
 	"chart.wrote":      {"gpupick: wrote the chart to %s (traffic, replicas and p95 latency over time)", "gpupick：图表已写入 %s（流量、副本数和 p95 延迟随时间的变化）"},
 
 	// simulate
-	"sim.plan_head":       {"The plan recommend ranks first: %s in %s (%s), replayed over the day its check replays.", "recommend 排名第一的方案：%s（%s，%s），按其检验所用的同一天重放。"},
-	"sim.plan_check":      {"recommend's check of this plan: %s of %s requests within the SLO (target %s), %s a month.", "recommend 对该方案的检验：%[2]s 个请求中 %[1]s 满足 SLO（目标 %[3]s），每月 %[4]s。"},
-	"sim.plan_saved":      {"gpupick: wrote the plan as a service file to %s (change it and replay it with gpupick simulate -f %[1]s)", "gpupick：方案已作为服务文件写入 %s（可修改后用 gpupick simulate -f %[1]s 重放）"},
-	"u.h":                 {"h", "小时"},
-	"sim.head":            {"Simulation of %s (%s policy) over %.1f h", "%s 的模拟（%s策略），共 %.1f 小时"},
-	"sim.requests":        {"requests", "请求"},
-	"sim.arrived":         {"arrived", "到达"},
-	"sim.completed":       {"completed", "完成"},
-	"sim.dropped":         {"dropped", "丢弃"},
-	"sim.queue_full":      {"(queue full)", "（队列已满）"},
-	"sim.timed_out":       {"timed out", "超时"},
-	"sim.gave_up":         {"(gave up waiting)", "（放弃等待）"},
-	"sim.violations":      {"SLO violations", "违反 SLO"},
-	"sim.pct_requests":    {"% of requests", "% 的请求"},
-	"sim.cost":            {"cost", "成本"},
-	"sim.replica_h":       {"replica-hours", "副本小时"},
-	"sim.instance_h":      {"instance-hours", "实例小时"},
-	"sim.instance_h_unit": {"h (replicas share instances; whole instances billed)", "小时（副本共享实例；按整台实例计费）"},
-	"sim.gpu_h":           {"GPU-hours", "GPU 小时"},
-	"sim.util":            {"utilisation", "利用率"},
-	"sim.util_unit":       {"% of replica time busy", "% 的副本时间处于忙碌"},
-	"sim.mean_replicas":   {"replicas, mean", "平均副本数"},
-	"sim.peak_replicas":   {"replicas, peak", "峰值副本数"},
-	"sim.cold_starts":     {"cold starts", "冷启动"},
-	"sim.scale_events":    {"scale events", "扩缩容次数"},
-	"sim.interruptions":   {"spot interruptions", "竞价实例中断"},
-	"sim.requeued":        {"(%d requests re-queued)", "（%d 个请求重新排队）"},
-	"sim.latency":         {"Latency (s):", "延迟（秒）："},
-	"sim.mean":            {"MEAN", "平均"},
-	"sim.max":             {"MAX", "最大"},
-	"sim.queueing":        {"queueing", "排队"},
-	"sim.first_token":     {"first token", "首 token"},
-	"sim.end_to_end":      {"end to end", "端到端"},
-	"sim.tiers":           {"Tiers:", "层级："},
-	"sim.tier":            {"TIER", "层级"},
-	"sim.tier_price":      {"$/REPLICA-H", "美元/副本小时"},
-	"sim.tier_h":          {"REPLICA-H", "副本小时"},
-	"sim.tier_cost":       {"COST $", "成本（美元）"},
-	"sim.commit":          {"Committed base (the on-demand replicas; the run stands for the traffic the term repeats):", "承诺基数（按需副本；以本次运行代表承诺期内重复的流量）："},
-	"sim.commit_term":     {"TERM", "计费方式"},
-	"sim.commit_base":     {"BASE", "承诺数量"},
-	"sim.commit_price":    {"$/H EACH", "每个美元/小时"},
-	"sim.commit_held":     {"HELD %", "占用 %"},
-	"sim.commit_cost":     {"COST $", "成本（美元）"},
-	"sim.commit_od":       {"ALL ON-DEMAND $", "全部按需（美元）"},
-	"sim.commit_fleet":    {"FLEET $", "整个机群（美元）"},
-	"sim.unit_instance":   {"%d instance(s)", "%d 台实例"},
-	"sim.unit_replica":    {"%d replica(s)", "%d 个副本"},
-	"sim.commit_best":     {"Commit %s on %s and pay on-demand above them: $%.2f over the run against $%.2f all on demand (%.0f%% less). A committed unit pays off when held more than %.0f%% of the time; the last one is held %.0f%%. Paid whether running or not, they may as well stay up: a floor of %[1]s costs nothing more.", "以%[2]s承诺 %[1]s，超出部分按需付费：本次运行 %.2[3]f 美元，全部按需为 %.2[4]f 美元（低 %.0[5]f%%）。承诺的单位占用超过 %.0[6]f%% 的时间即可回本；最后一个的占用为 %.0[7]f%%。承诺的单位无论是否运行都要付费，不妨一直保留：保持 %[1]s 的下限不会多花钱。"},
-	"sim.commit_none":     {"No commitment pays off: none of the on-demand units is held %.0f%% of the run, the least at which %s beats on-demand.", "任何承诺都不划算：没有一个按需单位的占用达到运行时间的 %.0[1]f%%，而这是 %[2]s 胜过按需的最低占用。"},
-	"sim.meets":           {"Verdict: this policy meets the SLO (%.2f%% of requests violate it).", "结论：该策略满足 SLO（%.2f%% 的请求违反）。"},
-	"sim.misses":          {"Verdict: this policy MISSES the SLO (%.2f%% of requests violate it).", "结论：该策略不满足 SLO（%.2f%% 的请求违反）。"},
-	"search.in":           {" in %s", "（%s）"},
-	"search.best":         {"Cheapest that meets the SLO: %s with %s: $%.2f, p95 %.3f s, %.2f%% violations, utilisation %.0f%%", "满足 SLO 的最便宜方案：%s，%s：%.2f 美元，p95 %.3f 秒，违反率 %.2f%%，利用率 %.0f%%"},
-	"search.none":         {"No candidate policy meets the SLO; the closest are below.", "没有候选策略满足 SLO；最接近的如下。"},
-	"search.candidate":    {"CANDIDATE", "候选"},
-	"search.policy":       {"POLICY", "策略"},
-	"search.cost":         {"COST $", "成本（美元）"},
-	"search.p95":          {"P95 s", "P95（秒）"},
-	"search.violations":   {"VIOLATIONS %", "违反率 %"},
-	"search.util":         {"UTIL %", "利用率 %"},
-	"search.met":          {"met", "满足"},
-	"search.missed":       {"missed", "未满足"},
-	"search.runs":         {"%d simulations run.", "共运行 %d 次模拟。"},
+	"sim.plan_head":                    {"The plan recommend ranks first: %s in %s (%s), replayed over the day its check replays.", "recommend 排名第一的方案：%s（%s，%s），按其检验所用的同一天重放。"},
+	"sim.plan_check":                   {"recommend's check of this plan: %s of %s requests within the SLO (target %s), %s a month.", "recommend 对该方案的检验：%[2]s 个请求中 %[1]s 满足 SLO（目标 %[3]s），每月 %[4]s。"},
+	"sim.plan_saved":                   {"gpupick: wrote the plan as a service file to %s (change it and replay it with gpupick simulate -f %[1]s)", "gpupick：方案已作为服务文件写入 %s（可修改后用 gpupick simulate -f %[1]s 重放）"},
+	"u.h":                              {"h", "小时"},
+	"sim.head":                         {"Simulation of %s (%s policy) over %.1f h", "%s 的模拟（%s策略），共 %.1f 小时"},
+	"sim.requests":                     {"requests", "请求"},
+	"sim.arrived":                      {"arrived", "到达"},
+	"sim.completed":                    {"completed", "完成"},
+	"sim.dropped":                      {"dropped", "丢弃"},
+	"sim.queue_full":                   {"(queue full)", "（队列已满）"},
+	"sim.timed_out":                    {"timed out", "超时"},
+	"sim.gave_up":                      {"(gave up waiting)", "（放弃等待）"},
+	"sim.violations":                   {"SLO violations", "违反 SLO"},
+	"sim.pct_requests":                 {"% of requests", "% 的请求"},
+	"sim.cost":                         {"cost", "成本"},
+	"sim.replica_h":                    {"replica-hours", "副本小时"},
+	"sim.instance_h":                   {"instance-hours", "实例小时"},
+	"sim.instance_h_unit":              {"h (replicas share instances; whole instances billed)", "小时（副本共享实例；按整台实例计费）"},
+	"sim.gpu_h":                        {"GPU-hours", "GPU 小时"},
+	"sim.util":                         {"utilisation", "利用率"},
+	"sim.util_unit":                    {"% of replica time busy", "% 的副本时间处于忙碌"},
+	"sim.mean_replicas":                {"replicas, mean", "平均副本数"},
+	"sim.peak_replicas":                {"replicas, peak", "峰值副本数"},
+	"sim.cold_starts":                  {"cold starts", "冷启动"},
+	"sim.scale_events":                 {"scale events", "扩缩容次数"},
+	"sim.interruptions":                {"spot interruptions", "竞价实例中断"},
+	"sim.requeued":                     {"(%d requests re-queued)", "（%d 个请求重新排队）"},
+	"sim.latency":                      {"Latency (s):", "延迟（秒）："},
+	"sim.mean":                         {"MEAN", "平均"},
+	"sim.max":                          {"MAX", "最大"},
+	"sim.queueing":                     {"queueing", "排队"},
+	"sim.first_token":                  {"first token", "首 token"},
+	"sim.end_to_end":                   {"end to end", "端到端"},
+	"sim.tiers":                        {"Tiers:", "层级："},
+	"sim.tier":                         {"TIER", "层级"},
+	"sim.tier_price":                   {"$/REPLICA-H", "美元/副本小时"},
+	"sim.tier_h":                       {"REPLICA-H", "副本小时"},
+	"sim.tier_cost":                    {"COST $", "成本（美元）"},
+	"sim.commit":                       {"Committed base (the on-demand replicas; the run stands for the traffic the term repeats):", "承诺基数（按需副本；以本次运行代表承诺期内重复的流量）："},
+	"sim.commit_term":                  {"TERM", "计费方式"},
+	"sim.commit_base":                  {"BASE", "承诺数量"},
+	"sim.commit_price":                 {"$/H EACH", "每个美元/小时"},
+	"sim.commit_held":                  {"HELD %", "占用 %"},
+	"sim.commit_cost":                  {"COST $", "成本（美元）"},
+	"sim.commit_od":                    {"ALL ON-DEMAND $", "全部按需（美元）"},
+	"sim.commit_fleet":                 {"FLEET $", "整个机群（美元）"},
+	"sim.unit_instance":                {"%d instance(s)", "%d 台实例"},
+	"sim.unit_replica":                 {"%d replica(s)", "%d 个副本"},
+	"sim.commit_best":                  {"Commit %s on %s and pay on-demand above them: $%.2f over the run against $%.2f all on demand (%.0f%% less). A committed unit pays off when held more than %.0f%% of the time; the last one is held %.0f%%. Paid whether running or not, they may as well stay up: a floor of %[1]s costs nothing more.", "以%[2]s承诺 %[1]s，超出部分按需付费：本次运行 %.2[3]f 美元，全部按需为 %.2[4]f 美元（低 %.0[5]f%%）。承诺的单位占用超过 %.0[6]f%% 的时间即可回本；最后一个的占用为 %.0[7]f%%。承诺的单位无论是否运行都要付费，不妨一直保留：保持 %[1]s 的下限不会多花钱。"},
+	"sim.commit_none":                  {"No commitment pays off: none of the on-demand units is held %.0f%% of the run, the least at which %s beats on-demand.", "任何承诺都不划算：没有一个按需单位的占用达到运行时间的 %.0[1]f%%，而这是 %[2]s 胜过按需的最低占用。"},
+	"sim.meets":                        {"Verdict: this policy meets the SLO (%.2f%% of requests violate it).", "结论：该策略满足 SLO（%.2f%% 的请求违反）。"},
+	"sim.misses":                       {"Verdict: this policy MISSES the SLO (%.2f%% of requests violate it).", "结论：该策略不满足 SLO（%.2f%% 的请求违反）。"},
+	"sim.advice.raise_max":             {"Advice: raise the maximum. The fleet sat at its %[1]v replica(s) for %[2]v%% of the run, and %[3]v%% of requests missed the SLO.", "建议：提高副本上限。机群有 %[2]v%% 的时间停在上限 %[1]v 个副本，%[3]v%% 的请求未满足 SLO。"},
+	"sim.advice.faster_replica":        {"Advice: more replicas will not help. Requests hardly waited (p%[4]v %[3]v s), yet a request takes %[1]v s at p%[4]v against the %[2]v s bound: choose a faster GPU, fewer requests in flight per replica, or shorter outputs.", "建议：增加副本无济于事。请求几乎不排队（等待 p%[4]v 为 %[3]v 秒），但请求 p%[4]v 需要 %[1]v 秒，超过 %[2]v 秒的上限：请换更快的 GPU、减少每副本并发请求数或缩短输出。"},
+	"sim.advice.spot_base":             {"Advice: keep more of the fleet on on-demand. %[1]v spot interruption(s) re-queued %[2]v request(s), and %[3]v%% of requests missed the SLO.", "建议：让更多副本使用按需实例。%[1]v 次竞价中断使 %[2]v 个请求重新排队，%[3]v%% 的请求未满足 SLO。"},
+	"sim.advice.scale_sooner":          {"Advice: scale up sooner. Requests waited %[1]v s at p%[4]v while the fleet grew (%[2]v cold start(s)), and %[3]v%% missed the SLO: lower the target per replica, shorten the scale-up delay or keep more replicas warm.", "建议：更早扩容。机群扩容期间请求等待 p%[4]v 为 %[1]v 秒（%[2]v 次冷启动），%[3]v%% 的请求未满足 SLO：请降低每副本目标值、缩短扩容延迟或保留更多热副本。"},
+	"sim.advice.scale_down":            {"Advice: spend less. The SLO holds with margin (%[3]v%% of requests over it, %[4]v%% allowed) and replicas busy only %[1]v%% of the time (%[2]v on average): lower the minimum or raise the target per replica, and simulate again.", "建议：降低开支。SLO 有余量（%[3]v%% 的请求未达标，允许 %[4]v%%），副本只有 %[1]v%% 的时间在工作（平均 %[2]v 个）：请降低副本下限或提高每副本目标值，然后再次模拟。"},
+	"sim.advice.scale_down.fixed":      {"Advice: spend less. The SLO holds with margin (%[3]v%% of requests over it, %[4]v%% allowed) and the %[2]v replicas busy only %[1]v%% of the time: run fewer, or a target policy that follows the traffic, and simulate again.", "建议：降低开支。SLO 有余量（%[3]v%% 的请求未达标，允许 %[4]v%%），%[2]v 个副本只有 %[1]v%% 的时间在工作：请减少副本，或改用随流量伸缩的 target 策略，然后再次模拟。"},
+	"sim.advice.scale_down.serverless": {"Advice: spend less. The SLO holds with margin (%[3]v%% of requests over it, %[4]v%% allowed) and workers busy only %[1]v%% of the time (%[2]v on average): lower min_workers or the idle timeout, or let a worker take more requests, and simulate again.", "建议：降低开支。SLO 有余量（%[3]v%% 的请求未达标，允许 %[4]v%%），工作节点只有 %[1]v%% 的时间在工作（平均 %[2]v 个）：请降低 min_workers 或空闲超时，或让每个工作节点处理更多请求，然后再次模拟。"},
+	"sim.advice.scale_down.mixed":      {"Advice: spend less. The SLO holds with margin (%[3]v%% of requests over it, %[4]v%% allowed) and replicas busy only %[1]v%% of the time (%[2]v on average): lower the on-demand floor or raise the target per replica, and simulate again.", "建议：降低开支。SLO 有余量（%[3]v%% 的请求未达标，允许 %[4]v%%），副本只有 %[1]v%% 的时间在工作（平均 %[2]v 个）：请降低按需副本下限或提高每副本目标值，然后再次模拟。"},
+	"sim.advice.tight":                 {"Advice: add margin. The SLO holds, but %[1]v%% of requests missed it against %[2]v%% allowed: a busier day may break it; keep a spare replica or scale up sooner.", "建议：留出余量。虽然满足 SLO，但有 %[1]v%% 的请求未达标（允许 %[2]v%%）：更繁忙的一天可能突破上限；请保留一个备用副本或更早扩容。"},
+	"sim.advice.keep":                  {"Advice: nothing to change. %[1]v%% of requests missed the SLO against %[2]v%% allowed, with replicas busy %[3]v%% of the time.", "建议：无需调整。%[1]v%% 的请求未满足 SLO（允许 %[2]v%%），副本 %[3]v%% 的时间在工作。"},
+	"search.in":                        {" in %s", "（%s）"},
+	"search.best":                      {"Cheapest that meets the SLO: %s with %s: $%.2f, p95 %.3f s, %.2f%% violations, utilisation %.0f%%", "满足 SLO 的最便宜方案：%s，%s：%.2f 美元，p95 %.3f 秒，违反率 %.2f%%，利用率 %.0f%%"},
+	"search.none":                      {"No candidate policy meets the SLO; the closest are below.", "没有候选策略满足 SLO；最接近的如下。"},
+	"search.candidate":                 {"CANDIDATE", "候选"},
+	"search.policy":                    {"POLICY", "策略"},
+	"search.cost":                      {"COST $", "成本（美元）"},
+	"search.p95":                       {"P95 s", "P95（秒）"},
+	"search.violations":                {"VIOLATIONS %", "违反率 %"},
+	"search.util":                      {"UTIL %", "利用率 %"},
+	"search.met":                       {"met", "满足"},
+	"search.missed":                    {"missed", "未满足"},
+	"search.runs":                      {"%d simulations run.", "共运行 %d 次模拟。"},
 }
 
 // tc renders the CLI phrase key in l, formatted with args.
@@ -255,3 +267,34 @@ func tc(l Lang, key string, args ...any) string { return phrase(cliMessages, l, 
 // CLIText is a fixed phrase of the commands (a note on stderr, a message)
 // in l, for the cli package.
 func CLIText(l Lang, key string, args ...any) string { return tc(l, key, args...) }
+
+// SimulationIn is r as its JSON answer gives it in l: a copy whose
+// advice carries its sentence (r is not changed: a job's result is shared
+// by the polls in every language).
+func SimulationIn(r *autoscale.Result, l Lang) *autoscale.Result {
+	if r == nil || r.Advice == nil {
+		return r
+	}
+	c, a := *r, *r.Advice
+	a.Sentence = AdviceText(l, r)
+	c.Advice = &a
+	return &c
+}
+
+// AdviceText is a run's advice as a sentence in l ("" for none), in the
+// words of its policy where they differ.
+func AdviceText(l Lang, r *autoscale.Result) string {
+	a := r.Advice
+	if a == nil {
+		return ""
+	}
+	args := make([]any, len(a.Args))
+	for i, v := range a.Args {
+		args[i] = v
+	}
+	key := "sim.advice." + a.Code
+	if _, ok := cliMessages[key+"."+r.Policy]; ok {
+		key += "." + r.Policy
+	}
+	return tc(l, key, args...)
+}

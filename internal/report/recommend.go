@@ -336,6 +336,11 @@ type RecommendJSON struct {
 	// Changes is what changed since a saved run (--compare-to); absent
 	// otherwise.
 	Changes *ChangesJSON `json:"changes,omitempty"`
+	// PlanService is, for a service, #1's plan as a service file (the
+	// file simulate -f WORKLOAD.yaml --save-plan writes, its workload
+	// named "workload.yaml"): the API fills it, so that a client can
+	// replay the plan with POST /api/v1/simulations and the workload.
+	PlanService string `json:"plan_service,omitempty"`
 }
 
 func r2(v float64) float64 { return math.Round(v*100) / 100 }

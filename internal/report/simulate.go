@@ -77,6 +77,9 @@ func WriteSimulation(w io.Writer, r *autoscale.Result, l Lang) error {
 		verdict = "sim.misses"
 	}
 	b.WriteString("\n" + tc(l, verdict, r.SLOViolationFraction*100) + "\n")
+	if a := AdviceText(l, r); a != "" {
+		b.WriteString(a + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -380,6 +380,7 @@ func (p *pageCheck) recommendService() {
 	zh := p.lang == "zh"
 	p.do("tab", chromedp.Click(chromedp.CSS(`#tabbtn-recommend`)))
 	p.rank("llama3-70b-chat.yaml")
+	defer p.simulatePlan()
 	head := p.text("service head", "#candidates-table thead")
 	for _, want := range map[bool][]string{false: {"Replicas", "$/month"}, true: {"副本", "$/月"}}[zh] {
 		if !strings.Contains(head, want) {
@@ -576,6 +577,34 @@ func (p *pageCheck) offers(base string) {
 	p.noEnglish("#offers-table")
 }
 
+// simulatePlan replays the recommended service's plan from its answer:
+// the Simulate tab opens with #1's plan and the workload, runs it, and
+// ends with advice; then the Recommend tab comes back as it was.
+func (p *pageCheck) simulatePlan() {
+	t := p.t
+	zh := p.lang == "zh"
+	if b := p.text("simulate plan", "#simulate-plan"); b != map[bool]string{false: "Simulate this plan", true: "模拟此方案"}[zh] {
+		t.Errorf("the service's answer offers no way to simulate its plan (%q)", b)
+		return
+	}
+	offer := p.eval("pick", `document.querySelector('#candidates-table tbody tr').dataset.offer`)
+	p.do("simulate the plan", chromedp.Click(chromedp.CSS(`#simulate-plan`)),
+		p.poll(`document.querySelector('#sim-advice') !== null || document.querySelector('#sim-status').classList.contains('error')`))
+	if st := p.text("status", "#sim-status"); strings.Contains(st, "Failed") || strings.Contains(st, "失败") {
+		t.Fatalf("simulating the plan: %s", st)
+	}
+	if tab := p.eval("tab", `document.querySelector('.tabs [aria-selected=true]').dataset.tab`); tab != "simulate" {
+		t.Errorf("the plan is simulated on the %s tab", tab)
+	}
+	if svc := p.eval("service", `document.querySelector('#service').value`); !strings.Contains(svc, "offer: "+offer) || !strings.Contains(svc, "kind: model") {
+		t.Errorf("the service file is not #1's plan (%s):\n%s", offer, svc)
+	}
+	if a := p.text("advice", "#sim-advice"); !strings.HasPrefix(a, map[bool]string{false: "Advice: ", true: "建议："}[zh]) {
+		t.Errorf("the plan's simulation gives no advice: %q", a)
+	}
+	p.do("back", chromedp.Click(chromedp.CSS(`#tabbtn-recommend`)))
+}
+
 func (p *pageCheck) simulate(base string) {
 	t := p.t
 	p.load(base, "#simulate")
@@ -589,6 +618,10 @@ func (p *pageCheck) simulate(base string) {
 	}
 	if slo := p.eval("slo line", `String(document.querySelectorAll('#sim-charts [data-chart=latency] line.limit').length)`); slo != "1" {
 		t.Error("no SLO line on the latency chart")
+	}
+	// The result ends with what to change, in a sentence.
+	if a := p.text("advice", "#sim-advice"); !strings.HasPrefix(a, map[bool]string{false: "Advice: ", true: "建议："}[p.lang == "zh"]) || len([]rune(a)) < 30 {
+		t.Errorf("the simulation gives no advice: %q", a)
 	}
 	p.noEnglish("#sim-summary")
 	p.view("simulate")
@@ -623,8 +656,17 @@ func (p *pageCheck) simulate(base string) {
 	if st := p.text("cancelled", "#sim-status"); st != map[bool]string{false: "Cancelled.", true: "已取消。"}[p.lang == "zh"] {
 		t.Errorf("after cancel: %q", st)
 	}
-	p.do("search", chromedp.Click(chromedp.CSS(`#sim-run`)),
+	// The search reports how far it is, not 0% until its end.
+	p.do("search", e2eVoid(chromedp.Evaluate[chromedp.Void](`window.__progress = []; window.__watch = setInterval(() => {
+			const e = document.querySelector('#sim-progress'); if (!e.hidden) window.__progress.push(e.value); }, 100)`)),
+		chromedp.Click(chromedp.CSS(`#sim-run`)),
 		p.poll(`document.querySelector('#search-table') !== null || document.querySelector('#sim-status').classList.contains('error')`))
+	var moved, readings int
+	fmt.Sscan(p.eval("progress", `(() => { clearInterval(window.__watch); const v = window.__progress.filter(x => x > 0 && x < 1);
+		return v.length + " " + window.__progress.length; })()`), &moved, &readings)
+	if readings >= 5 && moved == 0 {
+		t.Errorf("the search's progress stayed at 0 or 1 over %d readings a tenth of a second apart", readings)
+	}
 	if n := p.eval("search rows", `String(document.querySelectorAll('#search-table tbody tr').length)`); n == "0" {
 		t.Errorf("search result: %s", p.text("status", "#sim-status"))
 	}

@@ -288,6 +288,13 @@ func (s *Server) recommend(w http.ResponseWriter, r *http.Request, in *Recommend
 		return report.RecommendJSON{}, errWritten
 	}
 	d := report.RecommendationIn(spec.Name, string(spec.Kind), res, top, l)
+	if d.Answer.Service && len(res.Candidates) > 0 && res.Candidates[0].Plan.Scaling != nil {
+		// #1's plan as a service file, for the page's "simulate this plan":
+		// the file simulate -f WORKLOAD --save-plan writes.
+		if b, err := advisor.PlanFile(advisor.PlanInput{Spec: spec, Catalog: st.cat}, res.Candidates[0], "workload.yaml"); err == nil {
+			d.PlanService = string(b)
+		}
+	}
 	localizeRecommendation(&d, res, l)
 	d.GroupExclusions() // with the reasons in the reader's language
 	if exclusions != "all" {

@@ -172,6 +172,7 @@ func localizeCheck(v *report.CheckJSON, l report.Lang) {
 // localizeJob puts a simulation job's sentences in l: the search's policy
 // summaries and the error. The stored result is left as it is.
 func localizeJob(j *JobJSON, l report.Lang) {
+	j.Result = report.SimulationIn(j.Result, l) // its advice, in every language
 	if l == report.English {
 		return
 	}

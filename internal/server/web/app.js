@@ -45,6 +45,7 @@
       lvl_high: "high", lvl_medium: "medium", lvl_low: "low",
       slo_ok: "meets the SLO", slo_bad: "misses the SLO", vs_slo: "{0} (SLO {1})",
       download_html: "Download the HTML report", download_svg: "Download the chart (SVG)", downloading: "Preparing…",
+      simulate_plan: "Simulate this plan", simulate_plan_hint: "Replays a day of this service's traffic against #1's fleet, as recommend checked it.",
       ranked: "Ranking", show_all: "Show all {0} rows", show_top: "Show the top {0}",
       all_regions: "Every region", fold_note: "One row per instance type, size and pricing mode, in its best-ranked region; (+N) = also offered in N other regions, ranked lower ({0} candidates in all).",
       every_region_note: "One row per candidate: every region ({0} candidates).",
@@ -154,6 +155,7 @@
       lvl_high: "高", lvl_medium: "中", lvl_low: "低",
       slo_ok: "满足 SLO", slo_bad: "未满足 SLO", vs_slo: "{0}（SLO {1}）",
       download_html: "下载 HTML 报告", download_svg: "下载图表（SVG）", downloading: "准备中…",
+      simulate_plan: "模拟此方案", simulate_plan_hint: "用第 1 名的机群回放该服务一天的流量，与推荐时的检查相同。",
       ranked: "排名", show_all: "显示全部 {0} 行", show_top: "只显示前 {0} 个",
       all_regions: "显示全部区域", fold_note: "每个机型、规模和计费方式一行，显示排名最高的区域；(+N) = 另有 N 个区域提供，排名较低（共 {0} 个候选）。",
       every_region_note: "每个候选一行：全部区域（共 {0} 个候选）。",
@@ -823,7 +825,24 @@
     return num(v, Math.abs(v) < 10 ? 2 : Math.abs(v) < 100 ? 1 : 0) + (u ? " " + u : "");
   }
 
+  // simulatePlan replays #1's plan of a service (the answer's plan_service,
+  // with the workload of the form) on the Simulate tab.
+  function simulatePlan() {
+    var d = rec.data;
+    if (!d || !d.plan_service) return;
+    $("#service").value = d.plan_service;
+    $("#sim-workload").value = $("#workload").value;
+    $("#sim-example").value = "";
+    $("#sim-search").checked = false;
+    sim.trace = null; $("#trace-status").textContent = "";
+    showTab("simulate");
+    $("#tabbtn-simulate").focus();
+    runSim();
+  }
+
   function renderAnswer(d) {
+    $("#simulate-plan").hidden = !d.plan_service;
+    $("#simulate-plan").title = t("simulate_plan_hint");
     var a = d.answer, body = clear($("#answer-body"));
     var head = $("#answer-headline"), obj = $("#answer-objective");
     var top = candidates()[0], svc = isService();
@@ -1505,6 +1524,8 @@
       [t("cold_starts"), r.cold_starts == null ? null : num(r.cold_starts, 0)],
       [t("utilization"), pct(r.utilization)], [t("cost_usd"), usd(r.cost_usd)]
     ], "sim-kv"));
+    // What to change, in a sentence (the simulator decides; the page says it).
+    if (r.advice && r.advice.sentence) sum.appendChild(el("p", { id: "sim-advice", "class": "advice " + (r.slo_met ? "ok" : "bad"), text: r.advice.sentence }));
     if (r.commitments && r.commitments.length) renderCommitments(sum, r.commitments);
     var s = r.series || [];
     if (!s.length) return;
@@ -1629,6 +1650,7 @@
     $("#probe-clear").addEventListener("click", clearProbe);
     $("#save-run").addEventListener("click", saveWorkload);
     $("#download-html").addEventListener("click", function () { download("html"); });
+    $("#simulate-plan").addEventListener("click", simulatePlan);
     $("#download-svg").addEventListener("click", function () { download("svg"); });
     $("#show-all").addEventListener("click", function () { rec.all = !rec.all; renderTable(); });
     $("#all-regions").addEventListener("change", function () { rec.allRegions = this.checked; if (rec.data) renderTable(); });
