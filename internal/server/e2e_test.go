@@ -289,6 +289,11 @@ func (p *pageCheck) recommendJob(base string) {
 	if rows != 10 || points <= 100 {
 		t.Errorf("%d rows and %d points: want the top 10 in the table and every candidate on the chart", rows, points)
 	}
+	// Each row says how it is paid for, on a phone too (where the pricing
+	// column is hidden, under the offer).
+	if row := p.text("first row", "#candidates-table tbody tr"); !regexp.MustCompile(`spot|on-demand|monthly|reserved|抢占式|按需|包月|预留`).MatchString(row) {
+		t.Errorf("the first row does not say its pricing mode: %q", row)
+	}
 	head := p.text("table head", "#candidates-table thead")
 	if !strings.Contains(head, map[bool]string{false: "Total $", true: "总价 $"}[zh]) || !strings.Contains(head, map[bool]string{false: "USD per million tokens trained", true: "美元/百万训练 token"}[zh]) && p.width > 800 {
 		t.Errorf("job table headers %q", head)

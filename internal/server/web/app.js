@@ -994,7 +994,9 @@
     var rank = { h: t("c_rank"), cls: "num", cell: function (c) { return el("td", { "class": "num", text: c.rank }); } };
     var offer = { h: t("c_offer"), cls: "offer", cell: function (c) {
       var more = !rec.allRegions && c.other_regions ? " (+" + c.other_regions + ")" : "";
-      return el("td", { "class": "offer", title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region + more }));
+      // On a phone the pricing column is hidden: the mode goes under the offer.
+      return el("td", { "class": "offer", title: c.instance_type + " @ " + c.region }, c.offer, el("small", { "class": "hint", text: " " + c.region + more }),
+        el("small", { "class": "hint phone", text: " · " + mode(c.pricing) }));
     } };
     var pricing = { h: t("c_pricing"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: mode(c.pricing) }); } };
     var bott = { h: t("c_bottleneck"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: c.bottleneck ? coded("b_", c.bottleneck) : "–" }); } };
