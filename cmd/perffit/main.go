@@ -20,17 +20,18 @@ import (
 )
 
 func main() {
-	check := flag.Bool("check", false, "do not write: exit 1 when model.json or accuracy.md differs from a fresh fit")
+	check := flag.Bool("check", false, "do not write: exit 1 when model.json, accuracy.md or evidence.json differs from a fresh fit")
 	modelPath := flag.String("model", "internal/perf/model.json", "where to write the fitted model")
 	docPath := flag.String("doc", "docs/accuracy.md", "where to write the accuracy report")
+	evidencePath := flag.String("evidence", "internal/perf/evidence.json", "where to write the published measurements shown beside predictions")
 	flag.Parse()
-	if err := run(*check, *modelPath, *docPath); err != nil {
+	if err := run(*check, *modelPath, *docPath, *evidencePath); err != nil {
 		fmt.Fprintln(os.Stderr, "perffit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(check bool, modelPath, docPath string) error {
+func run(check bool, modelPath, docPath, evidencePath string) error {
 	files, err := catalog.Parse(data.FS, true)
 	if err != nil {
 		return err
@@ -53,11 +54,15 @@ func run(check bool, modelPath, docPath string) error {
 		return err
 	}
 	doc := []byte(res.Markdown())
+	evidence, err := res.EvidenceJSON(cat)
+	if err != nil {
+		return err
+	}
 	stale := false
 	for _, f := range []struct {
 		path string
 		data []byte
-	}{{modelPath, model}, {docPath, doc}} {
+	}{{modelPath, model}, {docPath, doc}, {evidencePath, evidence}} {
 		old, _ := os.ReadFile(f.path)
 		if bytes.Equal(old, f.data) {
 			fmt.Printf("%s is current\n", f.path)

@@ -240,6 +240,10 @@ type Candidate struct {
 	PerMonthUSD float64
 	Pareto      bool
 	Warnings    []Warning
+	// Evidence is the published measurements nearest to this candidate's
+	// job, nearest first: set for #1 and the runner-up (the best candidate
+	// of another instance type) only.
+	Evidence []perf.Evidence
 }
 
 // Plan is what a candidate deploys and pays for: whole instances, the
@@ -334,6 +338,10 @@ func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *p
 	}
 	return pl
 }
+
+// EvidenceShown is how many published measurements an answer shows
+// beside a prediction.
+const EvidenceShown = 3
 
 // Warning is a caveat on a candidate: a code with its arguments, rendered
 // in the reader's language by the report package.
@@ -749,6 +757,15 @@ func Recommend(req Request) (*Result, error) {
 		}
 	}
 	res.NearMisses = nearMisses(req, res, modes)
+	for i, c := range res.Candidates {
+		if i == 0 || c.Offer.Provider != res.Candidates[0].Offer.Provider || c.Offer.InstanceType != res.Candidates[0].Offer.InstanceType {
+			a, _ := req.Catalog.Accelerator(c.Offer.GPU)
+			c.Evidence = perf.NearestEvidence(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows(), EvidenceShown)
+			if i > 0 {
+				break
+			}
+		}
+	}
 	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
 		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)

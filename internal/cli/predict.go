@@ -58,6 +58,7 @@ func newPredictCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return apperr.Wrap(apperr.Invalid, "predict", err)
 			}
+			p.Evidence = perf.NearestEvidence(perf.QueryOf(spec, cl.GPU, p.GPUs), perf.EvidenceRows(), perf.EvidenceListed)
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, p)
 			}

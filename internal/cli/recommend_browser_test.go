@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/perf"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,6 +63,12 @@ func TestRecommendHTMLInBrowser(t *testing.T) {
 	allow := append([]string{"calibrate", "bench", "log", "constraints"}, browsertest.Commands...)
 	for _, o := range catalogtest.Embedded(t).Offers {
 		allow = append(allow, strings.FieldsFunc(strings.ToLower(o.ID()+" "+o.Region), func(r rune) bool { return r < 'a' || r > 'z' })...)
+	}
+	slices.Sort(allow)
+	// The published results beside the answer name their models and
+	// frameworks as their sources do (product names).
+	for _, r := range perf.EvidenceRows() {
+		allow = append(allow, strings.FieldsFunc(strings.ToLower(r.Model+" "+r.Framework), func(r rune) bool { return r < 'a' || r > 'z' })...)
 	}
 	slices.Sort(allow)
 	allow = slices.Compact(allow)

@@ -158,6 +158,10 @@ type Prediction struct {
 	Fix         string   `json:"fix,omitempty"`
 	Confidence  string   `json:"confidence"`
 	Assumptions []string `json:"assumptions"`
+	// Evidence is the published measurements nearest to this job (see
+	// NearestEvidence); predict fills it, the ranking's predictions leave
+	// it empty (recommend's answer carries it for #1 and the runner-up).
+	Evidence []Evidence `json:"evidence,omitempty"`
 }
 
 // Predict runs the model, with the embedded fitted parameters, for spec on

@@ -1,5 +1,7 @@
 package report
 
+import "github.com/gpupick/gpupick/internal/perf"
+
 // AnswerJSON is the answer a reader needs before the ranking: which offer,
 // why it beats the runner-up, what it costs, how long (or, for a service,
 // how many replicas at what latency), how sure, and what could go wrong.
@@ -147,6 +149,10 @@ type AnswerPickJSON struct {
 	Pricing  string   `json:"pricing"`
 	Plan     string   `json:"plan"` // the plan sentence
 	TotalUSD *float64 `json:"total_usd"`
+	// Evidence is the published measurements nearest to this job, nearest
+	// first (see perf.Evidence: source, url, date, measured, predicted,
+	// unit, ratio, distance).
+	Evidence []perf.Evidence `json:"evidence,omitempty"`
 }
 
 // FactorJSON is one factor that separates the pick from the runner-up.

@@ -11,6 +11,7 @@ import (
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compliance"
+	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -204,7 +205,50 @@ func answerPick(c *advisor.Candidate, l Lang) *AnswerPickJSON {
 	if c.Cost.PriceKnown {
 		p.TotalUSD = fp(r2(c.Cost.Cost.Total))
 	}
+	p.Evidence = c.Evidence
 	return p
+}
+
+// evidenceUnitZh rewrites the units of published measurements (free text,
+// as each source states them) in Chinese, longest phrases first.
+var evidenceUnitZh = strings.NewReplacer(
+	" (system)", "（整机）", " (one stream)", "（单流）", " (decode)", "（解码）",
+	"output tokens/s/GPU", "输出 token/秒/GPU", "output tokens/s", "输出 token/秒", "tokens/s/GPU", "token/秒/GPU", "tokens/s", "token/秒",
+	" (", "（", " at ", "，", "tok/s/user", "token/秒/用户", "(system)", "（整机）", "(one stream)", "（单流）", "(decode)", "（解码）",
+	" per 8-GPU node)", "/8-GPU 节点）", " GPUs)", " 块 GPU）", " HPUs)", " 块 HPU）", "(", "（",
+	"s per iteration", "秒/迭代", "s/step", "秒/步", "images/s", "张图/秒", "it/s", "迭代/秒", "ms/token", "毫秒/token")
+
+// evidenceUnit is a published measurement's unit in l.
+func evidenceUnit(l Lang, u string) string {
+	if l != Chinese {
+		return u
+	}
+	switch u {
+	case "s":
+		return "秒"
+	case "ms":
+		return "毫秒"
+	}
+	return evidenceUnitZh.Replace(u)
+}
+
+// evidenceLines write the published measurements nearest to the pick's
+// job, one sentence each, led by a sentence when none is near.
+func evidenceLines(ev []perf.Evidence, l Lang) []string {
+	if len(ev) == 0 {
+		return nil
+	}
+	var out []string
+	if ev[0].Distance > perf.EvidenceNear {
+		out = append(out, am(l, "ev_far", strconv.FormatFloat(ev[0].Distance, 'f', 1, 64), strconv.FormatFloat(perf.EvidenceNear, 'f', 1, 64)))
+	}
+	for _, e := range ev {
+		job := strings.TrimSpace(e.Model + " " + e.Kind)
+		setup := strings.Join(slices.DeleteFunc([]string{e.Framework, e.Precision}, func(s string) bool { return s == "" || s == "other" }), am(l, "list_sep"))
+		out = append(out, am(l, "ev_line", job, e.GPUs, e.Accelerator, setup, e.Source, e.Date,
+			sig(e.Measured), evidenceUnit(l, e.Unit), sig(e.Predicted), strconv.FormatFloat(e.Ratio, 'f', 2, 64), strconv.FormatFloat(e.Distance, 'f', 1, 64)))
+	}
+	return out
 }
 
 func headline(c *advisor.Candidate, svc bool, l Lang) string {

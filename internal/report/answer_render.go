@@ -31,6 +31,8 @@ type answerLines struct {
 	terms               []string // one sentence per pricing mode, then which wins
 	dayHead             string   // "The service's day:" or empty
 	day                 []string // base, peak, losses, simulated day
+	evidenceHead        string   // "Published results nearest to #1's job:" or empty
+	evidence            []string
 }
 
 func answerParts(a AnswerJSON, l Lang) answerLines {
@@ -97,6 +99,11 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 	}
 	for _, n := range a.NearMisses {
 		p.near = append(p.near, n.Sentence)
+	}
+	if a.Pick != nil {
+		if p.evidence = evidenceLines(a.Pick.Evidence, l); len(p.evidence) > 0 {
+			p.evidenceHead = am(l, "ev_head")
+		}
 	}
 	return p
 }
@@ -186,10 +193,12 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "%s\n", s)
 		}
 	}
-	if p.dayHead != "" {
-		fmt.Fprintf(b, "%s\n", heading(l, p.dayHead))
-		for _, s := range p.day {
-			fmt.Fprintf(b, "  - %s\n", s)
+	for _, sec := range [][]string{append([]string{p.dayHead}, p.day...), append([]string{p.evidenceHead}, p.evidence...)} {
+		if sec[0] != "" {
+			fmt.Fprintf(b, "%s\n", heading(l, sec[0]))
+			for _, s := range sec[1:] {
+				fmt.Fprintf(b, "  - %s\n", s)
+			}
 		}
 	}
 	if p.termsHead != "" {
@@ -236,10 +245,12 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "\n%s\n", strings.Join(facts, "\n"))
 	}
-	if p.dayHead != "" {
-		fmt.Fprintf(b, "\n**%s**\n", mdEscape(p.dayHead))
-		for _, s := range p.day {
-			fmt.Fprintf(b, "- %s\n", mdEscape(s))
+	for _, sec := range [][]string{append([]string{p.dayHead}, p.day...), append([]string{p.evidenceHead}, p.evidence...)} {
+		if sec[0] != "" {
+			fmt.Fprintf(b, "\n**%s**\n", mdEscape(sec[0]))
+			for _, s := range sec[1:] {
+				fmt.Fprintf(b, "- %s\n", mdEscape(s))
+			}
 		}
 	}
 	if p.termsHead != "" {
@@ -305,12 +316,17 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
 	}
-	if p.dayHead != "" {
-		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"day\">\n", e(p.dayHead))
-		for _, s := range p.day {
-			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
+	for _, sec := range []struct {
+		class string
+		lines []string
+	}{{"day", append([]string{p.dayHead}, p.day...)}, {"evidence", append([]string{p.evidenceHead}, p.evidence...)}} {
+		if sec.lines[0] != "" {
+			fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"%s\">\n", e(sec.lines[0]), sec.class)
+			for _, s := range sec.lines[1:] {
+				fmt.Fprintf(b, "<li>%s</li>\n", e(s))
+			}
+			b.WriteString("</ul>\n")
 		}
-		b.WriteString("</ul>\n")
 	}
 	if p.termsHead != "" {
 		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"terms\">\n", e(p.termsHead))

@@ -194,6 +194,12 @@ func writeAssumptions(b *strings.Builder, p perf.Prediction, l Lang) {
 	for _, a := range p.Assumptions {
 		fmt.Fprintf(b, "  - %s\n", Tr(l, a))
 	}
+	if lines := evidenceLines(p.Evidence, l); len(lines) > 0 {
+		b.WriteString("\n" + heading(l, am(l, "ev_head_job")) + "\n")
+		for _, s := range lines {
+			fmt.Fprintf(b, "  - %s\n", s)
+		}
+	}
 }
 
 // kindText names a workload kind in l.

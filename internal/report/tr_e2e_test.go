@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gpupick/gpupick/internal/perf"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -142,6 +143,12 @@ func trAllowedWords(t *testing.T) map[string]bool {
 			for _, w := range strings.FieldsFunc(c.Scope, letters) {
 				allowed[w] = true
 			}
+		}
+	}
+	// Published results name their models as their sources do.
+	for _, r := range perf.EvidenceRows() {
+		for _, w := range strings.FieldsFunc(r.Model, letters) {
+			allowed[w] = true
 		}
 	}
 	for _, a := range cat.Accelerators {

@@ -146,10 +146,14 @@ func TestModelAndReportAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	evidence, err := r.EvidenceJSON(catalogtest.Embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range []struct {
 		path string
 		data []byte
-	}{{"../model.json", model}, {"../../../docs/accuracy.md", []byte(r.Markdown())}} {
+	}{{"../model.json", model}, {"../../../docs/accuracy.md", []byte(r.Markdown())}, {"../evidence.json", evidence}} {
 		if *update {
 			if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
 				t.Fatal(err)

@@ -7,8 +7,10 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 
@@ -209,4 +211,48 @@ func errText(r Row) string {
 		return "does not fit"
 	}
 	return fmt.Sprintf("%+.3f", r.Err)
+}
+
+// EvidenceJSON renders evidence.json: every scored row that fits, as
+// perf.EvidenceRow with what the fitted model predicts for it, in the
+// order of the rows. cat resolves each row's accelerator to its id,
+// architecture and vendor.
+func (r Result) EvidenceJSON(cat *catalog.Catalog) ([]byte, error) {
+	rows := []perf.EvidenceRow{}
+	for _, x := range r.Validation.InSample {
+		c := x.Case
+		if !x.Fits || c.Spec == nil || c.Value <= 0 || x.Predicted <= 0 {
+			continue
+		}
+		e := perf.EvidenceRow{ID: c.ID, Group: c.Group, Source: c.Source, Date: c.Date, Kind: string(c.Spec.Kind),
+			GPU: c.Hardware.GPU, GPUs: c.Hardware.GPUs,
+			Framework: string(c.Spec.Stack.Framework), Precision: string(perf.PrecisionOf(c.Spec)), Method: perf.MethodOf(c.Spec),
+			Measured: c.Value, Predicted: roundSig(x.Predicted, 4), Unit: c.Unit}
+		if m := c.Spec.Model; m != nil {
+			e.Model, e.ParamsB = m.Preset, m.ParamsB
+		}
+		if a, ok := cat.Accelerator(c.Hardware.GPU); ok {
+			e.GPU, e.Arch, e.Vendor = a.ID, a.Architecture, a.Vendor
+		}
+		if e.Model == "" && e.ParamsB > 0 {
+			e.Model = strconv.FormatFloat(e.ParamsB, 'g', 3, 64) + "B"
+		}
+		e.Summary = evidenceSummary(c, &e)
+		rows = append(rows, e)
+	}
+	return json.MarshalIndent(rows, "", "  ")
+}
+
+// evidenceSummary says what a row measured in a line: the job, the
+// hardware, the stack and the metric.
+func evidenceSummary(c *Case, e *perf.EvidenceRow) string {
+	parts := []string{strings.TrimSpace(e.Model + " " + e.Kind)}
+	parts = append(parts, fmt.Sprintf("%d x %s", e.GPUs, e.GPU))
+	if e.Framework != "" {
+		parts = append(parts, e.Framework)
+	}
+	if e.Precision != "" {
+		parts = append(parts, e.Precision)
+	}
+	return strings.Join(parts, ", ") + ": " + strings.ReplaceAll(c.Metric, "_", " ")
 }
