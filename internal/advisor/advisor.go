@@ -535,6 +535,21 @@ func (r *Result) Freshness(top int) catalog.PriceStats {
 	return catalog.Stats(offers, r.Now)
 }
 
+// RunnerUp is the best candidate on another instance type than #1's (nil
+// when there is none): the one the answer compares #1 with.
+func (r *Result) RunnerUp() *Candidate {
+	if len(r.Candidates) == 0 {
+		return nil
+	}
+	p := r.Candidates[0].Offer
+	for _, c := range r.Candidates[1:] {
+		if c.Offer.Provider != p.Provider || c.Offer.InstanceType != p.InstanceType {
+			return c
+		}
+	}
+	return nil
+}
+
 // Summary counts exclusions by reason: "212 candidates excluded: 150 do
 // not fit in memory, ...".
 func (r *Result) Summary() string {
@@ -757,16 +772,13 @@ func Recommend(req Request) (*Result, error) {
 		}
 	}
 	res.NearMisses = nearMisses(req, res, modes)
-	for i, c := range res.Candidates {
-		if i == 0 || c.Offer.Provider != res.Candidates[0].Offer.Provider || c.Offer.InstanceType != res.Candidates[0].Offer.InstanceType {
-			a, _ := req.Catalog.Accelerator(c.Offer.GPU)
-			c.Evidence = perf.NearestEvidence(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows(), EvidenceShown)
-			if i > 0 {
-				break
+	if len(res.Candidates) > 0 {
+		for _, c := range []*Candidate{res.Candidates[0], res.RunnerUp()} {
+			if c != nil {
+				a, _ := req.Catalog.Accelerator(c.Offer.GPU)
+				c.Evidence = perf.NearestEvidence(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows(), EvidenceShown)
 			}
 		}
-	}
-	if len(res.Candidates) > 0 {
 		res.Terms = TermsOf(req, res.Candidates[0])
 		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)
 		res.Operator = &op

@@ -193,20 +193,17 @@ func newRunEstimate(spec *Spec, trace *TraceStats, model *BatchModel) runEstimat
 	need := math.Ceil(r.peakRate / r.capacity)
 	// The fleet the policy keeps at the busiest, within its bounds.
 	lo, hi := 1.0, float64(maxFleet)
-	if m := policyMax(p); m > 0 || p.Kind == PolicyTarget || p.Kind == PolicyKnative || p.Kind == PolicyServerless {
-		hi = float64(max(m, 1))
-	}
 	switch p.Kind {
 	case PolicyFixed:
 		lo, hi = float64(p.Replicas), float64(p.Replicas)
 		r.ticksEach = 0
 	case PolicyTarget, PolicyKnative:
-		lo = float64(max(p.MinReplicas, 1))
+		lo, hi = float64(max(p.MinReplicas, 1)), float64(max(policyMax(p), 1))
 	case PolicyServerless:
-		lo = float64(max(p.MinWorkers, 1))
+		lo, hi = float64(max(p.MinWorkers, 1)), float64(max(policyMax(p), 1))
 	case PolicyMixed:
 		if p.OnDemand != nil && p.Spot != nil {
-			lo = float64(max(p.OnDemand.Replicas, 1))
+			lo, hi = float64(max(p.OnDemand.Replicas, 1)), float64(max(policyMax(p), 1))
 		}
 	}
 	r.fleet = math.Min(math.Max(need, lo), hi)

@@ -36,7 +36,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	}
 	pick := r.Candidates[0]
 	a.Pick = answerPick(pick, l)
-	if runner := runnerUp(r); runner != nil {
+	if runner := r.RunnerUp(); runner != nil {
 		a.RunnerUp = answerPick(runner, l)
 		a.Factors = factors(r, pick, runner, svc, l)
 	}
@@ -167,22 +167,6 @@ func nearShort(n NearMissJSON, l Lang) string {
 		return am(l, "short_maxgpus", n.Offer, n.Region, int(*n.Needed))
 	}
 	return am(l, "short_pricing", n.Offer, n.Region, modeName(l, n.Pricing))
-}
-
-// runnerUp is the best candidate on another instance type than #1 (nil
-// when there is none): another region, size or pricing mode of the same
-// type is the same choice of hardware.
-func runnerUp(r *advisor.Result) *advisor.Candidate {
-	if len(r.Candidates) == 0 {
-		return nil
-	}
-	p := r.Candidates[0].Offer
-	for _, c := range r.Candidates[1:] {
-		if c.Offer.Provider != p.Provider || c.Offer.InstanceType != p.InstanceType {
-			return c
-		}
-	}
-	return nil
 }
 
 // answerIsService says whether r is a service sized to a request rate:

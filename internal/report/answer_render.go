@@ -35,6 +35,24 @@ type answerLines struct {
 	evidence            []string
 }
 
+// answerList is a headed list of the answer that every renderer writes
+// alike: the service's day, the published results near #1.
+type answerList struct {
+	class, head string
+	lines       []string
+}
+
+// lists are p's headed lists that have a head, in the order they print.
+func (p answerLines) lists() []answerList {
+	var out []answerList
+	for _, x := range []answerList{{"day", p.dayHead, p.day}, {"evidence", p.evidenceHead, p.evidence}} {
+		if x.head != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 func answerParts(a AnswerJSON, l Lang) answerLines {
 	p := answerLines{headline: a.Headline, objective: a.ObjectiveSentence}
 	if a.RunnerUp != nil {
@@ -193,12 +211,10 @@ func writeAnswerText(b *strings.Builder, a AnswerJSON, l Lang) {
 			fmt.Fprintf(b, "%s\n", s)
 		}
 	}
-	for _, sec := range [][]string{append([]string{p.dayHead}, p.day...), append([]string{p.evidenceHead}, p.evidence...)} {
-		if sec[0] != "" {
-			fmt.Fprintf(b, "%s\n", heading(l, sec[0]))
-			for _, s := range sec[1:] {
-				fmt.Fprintf(b, "  - %s\n", s)
-			}
+	for _, sec := range p.lists() {
+		fmt.Fprintf(b, "%s\n", heading(l, sec.head))
+		for _, s := range sec.lines {
+			fmt.Fprintf(b, "  - %s\n", s)
 		}
 	}
 	if p.termsHead != "" {
@@ -245,12 +261,10 @@ func writeAnswerMarkdown(b *strings.Builder, a AnswerJSON, l Lang) {
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "\n%s\n", strings.Join(facts, "\n"))
 	}
-	for _, sec := range [][]string{append([]string{p.dayHead}, p.day...), append([]string{p.evidenceHead}, p.evidence...)} {
-		if sec[0] != "" {
-			fmt.Fprintf(b, "\n**%s**\n", mdEscape(sec[0]))
-			for _, s := range sec[1:] {
-				fmt.Fprintf(b, "- %s\n", mdEscape(s))
-			}
+	for _, sec := range p.lists() {
+		fmt.Fprintf(b, "\n**%s**\n", mdEscape(sec.head))
+		for _, s := range sec.lines {
+			fmt.Fprintf(b, "- %s\n", mdEscape(s))
 		}
 	}
 	if p.termsHead != "" {
@@ -316,17 +330,12 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 	if len(facts) > 0 {
 		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
 	}
-	for _, sec := range []struct {
-		class string
-		lines []string
-	}{{"day", append([]string{p.dayHead}, p.day...)}, {"evidence", append([]string{p.evidenceHead}, p.evidence...)}} {
-		if sec.lines[0] != "" {
-			fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"%s\">\n", e(sec.lines[0]), sec.class)
-			for _, s := range sec.lines[1:] {
-				fmt.Fprintf(b, "<li>%s</li>\n", e(s))
-			}
-			b.WriteString("</ul>\n")
+	for _, sec := range p.lists() {
+		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"%s\">\n", e(sec.head), sec.class)
+		for _, s := range sec.lines {
+			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
 		}
+		b.WriteString("</ul>\n")
 	}
 	if p.termsHead != "" {
 		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"terms\">\n", e(p.termsHead))
