@@ -11,5 +11,5 @@ import "embed"
 
 // FS holds the catalog files, laid out as catalog.Parse expects.
 //
-//go:embed accelerators.csv providers.yaml regions.csv fx.csv compat.yaml mig-profiles.csv spot-risk.csv offers/*.csv
+//go:embed accelerators.csv providers.yaml regions.csv fx.csv compat.yaml mig-profiles.csv spot-risk.csv supply-chain.yaml offers/*.csv
 var FS embed.FS

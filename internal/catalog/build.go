@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,11 @@ type Catalog struct {
 	// SpotRisks are the rows of spot-risk.csv, later layers replacing
 	// earlier rows of the same scope.
 	SpotRisks []*SpotRisk
+	// Vendors and ExportControls are the rows of supply-chain.yaml: a
+	// later layer's vendor replaces the one of the same id, its export
+	// facts add to the earlier ones.
+	Vendors        []*Vendor
+	ExportControls []*ExportControl
 }
 
 // sliceKey names the accelerator of a sliced offer: id and fraction.
@@ -92,6 +98,14 @@ func Build(layers ...*Files) (*Catalog, error) {
 		for _, o := range f.Offers {
 			offers[o.Key()] = o
 		}
+		for _, v := range f.Supply.Vendors {
+			if i := slices.IndexFunc(c.Vendors, func(x *Vendor) bool { return x.ID == v.ID }); i >= 0 {
+				c.Vendors[i] = v
+			} else {
+				c.Vendors = append(c.Vendors, v)
+			}
+		}
+		c.ExportControls = append(c.ExportControls, f.Supply.ExportControls...)
 		for _, r := range f.SpotRisks {
 			k := spotRiskKey{r.Provider, r.InstanceType, r.GPU, r.Region}
 			if _, ok := c.spotRisk[k]; !ok {

@@ -160,7 +160,12 @@ type Region struct {
 type Certification struct {
 	Name  string `json:"name" yaml:"name"`
 	Scope string `json:"scope" yaml:"scope"`
-	Fact  `yaml:",inline"`
+	// Compute says whether the certificate's scope includes the
+	// provider's GPU compute instances: an AI-management certificate
+	// may cover only managed AI services. Unknown when the scope does not
+	// say.
+	Compute Tri `json:"compute" yaml:"compute"`
+	Fact    `yaml:",inline"`
 }
 
 // EgressTier prices internet egress: USDPerGB applies up to UpToTB per
@@ -203,8 +208,14 @@ type Provider struct {
 	OperatorRules []OperatorRule `json:"operator_rules,omitempty"`
 	// MLPS are the provider's filings under China's Multi-Level Protection
 	// Scheme 2.0 (等保 2.0), each with its level and what it covers.
-	MLPS  []MLPSFiling `json:"mlps,omitempty"`
-	Notes string       `json:"notes,omitempty"`
+	MLPS []MLPSFiling `json:"mlps,omitempty"`
+	// LegalEntity, Datacenters and Documents are the provider's part of
+	// its supply chain (nil or empty when unknown); SupplyChainOf joins
+	// them with the regions, offers and export rules.
+	LegalEntity *LegalEntity `json:"-"`
+	Datacenters *Datacenters `json:"-"`
+	Documents   []Document   `json:"-"`
+	Notes       string       `json:"notes,omitempty"`
 	Fact
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -62,6 +63,8 @@ type Files struct {
 	MIGProfiles []*MIGProfile
 	// SpotRisks are the rows of spot-risk.csv (optional).
 	SpotRisks []*SpotRisk
+	// Supply are the rows of supply-chain.yaml (optional).
+	Supply SupplyFacts
 }
 
 // Parse reads a catalog directory. With requireAll, every file must be
@@ -100,6 +103,7 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 	add(FXFile, false, func(b []byte, errs *apperr.List) { f.FX = parseFX(FXFile, b, errs) })
 	add(MIGProfilesFile, true, func(b []byte, errs *apperr.List) { f.MIGProfiles = parseMIGProfiles(MIGProfilesFile, b, errs) })
 	add(SpotRiskFile, true, func(b []byte, errs *apperr.List) { f.SpotRisks = ParseSpotRisks(SpotRiskFile, b, errs) })
+	add(SupplyChainFile, true, func(b []byte, errs *apperr.List) { f.Supply = ParseSupplyChain(SupplyChainFile, b, errs) })
 	names, err := fs.Glob(fsys, OffersDir+"/*.csv")
 	if err != nil {
 		parts = append(parts, &part{errs: apperr.List{&apperr.Error{Code: apperr.Invalid, File: OffersDir, Msg: "cannot list", Err: err}}})
@@ -418,10 +422,11 @@ type providerYAML struct {
 	HQCountry      string `yaml:"hq_country"`
 	CloudAct       bool   `yaml:"cloud_act"`
 	Certifications []struct {
-		Name   string `yaml:"name"`
-		Scope  string `yaml:"scope"`
-		Source string `yaml:"source"`
-		AsOf   string `yaml:"as_of"`
+		Name    string `yaml:"name"`
+		Scope   string `yaml:"scope"`
+		Compute string `yaml:"compute"`
+		Source  string `yaml:"source"`
+		AsOf    string `yaml:"as_of"`
 	} `yaml:"certifications"`
 	CustomerManagedKeys string `yaml:"customer_managed_keys"`
 	ConfidentialGPUVMs  string `yaml:"confidential_gpu_vms"`
@@ -458,6 +463,26 @@ type providerYAML struct {
 		Source  string   `yaml:"source"`
 		AsOf    string   `yaml:"as_of"`
 	} `yaml:"mlps"`
+	LegalEntity *struct {
+		Name    string `yaml:"name"`
+		Country string `yaml:"country"`
+		Source  string `yaml:"source"`
+		AsOf    string `yaml:"as_of"`
+	} `yaml:"legal_entity"`
+	Datacenters *struct {
+		Model  string `yaml:"model"`
+		From   string `yaml:"from"`
+		Note   string `yaml:"note"`
+		Source string `yaml:"source"`
+		AsOf   string `yaml:"as_of"`
+	} `yaml:"datacenters"`
+	Documents []struct {
+		Kind   string `yaml:"kind"`
+		URL    string `yaml:"url"`
+		Access string `yaml:"access"`
+		Source string `yaml:"source"`
+		AsOf   string `yaml:"as_of"`
+	} `yaml:"documents"`
 	Source string `yaml:"source"`
 	AsOf   string `yaml:"as_of"`
 	Notes  string `yaml:"notes"`
@@ -531,6 +556,9 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 				bad(i, fmt.Sprintf("certifications[%d].name", j), "%s: write an MLPS filing under mlps, with its level and what it covers", c.Name)
 			}
 			cert := Certification{Name: c.Name, Scope: c.Scope, Fact: Fact{Source: c.Source}}
+			if c.Compute != "" {
+				cert.Compute = tri(i, fmt.Sprintf("certifications[%d].compute", j), c.Compute)
+			}
 			if cert.Source == "" {
 				cert.Source = p.Source
 			}
@@ -610,6 +638,34 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			// Listed with the certifications too, under the name a
 			// workload asks for (MLPS-L3).
 			p.Certifications = append(p.Certifications, Certification{Name: f.CertificationName(), Scope: f.Scope, Fact: f.Fact})
+		}
+		if e := r.LegalEntity; e != nil {
+			if strings.TrimSpace(e.Name) == "" {
+				bad(i, "legal_entity.name", "required")
+			}
+			if len(e.Country) != 2 {
+				bad(i, "legal_entity.country", "want an ISO 3166 alpha-2 code, got %q", e.Country)
+			}
+			p.LegalEntity = &LegalEntity{Name: e.Name, Country: strings.ToUpper(e.Country), Fact: sourced("legal_entity", e.Source, e.AsOf)}
+		}
+		if d := r.Datacenters; d != nil {
+			if !slices.Contains(dcModels, d.Model) {
+				bad(i, "datacenters.model", "want one of %s, got %q", strings.Join(dcModels, ", "), d.Model)
+			}
+			p.Datacenters = &Datacenters{Model: d.Model, From: d.From, Note: d.Note, Fact: sourced("datacenters", d.Source, d.AsOf)}
+		}
+		for j, d := range r.Documents {
+			field := fmt.Sprintf("documents[%d]", j)
+			if !slices.Contains(docKinds, d.Kind) {
+				bad(i, field+".kind", "want one of %s, got %q", strings.Join(docKinds, ", "), d.Kind)
+			}
+			if !strings.HasPrefix(d.URL, "https://") && !strings.HasPrefix(d.URL, "http://") {
+				bad(i, field+".url", "want an http(s) URL, got %q", d.URL)
+			}
+			if _, dup := p.Document(d.Kind); dup {
+				bad(i, field+".kind", "%s is listed twice", d.Kind)
+			}
+			p.Documents = append(p.Documents, Document{Kind: d.Kind, URL: d.URL, Access: d.Access, Fact: sourced(field, d.Source, d.AsOf)})
 		}
 		if c := strings.ToUpper(r.EgressCurrency); c != "" && c != "USD" {
 			f.providerCurrency[p.ID] = c

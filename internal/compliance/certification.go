@@ -101,6 +101,16 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 	scope := strings.TrimSpace(c.Scope)
 	s := strings.ToLower(scope)
 	region := regionName(f)
+	switch c.Compute {
+	case catalog.No:
+		q.Verdict = Fail
+		q.Reason = fmt.Sprintf("%s holds %s, but its scope (%s) does not include its GPU compute instances, so it does not cover %s; ask whether a certificate covering compute is planned, or choose a provider whose %s covers compute.", pname, held, scope, offerName(f), name)
+		return q
+	case catalog.Yes:
+		if scope == "" {
+			scope = "not stated"
+		}
+	}
 	switch {
 	case strings.Contains(s, "china") && (strings.Contains(s, "only") || strings.Contains(s, "mainland")):
 		switch {
@@ -130,6 +140,10 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 		return q
 	}
 	q.Verdict = Pass
+	if c.Compute == catalog.Yes {
+		q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes its GPU compute instances.", pname, held, scope)
+		return q
+	}
 	if scope == "" {
 		scope = "not stated"
 	}

@@ -50,13 +50,16 @@ const (
 	MLPS = "mlps"
 	// Operator is who runs the machine, against compliance.operators.
 	Operator = "operator"
+	// AcceleratorOrigin is where the accelerator's designer is
+	// headquartered, against compliance.accelerator_origins.
+	AcceleratorOrigin = "accelerator_origin"
 )
 
 // Requirement is the verdict on one requirement of the workload for one
 // offer.
 type Requirement struct {
 	// Name is one of Residency, DataLocalisationCN, MLPS, Jurisdiction,
-	// Operator, CertificationPrefix+name, ConfidentialComputing,
+	// Operator, AcceleratorOrigin, CertificationPrefix+name, ConfidentialComputing,
 	// CustomerManagedKeys, SecureBoot.
 	Name    string  `json:"name"`
 	Verdict Verdict `json:"verdict"`
@@ -79,7 +82,7 @@ type Result struct {
 	// change it.
 	Verdict Verdict `json:"verdict"`
 	// Requirements are in a fixed order: residency, data_localisation_cn,
-	// mlps, jurisdiction, operator, certifications (in the workload's
+	// mlps, jurisdiction, operator, accelerator origin, certifications (in the workload's
 	// order), confidential computing, customer-managed keys, secure boot.
 	// Never nil.
 	Requirements []Requirement `json:"requirements"`
@@ -92,6 +95,11 @@ type Facts struct {
 	Region   *catalog.Region
 	Offer    *catalog.Offer
 	GPU      *catalog.Accelerator
+	// Vendor is who designs GPU (nil when the catalog does not know it).
+	Vendor *catalog.Vendor
+	// Export are the export-control facts on GPU in the market of the
+	// offer's region, newest first.
+	Export []*catalog.ExportControl
 	// GPUs is the number of accelerators the job uses in total; 0 means one
 	// instance of the offer (Offer.GPUCount).
 	GPUs int
@@ -112,6 +120,10 @@ func FactsFor(c *catalog.Catalog, o *catalog.Offer, gpus int) Facts {
 	}
 	if a, ok := c.OfferAccelerator(o); ok {
 		f.GPU = a
+		f.Vendor, _ = c.Vendor(a.Vendor)
+		if f.Region != nil && f.Region.Country != "" {
+			f.Export = c.ExportControlsFor(a.ID, f.Region.Country)
+		}
 	}
 	return f
 }
@@ -134,6 +146,9 @@ func Check(c workload.Compliance, f Facts) Result {
 	}
 	if c.RestrictsOperators() {
 		reqs = append(reqs, operator(c, f))
+	}
+	if len(c.AcceleratorOrigins) > 0 {
+		reqs = append(reqs, origin(c.AcceleratorOrigins, f))
 	}
 	seen := map[string]bool{}
 	for _, name := range c.Certifications {

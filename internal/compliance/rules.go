@@ -167,6 +167,12 @@ func jurisdiction(excluded []string, f Facts) Requirement {
 		q.Reason = fmt.Sprintf("%s, headquartered in %s, only brokers the machine: the independent host that runs it is not known to you, so whether it falls under %s jurisdiction is unknown; choose an offer whose provider runs its machines.", name, p.HQCountry, strings.Join(ex, ", "))
 		return q
 	}
+	if e := p.LegalEntity; e != nil && contains(ex, e.Country) {
+		q.Verdict = Fail
+		q.Source = joinSources("legal entity", e.Source)
+		q.Reason = fmt.Sprintf("%s is headquartered in %s, but the company you contract, %s, is incorporated in %s, a jurisdiction the workload excludes; choose a provider whose contracting entity is elsewhere.", name, p.HQCountry, e.Name, e.Country)
+		return q
+	}
 	q.Verdict = Pass
 	q.Source = p.Source
 	q.Reason = fmt.Sprintf("%s is headquartered in %s, outside the excluded %s", name, p.HQCountry, strings.Join(ex, ", "))
@@ -266,5 +272,36 @@ func secureBoot(f Facts) Requirement {
 		q.Verdict = Unknown
 		q.Reason = fmt.Sprintf("The catalog does not know whether %s offers secure boot on GPU instances; ask the provider (UEFI Secure Boot and a vTPM).", name)
 	}
+	return q
+}
+
+// origin judges where the offer's accelerator is designed against the
+// countries the workload accepts.
+func origin(accepted []string, f Facts) Requirement {
+	ok := upperAll(accepted)
+	q := Requirement{Name: AcceleratorOrigin, Required: true}
+	if f.GPU == nil {
+		q.Verdict = Unknown
+		q.Reason = fmt.Sprintf("The catalog does not know which accelerator %s has, so where it is designed is unknown.", offerName(f))
+		return q
+	}
+	v := f.Vendor
+	if v == nil {
+		q.Verdict = Unknown
+		q.Reason = fmt.Sprintf("The catalog does not record where %s, the designer of %s, is headquartered; ask the provider, or add the vendor to supply-chain.yaml with a source.", f.GPU.Vendor, f.GPU.ID)
+		return q
+	}
+	q.Source = v.Source
+	name := v.Name
+	if name == "" {
+		name = v.ID
+	}
+	if contains(ok, v.DesignerCountry) {
+		q.Verdict = Pass
+		q.Reason = fmt.Sprintf("%s is designed by %s, headquartered in %s, a country the workload accepts.", f.GPU.ID, name, v.DesignerCountry)
+		return q
+	}
+	q.Verdict = Fail
+	q.Reason = fmt.Sprintf("%s is designed by %s, headquartered in %s, outside the accepted %s; choose an offer whose accelerator comes from an accepted country.", f.GPU.ID, name, v.DesignerCountry, strings.Join(ok, ", "))
 	return q
 }

@@ -1043,6 +1043,7 @@ func (p *checker) compliance() {
 	}
 	c.Countries = codes("compliance.countries", c.Countries)
 	c.ExcludeJurisdictions = codes("compliance.exclude_jurisdictions", c.ExcludeJurisdictions)
+	c.AcceleratorOrigins = codes("compliance.accelerator_origins", c.AcceleratorOrigins)
 	for i, cert := range c.Certifications {
 		if canon, ok := CanonicalCertification(cert); ok {
 			c.Certifications[i] = canon
@@ -1089,13 +1090,18 @@ func (p *checker) compliance() {
 // certifications are the canonical names compliance.certifications accepts.
 var certifications = []string{"ISO27001", "ISO27017", "ISO27018", "ISO27701", "SOC1", "SOC2", "SOC3",
 	"PCI-DSS", "HIPAA", "HITRUST", "FedRAMP", "FedRAMP-High", "C5", "HDS", "ENS", "TISAX", "IRAP",
-	"ISMAP", "CSA-STAR", "MLPS-L3", "MTCS", "K-ISMS"}
+	"ISMAP", "CSA-STAR", "MLPS-L3", "MTCS", "K-ISMS", "ISO42001", "TRUCS"}
 
 var certificationAliases = map[string]string{
 	"MLPS3": "MLPS-L3", "MLPSLEVEL3": "MLPS-L3", "DENGBAO3": "MLPS-L3", "BSIC5": "C5",
 	"SOC2TYPEII": "SOC2", "SOC2TYPE2": "SOC2", "FEDRAMPMODERATE": "FedRAMP", "ENSHIGH": "ENS",
 	"CSASTARLEVEL2": "CSA-STAR", "CSASTARGOLD": "CSA-STAR", "PCI": "PCI-DSS", "KISMSP": "K-ISMS",
+	"TRUSTEDCLOUD": "TRUCS", "KEXINYUN": "TRUCS",
 }
+
+// certificationNames are names of certifications written in a script that
+// certKey drops.
+var certificationNames = map[string]string{"可信云": "TRUCS", "等保三级": "MLPS-L3"}
 
 // Certifications lists the canonical names of the certifications that
 // compliance.certifications accepts (matched ignoring case and separators,
@@ -1116,7 +1122,13 @@ func certKey(s string) string {
 // written any common way ("ISO/IEC 27001", "SOC 2 Type II", "BSI C5",
 // "MLPS3"), and whether it is one gpupick knows.
 func CanonicalCertification(s string) (string, bool) {
+	if c, ok := certificationNames[strings.TrimSpace(s)]; ok {
+		return c, true
+	}
 	k := certKey(s)
+	if k == "" {
+		return "", false
+	}
 	for _, c := range certifications {
 		if certKey(c) == k {
 			return c, true

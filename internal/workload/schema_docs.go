@@ -5,6 +5,7 @@ package workload
 
 var specDocs = map[string]string{
 	"Compliance":                       "Compliance states where the data may be processed and what the provider must offer. Empty lists mean no requirement.",
+	"Compliance.AcceleratorOrigins":    "AcceleratorOrigins lists ISO 3166-1 alpha-2 codes of the countries whose accelerator designers are accepted, judged on the vendor's headquarters (NVIDIA and AMD are US, Huawei Ascend is CN): a domestic-hardware rule is [CN]; empty = any.",
 	"Compliance.Certifications":        "Certifications lists certifications the provider must hold, by canonical name (see Certifications).",
 	"Compliance.ConfidentialComputing": "ConfidentialComputing asks for GPU confidential computing (TEE); defaults to no.",
 	"Compliance.Countries":             "Countries lists ISO 3166-1 alpha-2 codes (upper case) where the data may be processed; \"EU\" stands for the EU member states. CN means mainland China (Hong Kong is HK), which is how a PIPL localisation requirement is written.",

@@ -629,13 +629,18 @@ type Compliance struct {
 	// level; 0 = not asked. The provider's filing covers its platform only:
 	// your own system still needs its assessment.
 	MLPSLevel int `yaml:"mlps_level,omitempty" json:"mlps_level,omitempty"`
+	// AcceleratorOrigins lists ISO 3166-1 alpha-2 codes of the countries
+	// whose accelerator designers are accepted, judged on the vendor's
+	// headquarters (NVIDIA and AMD are US, Huawei Ascend is CN): a
+	// domestic-hardware rule is [CN]; empty = any.
+	AcceleratorOrigins []string `yaml:"accelerator_origins,omitempty" json:"accelerator_origins,omitempty"`
 }
 
 // Asks reports whether c asks anything of an offer: a country, an
 // excluded jurisdiction, a certification, a required or preferred
-// feature, an operator restriction or an MLPS level.
+// feature, an operator restriction, an MLPS level or an accelerator origin.
 func (c Compliance) Asks() bool {
-	if len(c.Countries) > 0 || len(c.ExcludeJurisdictions) > 0 || c.MLPSLevel > 0 || c.RestrictsOperators() {
+	if len(c.Countries) > 0 || len(c.ExcludeJurisdictions) > 0 || len(c.AcceleratorOrigins) > 0 || c.MLPSLevel > 0 || c.RestrictsOperators() {
 		return true
 	}
 	for _, name := range c.Certifications {
