@@ -31,6 +31,9 @@ func FuzzParseProviders(f *testing.F) {
 	f.Add("- id: aws\n  name: A\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  egress_tiers_usd_per_gb: [{up_to_tb: 1, usd_per_gb: 1}, {usd_per_gb: 0.5}]\n")
 	f.Add("- id: x\n  name: X\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  operator: {kind: Marketplace, source: t, as_of: 2025-01-02}\n" +
 		"  operator_rules: [{instance_types: '*_[', kind: community, source: u, as_of: x}]\n  mlps: [{level: 0, covers: product, regions: [a], scope: s, source: '', as_of: 2025-01-01}]\n")
+	f.Add("- id: x\n  name: X\n  hq_country: US\n  source: s\n  as_of: 2025-01-01\n  legal_entity: {name: X Inc., country: us, source: s, as_of: 2025-01-01}\n" +
+		"  datacenters: {model: owned, source: s, as_of: 2025-01-01}\n  documents: [{kind: dpa, url: 'https://x', access: nda, source: s, as_of: 2025-01-01}, {kind: dpa, url: x}]\n" +
+		"  certifications: [{name: ISO42001, compute: 'no', source: s, as_of: 2025-01-01}]\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		files, err := Parse(fstest.MapFS{"providers.yaml": {Data: []byte(s)}}, false)
 		if err == nil {
@@ -73,6 +76,24 @@ func FuzzParseSpotRisks(f *testing.F) {
 		for _, r := range files.SpotRisks {
 			if (r.Bucket >= 0) == (r.PerHour > 0) || r.Bucket >= len(SpotBuckets) || r.PerHour < 0 || r.PerHour > 10 {
 				t.Fatalf("accepted %+v", r)
+			}
+		}
+	})
+}
+
+func FuzzParseSupplyChain(f *testing.F) {
+	f.Add("vendors:\n  - {id: nvidia, name: N, designer_country: US, fab: TSMC, source: s, as_of: 2025-01-01}\nexport_controls:\n  - {accelerators: [h20], market: CN, status: licence_required, since: 2025-04-15, text: t, source: s, as_of: 2025-04-15}\n")
+	f.Add("vendors: [{id: '', designer_country: U}]\nexport_controls: [{market: C, status: x, since: y}]\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := Parse(fstest.MapFS{SupplyChainFile: {Data: []byte(s)}}, false)
+		if err == nil {
+			c, _ := Build(files)
+			if c != nil {
+				for _, x := range c.ExportControls {
+					if len(x.Accelerators) == 0 || x.Since.IsZero() {
+						t.Fatalf("accepted an export control without parts or date: %+v", x)
+					}
+				}
 			}
 		}
 	})

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -497,9 +498,11 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 		}
 		return
 	}
+	lines := strictyaml.IndexLines(data)
 	bad := func(i int, field, format string, args ...any) {
-		e := apperr.Invalidf(fmt.Sprintf("[%d].%s", i, field), format, args...)
-		e.File = file
+		at := fmt.Sprintf("[%d].%s", i, field)
+		e := apperr.Invalidf(at, format, args...)
+		e.File, e.Line = file, lines.Line(at)
 		*errs = append(*errs, e)
 	}
 	date := func(i int, field, s string) time.Time {
@@ -665,7 +668,11 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			if _, dup := p.Document(d.Kind); dup {
 				bad(i, field+".kind", "%s is listed twice", d.Kind)
 			}
-			p.Documents = append(p.Documents, Document{Kind: d.Kind, URL: d.URL, Access: d.Access, Fact: sourced(field, d.Source, d.AsOf)})
+			access := cmp.Or(d.Access, AccessPublic)
+			if !slices.Contains(docAccess, access) {
+				bad(i, field+".access", "want one of %s, got %q", strings.Join(docAccess, ", "), d.Access)
+			}
+			p.Documents = append(p.Documents, Document{Kind: d.Kind, URL: d.URL, Access: access, Fact: sourced(field, d.Source, d.AsOf)})
 		}
 		if c := strings.ToUpper(r.EgressCurrency); c != "" && c != "USD" {
 			f.providerCurrency[p.ID] = c

@@ -63,13 +63,21 @@ var docKinds = []string{DocSecurityWhitepaper, DocComplianceReports, DocDPA, Doc
 // DocKinds lists the document kinds providers.yaml accepts.
 func DocKinds() []string { return slices.Clone(docKinds) }
 
+// How a provider shares a document.
+const (
+	AccessPublic  = "public"  // anyone can read it at the URL
+	AccessAccount = "account" // customers download it after signing in (a console or customer portal)
+	AccessNDA     = "nda"     // the provider shares it on request, under NDA; the URL is where to ask
+)
+
+var docAccess = []string{AccessPublic, AccessAccount, AccessNDA}
+
 // Document is where a provider publishes one document a buyer reads before
-// signing; Access says how to get it ("public", "customer portal", "on
-// request under NDA").
+// signing, and how it is shared (Access).
 type Document struct {
 	Kind   string `json:"kind"`
 	URL    string `json:"url"`
-	Access string `json:"access,omitempty"`
+	Access string `json:"access"`
 	Fact
 }
 
@@ -156,9 +164,10 @@ func ParseSupplyChain(file string, data []byte, errs *apperr.List) SupplyFacts {
 		}
 		return out
 	}
+	lines := strictyaml.IndexLines(data)
 	bad := func(field, format string, args ...any) {
 		e := apperr.Invalidf(field, format, args...)
-		e.File = file
+		e.File, e.Line = file, lines.Line(field)
 		*errs = append(*errs, e)
 	}
 	fact := func(field, src, asOf string) Fact {

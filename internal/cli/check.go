@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
-	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/report"
@@ -38,46 +36,10 @@ func newCheckCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var a *catalog.Accelerator
-			var o *catalog.Offer
-			switch {
-			case offer != "":
-				if o, err = app.FindOffer(c, app.Flags, offer); err != nil {
-					return err
-				}
-				o, _, err = app.PickRegion(c, app.Flags, o, region, spec.Compliance, catalog.OnDemand)
-				if err != nil {
-					return err
-				}
-				a, _ = c.OfferAccelerator(o)
-				if gpu != "" && !strings.EqualFold(gpu, a.ID) {
-					if b, ok := c.Accelerator(gpu); !ok || b.ID != a.ID {
-						return apperr.Invalidf("--gpu", "%s has %s, not %s", o.ID(), a.ID, gpu)
-					}
-				}
-			case gpu != "":
-				var ok bool
-				if a, ok = c.Accelerator(gpu); !ok {
-					return apperr.NotFoundf("--gpu", "unknown accelerator %q (see gpupick gpus)", gpu)
-				}
-			default:
-				return apperr.Invalidf("--gpu", "give --gpu ID or --offer PROVIDER/INSTANCE")
+			v, err := app.Check(spec, c, m, app.Flags, gpu, offer, region)
+			if err != nil {
+				return err
 			}
-			driver := ""
-			facts := compliance.Facts{GPU: a, GPUs: a.GPUsPerServer}
-			if o != nil {
-				driver = o.Driver
-				facts = compliance.FactsFor(c, o, 0)
-			}
-			v := report.CheckJSON{Compat: m.Check(spec.Stack, a, driver), Compliance: compliance.Check(spec.Compliance, facts)}
-			if o != nil {
-				v.Offer, v.Region, v.ComplianceChecked = o.ID(), o.Region, true
-			} else {
-				// Compliance is a property of an offer in a region: with
-				// --gpu alone it is not judged, and the output says so.
-				v.Compliance = report.NotChecked(v.Compliance)
-			}
-			v.GPU = a.ID
 			if format == report.JSONFmt {
 				err = report.WriteJSON(e.Stdout, v)
 			} else {

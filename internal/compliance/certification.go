@@ -89,6 +89,13 @@ func certification(name string, f Facts) Requirement {
 	return q
 }
 
+// serviceScoped are the certifications whose scope usually names a few
+// services rather than a whole cloud: ISO/IEC 42001 (an AI management
+// system) is mostly certified for AI platforms (model hosting, assistants),
+// not the compute instances a GPU job rents, so holding it says nothing
+// about compute unless the catalog records that its scope covers compute.
+var serviceScoped = map[string]bool{certKey("ISO42001"): true}
+
 // scoped gives the verdict for a certification the provider lists, after
 // reading its scope: a scope limited to regions that exclude this one, or
 // limited to services that may not be this offer, or unconfirmed, is unknown.
@@ -109,6 +116,15 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 	case catalog.Yes:
 		if scope == "" {
 			scope = "not stated"
+		}
+	case catalog.Unknown:
+		if serviceScoped[certKey(name)] {
+			if scope == "" {
+				scope = "not stated"
+			}
+			q.Verdict = Unknown
+			q.Reason = fmt.Sprintf("%s holds %s, but %s certificates usually name AI services, and the catalog does not know whether its scope (%s) includes the GPU compute instances of %s; ask for the scope statement.", pname, held, name, scope, offerName(f))
+			return q
 		}
 	}
 	switch {

@@ -18,6 +18,10 @@ const (
 	ServesExport   = "export_control"
 )
 
+// DocCompatList is the due-diligence id of the instance's driver and
+// CUDA/ROCm support list.
+const DocCompatList = "compat_list"
+
 // How a buyer gets a document.
 const (
 	// AccessPublished: the provider publishes it at Where.
@@ -46,9 +50,10 @@ type Diligence struct {
 	// set, is the page to ask from).
 	Access string `json:"access"`
 	Where  string `json:"where,omitempty"`
-	// Note says how the provider shares it ("customer portal", "under
-	// NDA") when the catalog knows.
-	Note string `json:"note,omitempty"`
+	// Shared is how the provider shares the document at Where, when the
+	// catalog knows: public, account (customers download it after signing
+	// in) or nda (on request, under NDA).
+	Shared string `json:"shared,omitempty"`
 	// Source is where the catalog read Where.
 	Source string `json:"source,omitempty"`
 }
@@ -75,8 +80,8 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		d := Diligence{Document: id, Title: title, Why: why, Serves: serves, Access: AccessRequest}
 		for _, k := range kinds {
 			if x, ok := doc(k); ok {
-				d.Where, d.Note, d.Source = x.URL, x.Access, x.Source
-				if k == kinds[0] && !requestOnly(x.Access) {
+				d.Where, d.Shared, d.Source = x.URL, x.Access, x.Source
+				if k == kinds[0] && x.Access != catalog.AccessNDA {
 					d.Access = AccessPublished
 				}
 				break
@@ -138,10 +143,10 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	if f.Offer != nil && f.Offer.Driver != "" {
 		why = fmt.Sprintf("The catalog records driver %s on %s; the provider's image and driver policy decide which CUDA or ROCm and framework versions run on %s, and when they are upgraded.", f.Offer.Driver, offer, gpu)
 	}
-	d := Diligence{Document: "compat_list", Title: "Driver and CUDA/ROCm support list for " + offer, Why: why,
+	d := Diligence{Document: DocCompatList, Title: "Driver and CUDA/ROCm support list for " + offer, Why: why,
 		Serves: []string{ServesStack}, Access: AccessRequest}
 	if f.Offer != nil {
-		if u := firstURL(f.Offer.Source); u != "" {
+		if u := FirstURL(f.Offer.Source); u != "" {
 			d.Where, d.Source, d.Access = u, f.Offer.Source, AccessPublished
 		}
 	}
@@ -159,7 +164,7 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 			Why:    fmt.Sprintf("The scope statement, not the logo, says which services and sites %s certifies; confirm it covers the GPU compute service in region %s (today's verdict: %s).", name, region, q.Verdict),
 			Serves: []string{q.Name}, Access: AccessRequest}
 		if cert := certificateOf(p, name); cert != nil {
-			if u := firstURL(cert.Source); u != "" {
+			if u := FirstURL(cert.Source); u != "" {
 				d.Where, d.Source, d.Access = u, cert.Source, AccessPublished
 			}
 		}
@@ -189,7 +194,7 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 			fmt.Sprintf("The law that reaches your data follows the company you contract, %s, not the region: confirm the entity and governing law against the excluded %s.", entity, strings.Join(upperAll(c.ExcludeJurisdictions), ", ")),
 			[]string{Jurisdiction}, catalog.DocCustomerAgreement)
 		if d.Where == "" && p != nil && p.LegalEntity != nil {
-			if u := firstURL(p.LegalEntity.Source); u != "" {
+			if u := FirstURL(p.LegalEntity.Source); u != "" {
 				d.Where, d.Source = u, p.LegalEntity.Source
 			}
 		}
@@ -202,7 +207,7 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		if p != nil {
 			for _, m := range p.MLPS {
 				if m.CoversRegion(regionName(f)) {
-					if u := firstURL(m.Source); u != "" {
+					if u := FirstURL(m.Source); u != "" {
 						d.Where, d.Source = u, m.Source
 					}
 					break
@@ -220,19 +225,12 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		x := f.Export[0]
 		out = append(out, Diligence{Document: "export_control", Title: "Export-control status of " + gpu + " in " + x.Market,
 			Why:    fmt.Sprintf("%s (since %s) Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.", strings.TrimSpace(x.Text), x.Since.Format("2006-01-02"), pname, gpu, offer),
-			Serves: []string{ServesExport}, Access: AccessPublished, Where: firstURL(x.Source), Source: x.Source})
+			Serves: []string{ServesExport}, Access: AccessPublished, Where: FirstURL(x.Source), Source: x.Source})
 		if out[len(out)-1].Where == "" {
 			out[len(out)-1].Access = AccessRequest
 		}
 	}
 	return out
-}
-
-// requestOnly reports whether an access note says the document is shared
-// only on request (under NDA, through sales).
-func requestOnly(access string) bool {
-	a := strings.ToLower(access)
-	return strings.Contains(a, "request") || strings.Contains(a, "nda") || strings.Contains(a, "sales")
 }
 
 func certificateOf(p *catalog.Provider, name string) *catalog.Certification {
@@ -261,7 +259,7 @@ func hasMLPSCert(r Result) bool {
 
 var urlRe = regexp.MustCompile(`https?://[^\s;,()'"]+`)
 
-// firstURL is the first http(s) link in a source, without a trailing dot.
-func firstURL(source string) string {
+// FirstURL is the first http(s) link in a source, without a trailing dot.
+func FirstURL(source string) string {
 	return strings.TrimRight(urlRe.FindString(source), ".")
 }

@@ -315,11 +315,16 @@ type ProviderJSON struct {
 	Operator      catalog.OperatorFact   `json:"operator"`
 	OperatorRules []catalog.OperatorRule `json:"operator_rules,omitempty"`
 	MLPS          []catalog.MLPSFiling   `json:"mlps,omitempty"`
-	Offers        int                    `json:"offers"`
-	PricesAsOf    string                 `json:"prices_as_of,omitempty"` // newest date of a priced offer
-	Source        string                 `json:"source"`
-	AsOf          string                 `json:"as_of"`
-	Stale         bool                   `json:"stale"`
+	// SupplyChain is what a buyer audits before signing: the contracting
+	// entity and its law, the data centres, the countries of the regions,
+	// where the accelerators come from and the export rules on them, and
+	// the documents the provider publishes.
+	SupplyChain catalog.SupplyChain `json:"supply_chain"`
+	Offers      int                 `json:"offers"`
+	PricesAsOf  string              `json:"prices_as_of,omitempty"` // newest date of a priced offer
+	Source      string              `json:"source"`
+	AsOf        string              `json:"as_of"`
+	Stale       bool                `json:"stale"`
 }
 
 // Providers builds the JSON view and the English table of providers, with
@@ -340,10 +345,11 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 	}
 	t := &Table{Columns: []Column{
 		{tc(l, "col.provider"), "id", false}, {tc(l, "col.name"), "name", false}, {tc(l, "col.hq"), "hq_country", false}, {tc(l, "col.cloud_act"), "cloud_act", false},
+		{tc(l, "col.law_dc"), "jurisdiction", false},
 		{tc(l, "col.operator"), "operator", false}, {tc(l, "col.certs"), "certifications", false}, {tc(l, "col.cmk"), "customer_managed_keys", false}, {tc(l, "col.cc_gpu"), "confidential_gpu_vms", false},
 		{tc(l, "col.egress"), "egress_usd_per_gb_first_tier", true}, {tc(l, "col.offers"), "offers", true}, {tc(l, "col.prices_as_of"), "prices_as_of", false},
 	}}
-	t.CSVColumns = []string{"id", "name", "hq_country", "cloud_act", "operator", "certifications", "customer_managed_keys", "confidential_gpu_vms",
+	t.CSVColumns = []string{"id", "name", "hq_country", "cloud_act", "jurisdiction", "datacenters", "operator", "certifications", "customer_managed_keys", "confidential_gpu_vms",
 		"egress_usd_per_gb_first_tier", "offers", "prices_as_of", "prices_stale"}
 	var out []ProviderJSON
 	for _, p := range c.Providers {
@@ -353,7 +359,7 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 			EgressTiers: p.EgressTiers, BlockUSDPerGBMonth: p.BlockUSDPerGBMonth, ObjectUSDPerGBMonth: p.ObjectUSDPerGBMonth,
 			BillingGranularityS: p.BillingGranularity.Seconds(), MinimumBillingS: p.MinimumBilling.Seconds(),
 			SpotInterruptionPerHour: p.SpotInterruptionPerHour, Operator: p.Operator, OperatorRules: p.OperatorRules, MLPS: p.MLPS,
-			Offers: count[p.ID], Source: p.Source, AsOf: date(p.AsOf), Stale: p.Stale(now),
+			SupplyChain: c.SupplyChainOf(p.ID), Offers: count[p.ID], Source: p.Source, AsOf: date(p.AsOf), Stale: p.Stale(now),
 		}
 		if j.Certifications == nil {
 			j.Certifications = []catalog.Certification{}
@@ -388,12 +394,17 @@ func ProvidersIn(c *catalog.Catalog, now time.Time, l Lang) ([]ProviderJSON, *Ta
 			act = tc(l, "yes")
 		}
 		op, opCSV := operatorCell(l, p)
-		t.Add(p.ID, p.Name, p.HQCountry, act, op, orDash(strings.Join(certs, " ")), triText(l, p.CustomerManagedKeys),
+		dc, dcCSV := tc(l, "unknown"), ""
+		if p.Datacenters != nil {
+			dc, dcCSV = Tr(l, p.Datacenters.Model), p.Datacenters.Model
+		}
+		law := j.SupplyChain.Jurisdiction + " · " + dc
+		t.Add(p.ID, p.Name, p.HQCountry, act, law, op, orDash(strings.Join(certs, " ")), triText(l, p.CustomerManagedKeys),
 			triText(l, p.ConfidentialGPUVMs), egress, strconv.Itoa(count[p.ID]), orDash(pricesAsOf))
-		t.AddCSV(p.ID, p.Name, p.HQCountry, csvBool(p.CloudAct), opCSV, strings.Join(certs, " "), csvTri(p.CustomerManagedKeys),
+		t.AddCSV(p.ID, p.Name, p.HQCountry, csvBool(p.CloudAct), j.SupplyChain.Jurisdiction, dcCSV, opCSV, strings.Join(certs, " "), csvTri(p.CustomerManagedKeys),
 			csvTri(p.ConfidentialGPUVMs), egressCSV, strconv.Itoa(count[p.ID]), j.PricesAsOf, pricesStale)
 	}
-	t.Notes = append(t.Notes, tc(l, "providers.note1"), tc(l, "providers.note2"), tc(l, "providers.note3"))
+	t.Notes = append(t.Notes, tc(l, "providers.note1"), tc(l, "providers.note2"), tc(l, "providers.note3"), tc(l, "providers.note4"))
 	return out, t
 }
 

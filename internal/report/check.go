@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/compliance"
 )
@@ -21,6 +22,9 @@ type CheckJSON struct {
 	// compliance depends on the provider, the region and the instance, so
 	// each requirement is unknown and says so.
 	ComplianceChecked bool `json:"compliance_checked"`
+	// DueDiligence is what to read or request before signing for this
+	// offer (only with an offer).
+	DueDiligence []compliance.Diligence `json:"due_diligence,omitempty"`
 }
 
 // NotChecked turns the verdicts of a compliance block judged without an
@@ -119,6 +123,28 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 			fmt.Fprintf(&b, "  - %s\n    %s\n", tc(l, "check.req", requirementName(l, q.Name), need, verdictWord(l, string(q.Verdict))), Tr(l, q.Reason))
 			if q.Source != "" {
 				fmt.Fprintf(&b, "    %s\n", source(q.Source))
+			}
+		}
+	}
+	if len(v.DueDiligence) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", tc(l, "check.diligence", len(v.DueDiligence)))
+		for i, d := range v.DueDiligence {
+			fmt.Fprintf(&b, "  %d. %s\n     %s\n", i+1, Tr(l, d.Title), Tr(l, d.Why))
+			serves := make([]string, len(d.Serves))
+			for j, s := range d.Serves {
+				serves[j] = requirementName(l, s)
+			}
+			fmt.Fprintf(&b, "     %s\n", tc(l, "check.dd_serves", strings.Join(serves, tc(l, "list_sep"))))
+			switch {
+			case d.Access == compliance.AccessPublished:
+				fmt.Fprintf(&b, "     %s\n", tc(l, "check.dd_published", d.Where))
+			case d.Where != "":
+				fmt.Fprintf(&b, "     %s\n", tc(l, "check.dd_request_at", d.Where))
+			default:
+				fmt.Fprintf(&b, "     %s\n", tc(l, "check.dd_request"))
+			}
+			if d.Shared == catalog.AccessAccount || d.Shared == catalog.AccessNDA {
+				fmt.Fprintf(&b, "     %s\n", tc(l, "check.dd_"+d.Shared))
 			}
 		}
 	}

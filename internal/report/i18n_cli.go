@@ -48,6 +48,7 @@ var cliMessages = map[string][2]string{
 	"col.cloud_act":    {"CLOUD ACT", "CLOUD法案"},
 	"col.certs":        {"CERTIFICATIONS", "认证"},
 	"col.operator":     {"OPERATOR", "运营方"},
+	"col.law_dc":       {"LAW · DCS", "法律 · 机房"},
 	"col.cmk":          {"CMK", "客户管理密钥"},
 	"col.cc_gpu":       {"CC GPU", "机密计算GPU"},
 	"col.egress":       {"EGRESS $/GB", "出网 美元/GB"},
@@ -61,6 +62,7 @@ var cliMessages = map[string][2]string{
 	"offers.unknown":  {"%d offers have no published %s price (shown as unknown, never as 0).", "%d 条报价没有公开的%s价格（显示为未知，从不当作 0）。"},
 	"offers.fabric":   {"FABRIC - = no multi-node fabric published for the instance.", "组网 - 表示该实例没有公开的多节点组网。"},
 	"providers.note1": {"CLOUD ACT yes = a US-headquartered company or parent: US authorities can compel access to data in any region.", "CLOUD法案 = 是：总部或母公司在美国，美国当局可要求调取任何区域的数据。"},
+	"providers.note4": {"LAW · DCS = the country whose law governs the company you contract, and whether the provider owns its data centres, leases them, both, runs in partners' or is a marketplace of independent hosts; -o json has the whole supply chain (entity, regions, accelerator origin, export rules, documents) with sources.", "法律 · 机房 = 与您签约的公司所适用法律的国家，以及云厂商的数据中心是自有、租用、两者兼有、由合作方运营，还是独立主机方的市场；-o json 给出完整的供应链（签约主体、区域、加速卡来源、出口管制、文件）及来源。"},
 	"providers.note3": {"OPERATOR = who runs the machines: provider (itself), partner (data centres or clouds it contracts), marketplace or community (independent hosts not known to you), then the instance types a rule sets apart; MLPS-L<n> = an MLPS 2.0 filing at level n.", "运营方 = 谁运营机器：云厂商自营、签约合作方（其签约的数据中心或云）、市场主机方或社区主机方（您无从得知的独立主机方），其后为按规则单列的机型；MLPS-L<n> = 按等保 2.0 第 n 级备案。"},
 	"providers.note2": {"EGRESS = first internet-egress tier; see -o json for every tier and the scope of each certification.", "出网 = 第一档互联网出网价格；各档价格和每项认证的范围见 -o json。"},
 
@@ -135,6 +137,13 @@ var cliMessages = map[string][2]string{
 	"check.required":               {"required", "必需"},
 	"check.preferred":              {"preferred", "优先"},
 	"check.checklist":              {"Proof-of-concept checklist:", "概念验证清单："},
+	"check.diligence":              {"Before signing, read or request (%d):", "签约前应阅读或索取的文件（%d 份）："},
+	"check.dd_published":           {"published: %s", "已公开：%s"},
+	"check.dd_request":             {"not published: request it from the provider's account team or support", "未公开：需向云厂商的客户经理或技术支持索取"},
+	"check.dd_request_at":          {"request it from the provider (%s)", "需向云厂商索取（%s）"},
+	"check.dd_account":             {"customers download it after signing in to the provider's console or portal", "客户登录云厂商控制台或门户后下载"},
+	"check.dd_nda":                 {"shared on request under NDA", "签署保密协议后按需提供"},
+	"check.dd_serves":              {"serves: %s", "对应要求：%s"},
 	"check.sources_cut":            {"Sources longer than %d characters are cut (…); -o json has them whole.", "超过 %d 个字符的来源已截断（…）；完整内容见 -o json。"},
 
 	// cost

@@ -7,6 +7,13 @@ package report
 // and the page both translate through this one table, so a term reads the
 // same on every surface.
 var trGlossary = map[string]string{
+	// what a due-diligence document serves besides a requirement (compliance.Diligence.Serves)
+	"security":        "安全",
+	"data_protection": "数据保护",
+	"stack":           "软件栈",
+	"export_control":  "出口管制",
+	// data-centre models (catalog.Datacenters.Model)
+	"owned": "自有", "leased": "租用", "mixed": "自有加租用", "partners": "合作方",
 	// bottlenecks (perf.Prediction.Bottleneck)
 	"compute":          "计算",
 	"memory-bandwidth": "显存带宽",
@@ -34,6 +41,7 @@ var trGlossary = map[string]string{
 	"unknown":                "未知",
 	"residency":              "数据驻留",
 	"jurisdiction":           "司法管辖",
+	"accelerator_origin":     "加速卡来源",
 	"confidential_computing": "机密计算",
 	"customer_managed_keys":  "客户管理密钥",
 	"secure_boot":            "安全启动",

@@ -16,7 +16,6 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/catalog"
-	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/export"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/report"
@@ -348,42 +347,9 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 	if err != nil {
 		return v, err
 	}
-	c := s.st().cat
-	var a *catalog.Accelerator
-	var o *catalog.Offer
-	switch {
-	case in.Offer != "":
-		if o, err = app.FindOffer(s.st().cat, app.JSON, in.Offer); err != nil {
-			return v, err
-		}
-		if o, _, err = app.PickRegion(s.st().cat, app.JSON, o, in.Region, spec.Compliance, catalog.OnDemand); err != nil {
-			return v, err
-		}
-		a, _ = c.OfferAccelerator(o)
-		if in.GPU != "" && !strings.EqualFold(in.GPU, a.ID) {
-			if b, ok := c.Accelerator(in.GPU); !ok || b.ID != a.ID {
-				return v, apperr.Invalidf("gpu", "%s has %s, not %s", o.ID(), a.ID, in.GPU)
-			}
-		}
-	case in.GPU != "":
-		var ok bool
-		if a, ok = c.Accelerator(in.GPU); !ok {
-			return v, apperr.NotFoundf("gpu", "unknown accelerator %q", in.GPU)
-		}
-	default:
-		return v, apperr.Invalidf("gpu", "give gpu or offer")
+	if v, err = app.Check(spec, s.st().cat, s.matrix, app.JSON, in.GPU, in.Offer, in.Region); err != nil {
+		return v, err
 	}
-	driver := ""
-	facts := compliance.Facts{GPU: a, GPUs: a.GPUsPerServer}
-	if o != nil {
-		driver = o.Driver
-		facts = compliance.FactsFor(c, o, 0)
-	}
-	v = report.CheckJSON{Compat: s.matrix.Check(spec.Stack, a, driver), Compliance: compliance.Check(spec.Compliance, facts)}
-	if o != nil {
-		v.Offer, v.Region = o.ID(), o.Region
-	}
-	v.GPU = a.ID
 	localizeCheck(&v, requestLang(in))
 	return v, nil
 }
