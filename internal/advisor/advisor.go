@@ -20,6 +20,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/cost"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
@@ -244,6 +245,11 @@ type Candidate struct {
 	// job, nearest first: set for #1 and the runner-up (the best candidate
 	// of another instance type) only.
 	Evidence []perf.Evidence
+	// EvidenceDistance is how far the nearest published measurement is
+	// from this candidate's job (see perf.EvidenceDistance); beyond
+	// perf.EvidenceNear its prediction rests on the model alone, and the
+	// confidence widens its range (EvidenceFarWiden).
+	EvidenceDistance float64
 }
 
 // Plan is what a candidate deploys and pays for: whole instances, the
@@ -337,6 +343,30 @@ func planOf(spec *workload.Spec, o *catalog.Offer, instances, replicas int, p *p
 		}
 	}
 	return pl
+}
+
+// setEvidenceDistance sets every candidate's distance to its nearest
+// published measurement, once per accelerator and GPU count.
+func setEvidenceDistance(req Request, spec *workload.Spec, cands []*Candidate) {
+	type key struct {
+		gpu  string
+		gpus int
+	}
+	seen := map[key]float64{}
+	for _, c := range cands {
+		k := key{c.Offer.GPU, c.GPUs}
+		d, ok := seen[k]
+		if !ok {
+			d = math.Inf(1)
+			if a, found := req.Catalog.Accelerator(c.Offer.GPU); found {
+				if ev := perf.NearestEvidence(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows(), 1); len(ev) > 0 {
+					d = ev[0].Distance
+				}
+			}
+			seen[k] = d
+		}
+		c.EvidenceDistance = d
+	}
 }
 
 // EvidenceShown is how many published measurements an answer shows
@@ -511,6 +541,9 @@ type Result struct {
 	// Operator is who runs #1's machines, and the provider that sells
 	// them; nil when nothing qualifies.
 	Operator *catalog.Operator
+	// DueDiligence is what to read or request before signing for #1 (see
+	// compliance.DueDiligence); nil when nothing qualifies.
+	DueDiligence []compliance.Diligence
 }
 
 // maxOtherModes bounds Result.OtherModes.
@@ -773,6 +806,7 @@ func Recommend(req Request) (*Result, error) {
 	}
 	res.NearMisses = nearMisses(req, res, modes)
 	if len(res.Candidates) > 0 {
+		setEvidenceDistance(req, spec, res.Candidates)
 		for _, c := range []*Candidate{res.Candidates[0], res.RunnerUp()} {
 			if c != nil {
 				a, _ := req.Catalog.Accelerator(c.Offer.GPU)
@@ -782,6 +816,8 @@ func Recommend(req Request) (*Result, error) {
 		res.Terms = TermsOf(req, res.Candidates[0])
 		op := req.Catalog.OfferOperator(res.Candidates[0].Offer)
 		res.Operator = &op
+		f := compliance.FactsFor(req.Catalog, res.Candidates[0].Offer, res.Candidates[0].GPUs)
+		res.DueDiligence = compliance.DueDiligence(spec.Compliance, f, compliance.Check(spec.Compliance, f))
 	}
 	res.ConfidenceVsNext = confidenceVsNext(res, func(gpu string) string {
 		if a, ok := req.Catalog.Accelerator(gpu); ok {

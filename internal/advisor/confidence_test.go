@@ -190,3 +190,28 @@ func TestAlternativesSkipOwnType(t *testing.T) {
 		t.Errorf("an accelerator 30%% behind is compared: %+v", c.Alternatives)
 	}
 }
+
+// TestFarEvidenceLowersConfidence: when no published measurement is near
+// #1's job, its range is widened and the chance that it really beats #2
+// drops toward a coin toss; the sentence says why.
+func TestFarEvidenceLowersConfidence(t *testing.T) {
+	arch := func(gpu string) string { return map[string]string{"h100-sxm": "hopper", "mi300x": "cdna3"}[gpu] }
+	mk := func(far bool) *Result {
+		a, b := candidate("h100-sxm", 8, 100, 0.85, 1.2), candidate("mi300x", 8, 125, 0.85, 1.2)
+		a.EvidenceDistance, b.EvidenceDistance = 0.5, 0.5
+		if far {
+			a.EvidenceDistance = perf.EvidenceNear + 1
+		}
+		return &Result{Objective: workload.ObjectiveCost, Candidates: []*Candidate{a, b}}
+	}
+	near, far := confidenceVsNext(mk(false), arch), confidenceVsNext(mk(true), arch)
+	if !(far.Probability < near.Probability) || far.Probability <= 0.5 {
+		t.Errorf("far from evidence: %.3f, near: %.3f; want lower but still above 0.5", far.Probability, near.Probability)
+	}
+	if len(near.Extrapolated) != 0 || len(far.Extrapolated) != 1 || far.Extrapolated[0] != "p/h100-sxm-box" {
+		t.Errorf("extrapolated: near %v, far %v", near.Extrapolated, far.Extrapolated)
+	}
+	if !strings.Contains(far.Sentence(), "No published measurement is near") || strings.Contains(near.Sentence(), "No published") {
+		t.Errorf("sentences: far %q, near %q", far.Sentence(), near.Sentence())
+	}
+}

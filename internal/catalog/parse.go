@@ -646,8 +646,8 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 			if strings.TrimSpace(e.Name) == "" {
 				bad(i, "legal_entity.name", "required")
 			}
-			if len(e.Country) != 2 {
-				bad(i, "legal_entity.country", "want an ISO 3166 alpha-2 code, got %q", e.Country)
+			if e.Country != "" && len(e.Country) != 2 {
+				bad(i, "legal_entity.country", "want an ISO 3166 alpha-2 code (or leave it out when the source does not say), got %q", e.Country)
 			}
 			p.LegalEntity = &LegalEntity{Name: e.Name, Country: strings.ToUpper(e.Country), Fact: sourced("legal_entity", e.Source, e.AsOf)}
 		}

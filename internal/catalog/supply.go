@@ -20,7 +20,7 @@ const SupplyChainFile = "supply-chain.yaml"
 // whose law it is incorporated under.
 type LegalEntity struct {
 	Name    string `json:"name"`
-	Country string `json:"country"` // ISO 3166 alpha-2
+	Country string `json:"country"` // ISO 3166 alpha-2; "" when the source does not say
 	Fact
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/spf13/cobra"
 
 	"github.com/gpupick/gpupick/internal/app"

@@ -123,7 +123,14 @@ func TestRecommendHTMLIsSelfContained(t *testing.T) {
 	if !strings.Contains(out, "<svg") || !strings.Contains(out, "<table>") {
 		t.Error("the HTML report needs the chart and the table")
 	}
-	urls := regexp.MustCompile(`(?i)(src|href)\s*=|https?://`).FindAllString(strings.ReplaceAll(out, `xmlns="http://www.w3.org/2000/svg"`, ""), -1)
+	// #1's documents to read before signing, as a checklist.
+	if i := strings.Index(out, `<ul class="diligence">`); i < 0 || strings.Count(out[i:strings.Index(out[i:], "</ul>")+i], "<li>") < 5 {
+		t.Error("the HTML report needs the due-diligence checklist of #1 (at least five documents)")
+	}
+	// What would load: an attribute that fetches, a stylesheet import or a
+	// CSS url(). The documents to read before signing are printed as text
+	// (their addresses are for the reader to open), which loads nothing.
+	urls := regexp.MustCompile(`(?i)\b(src|href|srcset|action|data)\s*=|url\(|@import`).FindAllString(out, -1)
 	if len(urls) > 0 {
 		t.Errorf("the HTML report must not load anything from the network: %v", urls)
 	}

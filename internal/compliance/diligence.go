@@ -145,11 +145,8 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	}
 	d := Diligence{Document: DocCompatList, Title: "Driver and CUDA/ROCm support list for " + offer, Why: why,
 		Serves: []string{ServesStack}, Access: AccessRequest}
-	if f.Offer != nil {
-		if u := FirstURL(f.Offer.Source); u != "" {
-			d.Where, d.Source, d.Access = u, f.Offer.Source, AccessPublished
-		}
-	}
+	// The offer's source is a price list, not a support list: the caller
+	// that judged the stack links the list its verdict rests on.
 	out = append(out, d)
 
 	for _, q := range r.Requirements {
@@ -188,7 +185,10 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	if asked(Jurisdiction) {
 		entity := pname
 		if p != nil && p.LegalEntity != nil {
-			entity = fmt.Sprintf("%s (%s)", p.LegalEntity.Name, p.LegalEntity.Country)
+			entity = p.LegalEntity.Name
+			if p.LegalEntity.Country != "" {
+				entity = fmt.Sprintf("%s (%s)", p.LegalEntity.Name, p.LegalEntity.Country)
+			}
 		}
 		d := item(catalog.DocCustomerAgreement, "Customer agreement: contracting entity and governing law",
 			fmt.Sprintf("The law that reaches your data follows the company you contract, %s, not the region: confirm the entity and governing law against the excluded %s.", entity, strings.Join(upperAll(c.ExcludeJurisdictions), ", ")),
@@ -224,7 +224,7 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	if len(f.Export) > 0 {
 		x := f.Export[0]
 		out = append(out, Diligence{Document: "export_control", Title: "Export-control status of " + gpu + " in " + x.Market,
-			Why:    fmt.Sprintf("%s (since %s) Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.", strings.TrimSpace(x.Text), x.Since.Format("2006-01-02"), pname, gpu, offer),
+			Why:    fmt.Sprintf("Since %s, %s in %s: %s (the source gives the rule). Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.", x.Since.Format("2006-01-02"), gpu, x.Market, exportStatusText[x.Status], pname, gpu, offer),
 			Serves: []string{ServesExport}, Access: AccessPublished, Where: FirstURL(x.Source), Source: x.Source})
 		if out[len(out)-1].Where == "" {
 			out[len(out)-1].Access = AccessRequest
@@ -258,6 +258,13 @@ func hasMLPSCert(r Result) bool {
 }
 
 var urlRe = regexp.MustCompile(`https?://[^\s;,()'"]+`)
+
+// exportStatusText says what an export-control status means for a buyer.
+var exportStatusText = map[string]string{
+	catalog.ExportRestricted: "exports need a licence that is presumed denied",
+	catalog.ExportLicence:    "exports need a licence, decided case by case",
+	catalog.ExportMarketPart: "a part made for this market, to stay under the rules in force when it was made",
+}
 
 // FirstURL is the first http(s) link in a source, without a trailing dot.
 func FirstURL(source string) string {

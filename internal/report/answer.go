@@ -1,6 +1,9 @@
 package report
 
-import "github.com/gpupick/gpupick/internal/perf"
+import (
+	"github.com/gpupick/gpupick/internal/compliance"
+	"github.com/gpupick/gpupick/internal/perf"
+)
 
 // AnswerJSON is the answer a reader needs before the ranking: which offer,
 // why it beats the runner-up, what it costs, how long (or, for a service,
@@ -72,6 +75,10 @@ type AnswerJSON struct {
 	// needs work on its stack, or a candidate ranked below it would have
 	// come first with its porting unpriced. nil otherwise.
 	Porting *PortingAnswerJSON `json:"porting,omitempty"`
+	// DueDiligence is what to read or request before signing for #1: the
+	// same list as check -o json's due_diligence, in the answer's
+	// language.
+	DueDiligence []compliance.Diligence `json:"due_diligence,omitempty"`
 }
 
 // PortingAnswerJSON is the porting of one candidate (the pick, or the one
@@ -151,8 +158,11 @@ type AnswerPickJSON struct {
 	TotalUSD *float64 `json:"total_usd"`
 	// Evidence is the published measurements nearest to this job, nearest
 	// first (see perf.Evidence: source, url, date, measured, predicted,
-	// unit, ratio, distance).
+	// unit, ratio, distance); units are in the answer's language.
 	Evidence []perf.Evidence `json:"evidence,omitempty"`
+	// EvidenceNote says, when no published measurement is near this job,
+	// that the prediction rests on the model alone.
+	EvidenceNote string `json:"evidence_note,omitempty"`
 }
 
 // FactorJSON is one factor that separates the pick from the runner-up.

@@ -75,7 +75,39 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	a.Day = dayAnswer(r, l)
 	a.Operator = operatorAnswer(r, l)
 	a.Porting = portingAnswer(r, svc, l)
+	a.DueDiligence = DiligenceIn(r.DueDiligence, l)
 	return a
+}
+
+// DiligenceIn is a due-diligence list with its titles and reasons in l.
+func DiligenceIn(dd []compliance.Diligence, l Lang) []compliance.Diligence {
+	if l == English || dd == nil {
+		return dd
+	}
+	out := make([]compliance.Diligence, len(dd))
+	for i, d := range dd {
+		d.Title, d.Why = Tr(l, d.Title), Tr(l, d.Why)
+		d.Serves = slices.Clone(d.Serves)
+		out[i] = d
+	}
+	return out
+}
+
+// diligenceLines are one sentence per document: its title, why it
+// matters, and where to get it.
+func diligenceLines(dd []compliance.Diligence, l Lang) []string {
+	var out []string
+	for _, d := range dd {
+		switch {
+		case d.Access == compliance.AccessPublished:
+			out = append(out, am(l, "dd_published", d.Title, d.Why, d.Where))
+		case d.Where != "":
+			out = append(out, am(l, "dd_request_at", d.Title, d.Why, d.Where))
+		default:
+			out = append(out, am(l, "dd_request", d.Title, d.Why))
+		}
+	}
+	return out
 }
 
 // portingAnswer says what porting is priced at when it matters: the pick
@@ -190,7 +222,21 @@ func answerPick(c *advisor.Candidate, l Lang) *AnswerPickJSON {
 		p.TotalUSD = fp(r2(c.Cost.Cost.Total))
 	}
 	p.Evidence = c.Evidence
+	if l != English && len(c.Evidence) > 0 {
+		p.Evidence = slices.Clone(c.Evidence)
+		for i := range p.Evidence {
+			p.Evidence[i].Unit = evidenceUnit(l, p.Evidence[i].Unit)
+		}
+	}
+	if len(c.Evidence) > 0 && c.Evidence[0].Distance > perf.EvidenceNear {
+		p.EvidenceNote = evidenceFar(c.Evidence, l)
+	}
 	return p
+}
+
+// evidenceFar says that no published measurement is near the job.
+func evidenceFar(ev []perf.Evidence, l Lang) string {
+	return am(l, "ev_far", strconv.FormatFloat(ev[0].Distance, 'f', 1, 64), strconv.FormatFloat(perf.EvidenceNear, 'f', 1, 64))
 }
 
 // evidenceUnitZh rewrites the units of published measurements (free text,
@@ -224,7 +270,7 @@ func evidenceLines(ev []perf.Evidence, l Lang) []string {
 	}
 	var out []string
 	if ev[0].Distance > perf.EvidenceNear {
-		out = append(out, am(l, "ev_far", strconv.FormatFloat(ev[0].Distance, 'f', 1, 64), strconv.FormatFloat(perf.EvidenceNear, 'f', 1, 64)))
+		out = append(out, evidenceFar(ev, l))
 	}
 	for _, e := range ev {
 		job := strings.TrimSpace(e.Model + " " + e.Kind)

@@ -33,6 +33,8 @@ type answerLines struct {
 	day                 []string // base, peak, losses, simulated day
 	evidenceHead        string   // "Published results nearest to #1's job:" or empty
 	evidence            []string
+	diligenceHead       string // "Before signing ...:" or empty
+	diligence           []string
 }
 
 // answerList is a headed list of the answer that every renderer writes
@@ -45,7 +47,7 @@ type answerList struct {
 // lists are p's headed lists that have a head, in the order they print.
 func (p answerLines) lists() []answerList {
 	var out []answerList
-	for _, x := range []answerList{{"day", p.dayHead, p.day}, {"evidence", p.evidenceHead, p.evidence}} {
+	for _, x := range []answerList{{"day", p.dayHead, p.day}, {"evidence", p.evidenceHead, p.evidence}, {"diligence", p.diligenceHead, p.diligence}} {
 		if x.head != "" {
 			out = append(out, x)
 		}
@@ -122,6 +124,9 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 		if p.evidence = evidenceLines(a.Pick.Evidence, l); len(p.evidence) > 0 {
 			p.evidenceHead = am(l, "ev_head")
 		}
+	}
+	if p.diligence = diligenceLines(a.DueDiligence, l); len(p.diligence) > 0 {
+		p.diligenceHead = am(l, "dd_head")
 	}
 	return p
 }

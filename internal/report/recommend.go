@@ -965,6 +965,7 @@ h1{font-size:1.45em;margin:.3em 0 .6em}h2{font-size:1.1em;margin:1.1em 0 .35em}
 .headline{font-size:1.15em;font-weight:600;margin:.2em 0}
 .objective,.why{color:#57606a;margin:.25em 0}
 ul{padding-left:1.3em;margin:.3em 0}li{margin:.15em 0}
+ul.diligence{list-style:"\2610  "}ul.diligence li{overflow-wrap:anywhere}
 .lvl{display:inline-block;min-width:4.6em;font-size:.78em;font-weight:700;text-transform:uppercase}
 .risk-high .lvl{color:#cf222e}.risk-medium .lvl{color:#9a6700}.risk-low .lvl{color:#57606a}:lang(zh) .lvl{min-width:2em}
 .changes{border-left:4px solid #0969da;padding:.2em .8em;margin:1em 0}

@@ -41,6 +41,7 @@ var trAdvisor = map[string]string{
 	"a trial server of %s":       "%s 的试用服务器",
 	"trial servers of %s and %s": "%s 和 %s 的试用服务器",
 	"#1 and #2 (%s) cannot be told apart: #1 is %s with probability %.0f%% within the model's uncertainty. Running gpupick probe --gpu-bench on %s, then recommend --calibrate REPORT, measures the speed the ranking rests on and settles it.": "第 1 名与第 2 名（%s）在模型误差范围内无法区分：第 1 名%s的概率仅为 %.0f%%。在 %s上运行 gpupick probe --gpu-bench，再用 recommend --calibrate REPORT，即可测出排名所依赖的速度并确定结果。",
+	" No published measurement is near the job on %s, so its range was widened %.1fx before comparing.":                                                                                                                                         "在 %s 上，没有与该任务相近的公开实测结果，因此比较前把它的区间放宽了 %.1f 倍。",
 	"cheaper": "更便宜",
 	"faster":  "更快",
 	"better":  "更好",

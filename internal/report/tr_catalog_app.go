@@ -3,6 +3,7 @@ package report
 // trApp: internal/app, the application layer every surface shares (offer
 // and GPU lookup, the checks it runs for the advisor, calibration).
 var trApp = map[string]string{
+	"give %s ID or %s PROVIDER/INSTANCE":                                   "请给出 %s 加速卡 ID，或 %s 云厂商/实例",
 	"unknown accelerator %q (known: %s)":                                   "未知的加速卡 %q（已知：%s）",
 	"%s has %s, not %s":                                                    "%s 配备的是 %s，不是 %s",
 	"give --gpu ID or --offer PROVIDER/INSTANCE":                           "请给出 --gpu ID 或 --offer PROVIDER/INSTANCE",

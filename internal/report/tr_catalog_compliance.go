@@ -129,6 +129,10 @@ var trCompliance = map[string]string{
 	"The law that reaches your data follows the company you contract, %s, not the region: confirm the entity and governing law against the excluded %s.":                                                 "能触及您数据的法律取决于与您签约的公司 %s，而不是区域：请对照被排除的 %s 确认签约主体和适用法律。",
 	"Shows that %s's platform in region %s is filed at the MLPS level your system builds on; your own system still needs its own assessment.":                                                            "证明 %s 在区域 %s 的平台已按您的系统所依赖的等保级别备案；您自己的系统仍需单独测评。",
 	"The workload accepts accelerators designed in %s only: ask %s to state in the contract the make and model of the accelerators and servers behind %s, so that a substitution cannot break the rule.": "工作负载只接受在 %s 设计的加速卡：请要求 %s 在合同中写明 %s 所用加速卡和服务器的品牌与型号，以免替换后违反该规则。",
-	"%s (since %s) Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.":                                                                              "%s（自 %s 起）请询问 %s，%s 背后的 %s 是如何供货的，以免规则变化导致算力被收回。",
 	"%s holds %s, but %s certificates usually name AI services, and the catalog does not know whether its scope (%s) includes the GPU compute instances of %s; ask for the scope statement.":             "%s 持有 %s，但 %s 证书通常只覆盖 AI 服务，目录不知道其范围（%s）是否包括 %s 的 GPU 计算实例；请索取范围声明。",
+	"Since %s, %s in %s: %s (the source gives the rule). Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.":                                        "自 %[1]s 起，%[2]s 在 %[3]s：%[4]s（规则见来源）。请询问 %[5]s，%[7]s 所用的 %[6]s 是如何供货的，以免规则变化导致算力被收回。",
+	"exports need a licence that is presumed denied":                                 "出口需要许可证，且原则上不予批准",
+	"exports need a licence, decided case by case":                                   "出口需要许可证，逐案审批",
+	"a part made for this market, to stay under the rules in force when it was made": "专为该市场设计的型号，以符合设计时有效的规则",
+	"%s (%s)": "%s（%s）", // composed: an entity and its country
 }

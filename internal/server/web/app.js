@@ -39,6 +39,9 @@
       cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}", r80_label: "80% range (h)",
       time_heading: "How long", service_heading: "The service", operator_heading: "Who runs the machine", sure_heading: "How sure", risks_heading: "What could go wrong",
       near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies", terms_heading: "How to pay for it", day_heading: "The service's day",
+      ev_heading: "Published results near #1's job", ev_job: "Published job", ev_source: "Source", ev_measured: "Measured", ev_predicted: "gpupick predicts",
+      ev_distance: "Distance", ev_hint: "Distance 0 is the same job on the same hardware at the same scale; the ratio is gpupick's prediction over the measurement.",
+      dd_heading: "Before signing: read or request", dd_published: "Published", dd_request: "Not published: request it from the provider.", dd_request_at: "Request it from the provider",
       no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
       risk_figures: "Risk figures of #1", spot_rate: "spot interruptions per instance-hour", ckpt: "checkpoint every (h)",
       p_miss: "chance of missing the deadline", breakeven: "reserved break-even utilisation", expected_int: "expected interruptions",
@@ -149,6 +152,9 @@
       cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}", r80_label: "80% 区间（小时）",
       time_heading: "耗时", service_heading: "服务规模", operator_heading: "谁运营机器", sure_heading: "把握有多大", risks_heading: "可能的风险",
       near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选", terms_heading: "如何付费", day_heading: "服务的一天",
+      ev_heading: "与第 1 名任务最接近的已发表结果", ev_job: "已发表的任务", ev_source: "来源", ev_measured: "实测", ev_predicted: "gpupick 预测",
+      ev_distance: "距离", ev_hint: "距离 0 表示同一任务、同一硬件、同一规模；比值为 gpupick 预测值除以实测值。",
+      dd_heading: "签约前：应阅读或索取", dd_published: "已公开", dd_request: "未公开：需向云厂商索取。", dd_request_at: "需向云厂商索取",
       no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
       risk_figures: "第 1 名的风险数据", spot_rate: "每实例·小时抢占次数", ckpt: "检查点间隔（小时）",
       p_miss: "错过截止时间的概率", breakeven: "预留实例回本利用率", expected_int: "预计中断次数",
@@ -249,7 +255,7 @@
   }
 
   // The repository's examples/ files, served under examples/ (see web.go).
-  var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "deepseek-v3-chat.yaml", "deepseek-v3-disagg.yaml", "marco-eu-assistant.yaml",
+  var WORKLOAD_EXAMPLES = ["llama3-8b-lora.yaml", "llama3-70b-pretrain.yaml", "llama3-70b-chat.yaml", "deepseek-v3-chat.yaml", "deepseek-v3-disagg.yaml", "marco-eu-assistant.yaml", "eu-ai-act-assistant.yaml",
     "lin-70b-finetune.yaml", "embedding-batch.yaml", "sharegpt-burst.yaml", "resnet50-imagenet.yaml", "render-generic.yaml",
     "sdxl-images.yaml", "flux-image-api.yaml", "sdxl-image-service.yaml", "sdxl-shared-pool.yaml", "llama3-8b-chat-tpu.yaml"];
   var SERVICE_EXAMPLES = ["service-target.yaml", "service-fixed.yaml", "service-serverless.yaml", "service-mixed.yaml", "service-model.yaml",
@@ -954,6 +960,52 @@
       var dy = card("answer-day", t("day_heading")), dl = el("ul", { "class": "day", id: "answer-day-list" });
       a.day.lines.forEach(function (s) { dl.appendChild(el("li", null, s)); });
       dy.appendChild(dl);
+    }
+
+    // The published measurements nearest to #1's job.
+    if (a.pick && (a.pick.evidence || []).length) {
+      var ev = card("answer-evidence", t("ev_heading"));
+      if (a.pick.evidence_note) ev.appendChild(el("p", { "class": "note", id: "answer-evidence-note", text: a.pick.evidence_note }));
+      var et = el("table", { id: "answer-evidence-table" }), eh = el("tr");
+      [t("ev_job"), t("ev_source"), t("ev_measured"), t("ev_predicted"), t("ev_distance")].forEach(function (h, i) {
+        eh.appendChild(el("th", { scope: "col", "class": i >= 2 ? "num" : null, text: h }));
+      });
+      et.appendChild(el("thead", null, eh));
+      var eb = el("tbody");
+      a.pick.evidence.forEach(function (e) {
+        // The job's names are identifiers (model, accelerator, framework,
+        // precision), shown as code in every language.
+        var job = el("span");
+        [e.model, e.gpus + " × " + e.accelerator, e.framework, e.precision].filter(function (x) { return x && x !== "other"; }).forEach(function (x, i) {
+          if (i) job.appendChild(document.createTextNode(" · "));
+          job.appendChild(el("code", { text: x }));
+        });
+        var src = e.url ? el("a", { href: e.url, rel: "noopener", target: "_blank" }, e.source) : e.source;
+        eb.appendChild(el("tr", null, el("td", null, job), el("td", null, src, el("small", { "class": "hint", text: " " + e.date })),
+          el("td", { "class": "num" }, sig(e.measured) + " " + e.unit),
+          el("td", { "class": "num" }, sig(e.predicted) + " (" + num(e.ratio, 2) + "×)"),
+          el("td", { "class": "num", text: num(e.distance, 1) })));
+      });
+      et.appendChild(eb);
+      ev.appendChild(el("div", { "class": "scroll" }, et));
+      ev.appendChild(el("p", { "class": "hint", text: t("ev_hint") }));
+    }
+
+    // The documents to read or request before signing with #1's provider.
+    if ((a.due_diligence || []).length) {
+      var dd = card("answer-diligence", t("dd_heading")), dl2 = el("ul", { "class": "checklist", id: "answer-diligence-list" });
+      a.due_diligence.forEach(function (d, i) {
+        var id = "dd-" + i, where;
+        // An address is an identifier: code, in every language.
+        var link = function () { return el("a", { href: d.where, rel: "noopener", target: "_blank" }, el("code", { text: d.where })); };
+        if (d.access === "published") where = el("span", null, t("dd_published") + (lang === "zh" ? "：" : ": "), link());
+        else if (d.where) where = el("span", null, t("dd_request_at") + (lang === "zh" ? "：" : ": "), link());
+        else where = el("span", { text: t("dd_request") });
+        dl2.appendChild(el("li", { "data-document": d.document },
+          el("input", { type: "checkbox", id: id }), " ", el("label", { "for": id }, el("strong", { text: d.title })),
+          el("p", { text: d.why }), el("p", { "class": "hint" }, where)));
+      });
+      dd.appendChild(dl2);
     }
 
     // How the fleet could be paid for, and which term wins.

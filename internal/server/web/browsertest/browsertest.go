@@ -217,6 +217,7 @@ func EnglishWords(sel string, allow ...string) chromedp.Action[string] {
   document.querySelectorAll("td.offer, code").forEach(e => e.innerText.split(/\s+/).forEach(w => w && ids.add(w)));
   allow = new Set(allow);
   return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).map(e => e.innerText).join(" ")
+    .replace(/https?:\/\/\S+/g, " ") // an address is an identifier, in every language
     .split(/[^A-Za-z0-9\/_.@+-]+/).filter(w => w && !ids.has(w) && /^[a-z]{3,}$/.test(w) && !allow.has(w))
     .filter((w, i, a) => a.indexOf(w) === i).join(" ");
 })(` + string(s) + `, ` + string(a) + `)`)
