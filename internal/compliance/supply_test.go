@@ -210,3 +210,18 @@ func TestDueDiligenceOverCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestMLPSLevelsAsCertifications: a certification MLPS-L<n> is judged as
+// the filing level it asks for: a level-3 filing meets level 2, not 4.
+func TestMLPSLevelsAsCertifications(t *testing.T) {
+	for cert, want := range map[string]compliance.Verdict{"MLPS-L2": compliance.Pass, "等保三级": compliance.Pass, "MLPS-L4": compliance.Fail} {
+		name, ok := workload.CanonicalCertification(cert)
+		if !ok {
+			t.Fatalf("%s is not a known certification", cert)
+		}
+		r := compliance.Check(workload.Compliance{Certifications: []string{name}}, compliance.Facts{Provider: euProvider, Region: hangzhou})
+		if q := find(t, r, "certification:"+name); q.Verdict != want {
+			t.Errorf("%s on a level-3 filing: %s %q, want %s", cert, q.Verdict, q.Reason, want)
+		}
+	}
+}

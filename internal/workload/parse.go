@@ -1090,10 +1090,11 @@ func (p *checker) compliance() {
 // certifications are the canonical names compliance.certifications accepts.
 var certifications = []string{"ISO27001", "ISO27017", "ISO27018", "ISO27701", "SOC1", "SOC2", "SOC3",
 	"PCI-DSS", "HIPAA", "HITRUST", "FedRAMP", "FedRAMP-High", "C5", "HDS", "ENS", "TISAX", "IRAP",
-	"ISMAP", "CSA-STAR", "MLPS-L3", "MTCS", "K-ISMS", "ISO42001", "TRUCS"}
+	"ISMAP", "CSA-STAR", "MLPS-L2", "MLPS-L3", "MLPS-L4", "MTCS", "K-ISMS", "ISO42001", "TRUCS"}
 
 var certificationAliases = map[string]string{
 	"MLPS3": "MLPS-L3", "MLPSLEVEL3": "MLPS-L3", "DENGBAO3": "MLPS-L3", "BSIC5": "C5",
+	"MLPS2": "MLPS-L2", "MLPSLEVEL2": "MLPS-L2", "DENGBAO2": "MLPS-L2", "MLPS4": "MLPS-L4", "MLPSLEVEL4": "MLPS-L4", "DENGBAO4": "MLPS-L4",
 	"SOC2TYPEII": "SOC2", "SOC2TYPE2": "SOC2", "FEDRAMPMODERATE": "FedRAMP", "ENSHIGH": "ENS",
 	"CSASTARLEVEL2": "CSA-STAR", "CSASTARGOLD": "CSA-STAR", "PCI": "PCI-DSS", "KISMSP": "K-ISMS",
 	"TRUSTEDCLOUD": "TRUCS", "KEXINYUN": "TRUCS",
@@ -1101,7 +1102,7 @@ var certificationAliases = map[string]string{
 
 // certificationNames are names of certifications written in a script that
 // certKey drops.
-var certificationNames = map[string]string{"可信云": "TRUCS", "等保三级": "MLPS-L3"}
+var certificationNames = map[string]string{"可信云": "TRUCS", "等保二级": "MLPS-L2", "等保三级": "MLPS-L3", "等保四级": "MLPS-L4"}
 
 // Certifications lists the canonical names of the certifications that
 // compliance.certifications accepts (matched ignoring case and separators,
