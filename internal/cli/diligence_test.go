@@ -1,27 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/gpupick/gpupick/data"
 )
-
-// runEmbedded runs gpupick on the embedded catalog: the supply-chain facts
-// these tests read are the real ones.
-func runEmbedded(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	e := NewEnv(&out, &errb)
-	e.Now = func() time.Time { return fixedNow }
-	e.Embedded = data.FS
-	e.Getenv = noStore(t)
-	code = Execute(e, args)
-	return out.String(), errb.String(), code
-}
 
 // checkDoc is what these tests read of check -o json.
 type checkDoc struct {
@@ -38,7 +21,7 @@ type checkDoc struct {
 
 func checkJSON(t *testing.T, args ...string) checkDoc {
 	t.Helper()
-	out, errOut, code := runEmbedded(t, append([]string{"check", "-o", "json"}, args...)...)
+	out, errOut, code := runOnEmbedded(t, append([]string{"check", "-o", "json"}, args...)...)
 	if code == 2 {
 		t.Fatalf("check %v: exit 2: %s", args, errOut)
 	}
@@ -113,11 +96,11 @@ func TestCheckDueDiligence(t *testing.T) {
 			t.Errorf("%s at %q, want the provider's %q", doc, where[doc], want)
 		}
 	}
-	out, _, _ := runEmbedded(t, "check", "-f", "../../examples/llama3-70b-chat.yaml", "--offer", "nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb")
+	out, _, _ := runOnEmbedded(t, "check", "-f", "../../examples/llama3-70b-chat.yaml", "--offer", "nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb")
 	if !strings.Contains(out, "Before signing, read or request") || !strings.Contains(out, "published: https://docs.nebius.com/legal/dpa") {
 		t.Errorf("text output lacks the due-diligence list:\n%s", out)
 	}
-	zh, _, _ := runEmbedded(t, "check", "--lang", "zh", "-f", "../../examples/llama3-70b-chat.yaml", "--offer", "nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb")
+	zh, _, _ := runOnEmbedded(t, "check", "--lang", "zh", "-f", "../../examples/llama3-70b-chat.yaml", "--offer", "nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb")
 	if !strings.Contains(zh, "签约前应阅读或索取的文件") || !strings.Contains(zh, "数据处理协议") {
 		t.Errorf("Chinese output lacks the due-diligence list:\n%s", zh)
 	}
