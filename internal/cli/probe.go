@@ -93,12 +93,12 @@ and judge it with "gpupick probe compare", or use it with --calibrate.`,
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, v)
 			}
-			if err := probe.WriteText(e.Stdout, r); err != nil {
+			if err := report.WriteProbe(e.Stdout, r); err != nil {
 				return err
 			}
 			if v.Findings != nil {
 				fmt.Fprintln(e.Stdout)
-				return probe.WriteFindings(e.Stdout, v.Findings)
+				return report.WriteProbeFindings(e.Stdout, v.Findings)
 			}
 			return nil
 		},
@@ -167,7 +167,7 @@ func newProbeCompareCmd(e *Env) *cobra.Command {
 			if format == report.JSONFmt {
 				err = report.WriteJSON(e.Stdout, compareJSON{Offer: o.ID(), GPU: o.GPU, Findings: fs, Calibration: r.Calibration(a, o)})
 			} else {
-				err = probe.WriteFindings(e.Stdout, fs)
+				err = report.WriteProbeFindings(e.Stdout, fs)
 			}
 			if err != nil {
 				return err
@@ -230,7 +230,7 @@ func newProbeNetCmd(e *Env) *cobra.Command {
 			if format == report.JSONFmt {
 				return report.WriteJSON(e.Stdout, n)
 			}
-			return probe.WriteNetwork(e.Stdout, n)
+			return report.WriteProbeNetwork(e.Stdout, n)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "serve measurements on `ADDR` (e.g. :7070)")

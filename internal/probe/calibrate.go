@@ -46,7 +46,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 	case cal.GPU != a.ID:
 		cal.Notes = append(cal.Notes, fmt.Sprintf("the %s measured %s, not %s: its compute figures are not used", from, orNone(cal.GPU), a.ID))
 	default:
-		for _, name := range benchTypes {
+		for _, name := range BenchTypes {
 			got, ok := r.Bench.TFLOPS[name]
 			dt, _ := catalog.ParseDataType(name)
 			peak, has := a.TFLOPS(dt)

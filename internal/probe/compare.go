@@ -289,14 +289,16 @@ func wheelArch(a *catalog.Accelerator) string {
 	return a.GFXTarget
 }
 
-var benchTypes = []string{"bf16", "fp16", "tf32", "fp8"}
+// BenchTypes are the data types the GPU benchmark measures, in the
+// order reports list them.
+var BenchTypes = []string{"bf16", "fp16", "tf32", "fp8"}
 
 func (c *comparer) compute() {
 	b := c.r.Bench
 	if b == nil || c.a == nil || !c.sameGPU() {
 		return
 	}
-	for _, name := range benchTypes {
+	for _, name := range BenchTypes {
 		got, ok := b.TFLOPS[name]
 		dt, _ := catalog.ParseDataType(name)
 		peak, has := c.a.TFLOPS(dt)

@@ -1,4 +1,4 @@
-package probe
+package report
 
 import (
 	"fmt"
@@ -7,32 +7,32 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gpupick/gpupick/internal/report"
+	"github.com/gpupick/gpupick/internal/probe"
 )
 
-// WriteText writes r for people: one row per part, skipped parts below.
-func WriteText(w io.Writer, r *Report) error {
-	t := report.Table{Columns: []report.Column{{Header: "PART", Key: "part"}, {Header: "FOUND", Key: "found"}}}
+// WriteProbe writes a probe report for people: one row per part, skipped parts below.
+func WriteProbe(w io.Writer, r *probe.Report) error {
+	t := Table{Columns: []Column{{Header: "PART", Key: "part"}, {Header: "FOUND", Key: "found"}}}
 	h := r.Host
 	host := fmt.Sprintf("%s, %s, kernel %s", h.Hostname, h.OS, h.Kernel)
 	if h.Product != "" {
 		host += ", product " + h.Product
 	}
 	t.Add("host", host)
-	t.Add("cpu", fmt.Sprintf("%s, %d cores / %d threads, %d NUMA node(s)", orUnknown(r.CPU.Model), r.CPU.Cores, r.CPU.Threads, r.CPU.NUMANodes))
+	t.Add("cpu", fmt.Sprintf("%s, %d cores / %d threads, %d NUMA node(s)", probeOrUnknown(r.CPU.Model), r.CPU.Cores, r.CPU.Threads, r.CPU.NUMANodes))
 	t.Add("memory", fmt.Sprintf("%.0f GiB", r.MemoryGiB))
 	for _, g := range r.GPUs {
-		t.Add(fmt.Sprintf("gpu %d", g.Index), gpuLine(g))
+		t.Add(fmt.Sprintf("gpu %d", g.Index), probeGPULine(g))
 	}
 	if r.Topology != nil {
 		t.Add("topology", r.Topology.Summary)
 	}
 	if s := r.Stack; s != nil {
-		t.Add("stack", stackLine(s))
+		t.Add("stack", probeStackLine(s))
 	}
 	if b := r.Bench; b != nil {
 		var parts []string
-		for _, n := range benchTypes {
+		for _, n := range probe.BenchTypes {
 			if v, ok := b.TFLOPS[n]; ok {
 				parts = append(parts, fmt.Sprintf("%s %.0f TFLOPS", n, v))
 			}
@@ -57,7 +57,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	if n := r.Network; n != nil {
-		t.Add("network", networkLine(n))
+		t.Add("network", probeNetworkLine(n))
 	}
 	for _, s := range r.Skipped {
 		t.Notes = append(t.Notes, fmt.Sprintf("skipped %s: %s", s.Part, s.Reason))
@@ -65,8 +65,8 @@ func WriteText(w io.Writer, r *Report) error {
 	return t.WriteText(w)
 }
 
-func gpuLine(g GPU) string {
-	name := orUnknown(g.Name)
+func probeGPULine(g probe.GPU) string {
+	name := probeOrUnknown(g.Name)
 	if g.CatalogID != "" {
 		name += " (" + g.CatalogID + ")"
 	}
@@ -99,8 +99,8 @@ func gpuLine(g GPU) string {
 	return strings.Join(parts, ", ")
 }
 
-func stackLine(s *Stack) string {
-	parts := []string{"Python " + orUnknown(s.Python)}
+func probeStackLine(s *probe.Stack) string {
+	parts := []string{"Python " + probeOrUnknown(s.Python)}
 	switch {
 	case s.Torch != "":
 		t := "torch " + s.Torch
@@ -140,9 +140,9 @@ func stackLine(s *Stack) string {
 	return strings.Join(parts, ", ")
 }
 
-// WriteFindings writes the findings of Compare for people, in their order.
-func WriteFindings(w io.Writer, fs []Finding) error {
-	t := report.Table{Columns: []report.Column{{Header: "SEVERITY", Key: "severity"}, {Header: "PART", Key: "part"}, {Header: "FINDING", Key: "finding"}}}
+// WriteProbeFindings writes the findings of probe.Compare for people, in their order.
+func WriteProbeFindings(w io.Writer, fs []probe.Finding) error {
+	t := Table{Columns: []Column{{Header: "SEVERITY", Key: "severity"}, {Header: "PART", Key: "part"}, {Header: "FINDING", Key: "finding"}}}
 	for _, f := range fs {
 		t.Add(string(f.Severity), f.Part, f.Sentence)
 	}
@@ -152,20 +152,20 @@ func WriteFindings(w io.Writer, fs []Finding) error {
 	return t.WriteText(w)
 }
 
-func orUnknown(s string) string {
+func probeOrUnknown(s string) string {
 	if s == "" {
 		return "unknown"
 	}
 	return s
 }
 
-func networkLine(n *Network) string {
+func probeNetworkLine(n *probe.Network) string {
 	return fmt.Sprintf("%s: %.2f Gbit/s over %d stream(s) in %.1f s, RTT p50 %.3f ms, p99 %.3f ms (%d pings)",
 		n.Peer, n.ThroughputGbps, n.Streams, n.Seconds, n.RTTP50Ms, n.RTTP99Ms, n.Pings)
 }
 
-// WriteNetwork writes a network measurement for people, on one line.
-func WriteNetwork(w io.Writer, n *Network) error {
-	_, err := fmt.Fprintln(w, networkLine(n))
+// WriteProbeNetwork writes a network measurement for people, on one line.
+func WriteProbeNetwork(w io.Writer, n *probe.Network) error {
+	_, err := fmt.Fprintln(w, probeNetworkLine(n))
 	return err
 }
