@@ -1,8 +1,8 @@
 package probe
 
 import (
-	"encoding/json"
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
