@@ -3,7 +3,7 @@ package report
 // Tr returns s, a sentence produced by a domain package (a verdict, a
 // bottleneck, an exclusion reason, a warning, a validation message), in
 // language l. English is the domain's own language; Chinese comes from the
-// translation catalog (tr_catalog.go, keyed by the domain's English format
+// translation catalog (locales/zh.po, keyed by the domain's English format
 // strings) and the glossary (tr_glossary.go). A sentence the catalog does
 // not know is returned unchanged, in English.
 func Tr(l Lang, s string) string {

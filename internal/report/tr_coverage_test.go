@@ -220,7 +220,7 @@ func TestCatalogCoversDomainStrings(t *testing.T) {
 	t.Logf("total: %d user-facing strings, %d in the catalog, %d allowed as not user-facing, %d missing", total, covered, allowed, len(missing))
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		t.Errorf("%d domain strings have no Chinese in the catalog (add them to trCatalog, or to trNotUserFacing with a reason):\n%s",
+		t.Errorf("%d domain strings have no Chinese in the catalog (add them to internal/report/locales/zh.po, or to trNotUserFacing with a reason):\n%s",
 			len(missing), strings.Join(missing, "\n"))
 	}
 	// An allow-listed string that is gone from the source is stale.
@@ -309,6 +309,6 @@ func TestCatalogCoversCompatData(t *testing.T) {
 	t.Logf("data/compat.yaml: %d sentences, %d in the catalog", len(seen), len(seen)-len(missing))
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		t.Errorf("%d sentences of data/compat.yaml have no Chinese (add them to trCompatData):\n%s", len(missing), strings.Join(missing, "\n"))
+		t.Errorf("%d sentences of data/compat.yaml have no Chinese (add them to internal/report/locales/zh.po, under the data/compat.yaml heading):\n%s", len(missing), strings.Join(missing, "\n"))
 	}
 }

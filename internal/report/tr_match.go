@@ -9,7 +9,7 @@ import (
 )
 
 // The translation matcher. Domain packages build their sentences with
-// fmt.Sprintf from English format strings; the catalog (trCatalog) maps each
+// fmt.Sprintf from English format strings; the catalog (locales/zh.po) maps each
 // such format string to a Chinese template. Each English format becomes a
 // pattern of literal pieces and verbs; matching a sentence captures the text
 // of each verb (a number for %d and %f, a quoted string for %q, the
