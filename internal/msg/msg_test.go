@@ -1,0 +1,45 @@
+package msg_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/gpupick/gpupick/internal/msg"
+)
+
+type zh map[string]string
+
+func (c zh) Lookup(s string) (string, bool) { t, ok := c[s]; return t, ok }
+
+func TestRender(t *testing.T) {
+	cat := zh{
+		"%s holds %s; scope: %s.":  "%s 持有 %s；范围：%s。",
+		"%s (%s)":                  "%s（%s）",
+		"the offer %[1]s in %[2]s": "%[2]s 的 %[1]s",
+		"residency":                "数据驻留",
+	}
+	inner := msg.New("%s (%s)", "EU Cloud GmbH", "DE")
+	m := msg.New("%s holds %s; scope: %s.", inner, "ISO27001", msg.Term("residency"))
+	if got, want := m.String(), "EU Cloud GmbH (DE) holds ISO27001; scope: residency."; got != want {
+		t.Errorf("English %q, want %q", got, want)
+	}
+	if got, want := m.Render(cat), "EU Cloud GmbH（DE） 持有 ISO27001；范围：数据驻留。"; got != want {
+		t.Errorf("Chinese %q, want %q", got, want)
+	}
+	if got, want := msg.New("the offer %[1]s in %[2]s", "p5", "us-east-1").Render(cat), "us-east-1 的 p5"; got != want {
+		t.Errorf("reordered %q, want %q", got, want)
+	}
+	// A key the catalog lacks stays English; an empty message is empty.
+	if got := msg.New("no such %s", "key").Render(cat); got != "no such key" {
+		t.Errorf("fallback %q", got)
+	}
+	if (msg.Msg{}).Render(cat) != "" || !(msg.Msg{}).IsZero() {
+		t.Error("the zero message must render empty")
+	}
+	b, _ := json.Marshal(struct {
+		Why msg.Msg `json:"why"`
+	}{m})
+	if string(b) != `{"why":"EU Cloud GmbH (DE) holds ISO27001; scope: residency."}` {
+		t.Errorf("JSON %s: a message is its English sentence", b)
+	}
+}
