@@ -16,8 +16,9 @@ import (
 // accelerator: compliance is a property of an offer in a region, so without
 // one every requirement is unknown and says so. With an offer the result
 // carries the due-diligence list: the documents to read or request before
-// signing. check and POST /api/v1/check both print what this returns.
-func Check(spec *workload.Spec, c *catalog.Catalog, m *compat.Matrix, f Fields, gpu, offer, region string) (report.CheckJSON, error) {
+// signing, its sentences in l. check and POST /api/v1/check both print
+// what this returns.
+func Check(spec *workload.Spec, c *catalog.Catalog, m *compat.Matrix, f Fields, gpu, offer, region string, l report.Lang) (report.CheckJSON, error) {
 	var v report.CheckJSON
 	var a *catalog.Accelerator
 	var o *catalog.Offer
@@ -54,11 +55,11 @@ func Check(spec *workload.Spec, c *catalog.Catalog, m *compat.Matrix, f Fields, 
 	v.Offer, v.Region, v.ComplianceChecked = o.ID(), o.Region, true
 	v.Compat = m.Check(spec.Stack, a, o.Driver)
 	v.Compliance = compliance.Check(spec.Compliance, facts)
-	v.DueDiligence = compliance.DueDiligence(spec.Compliance, facts, v.Compliance)
-	for i := range v.DueDiligence {
+	dd := compliance.DueDiligence(spec.Compliance, facts, v.Compliance)
+	for i := range dd {
 		// Without a link on the offer, the support list is the one the
 		// stack verdict cites.
-		if d := &v.DueDiligence[i]; d.Document == compliance.DocCompatList && d.Where == "" {
+		if d := &dd[i]; d.Document == compliance.DocCompatList && d.Where == "" {
 			for _, r := range v.Compat.Reasons {
 				if u := compliance.FirstURL(r.Source); u != "" {
 					d.Where, d.Source, d.Access = u, r.Source, compliance.AccessPublished
@@ -67,5 +68,6 @@ func Check(spec *workload.Spec, c *catalog.Catalog, m *compat.Matrix, f Fields, 
 			}
 		}
 	}
+	v.DueDiligence = report.DiligenceView(dd, l)
 	return v, nil
 }

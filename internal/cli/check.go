@@ -35,7 +35,11 @@ func newCheckCmd(e *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v, err := app.Check(spec, c, m, app.Flags, gpu, offer, region)
+			lj := l
+			if format == report.JSONFmt {
+				lj = report.English // -o json stays English
+			}
+			v, err := app.Check(spec, c, m, app.Flags, gpu, offer, region, lj)
 			if err != nil {
 				return err
 			}

@@ -1,11 +1,11 @@
 package compliance
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -41,8 +41,10 @@ type Diligence struct {
 	// hardware_origin.
 	Document string `json:"document"`
 	// Title names the document; Why is a sentence about this workload.
-	Title string `json:"title"`
-	Why   string `json:"why"`
+	// Both are messages: JSON writes them in English, renderers in the
+	// reader's language.
+	Title msg.Msg `json:"title"`
+	Why   msg.Msg `json:"why"`
 	// Serves are the requirement names (as in Requirement.Name) or
 	// security, data_protection, stack or export_control.
 	Serves []string `json:"serves"`
@@ -76,7 +78,7 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		}
 		return p.Document(kind)
 	}
-	item := func(id, title, why string, serves []string, kinds ...string) Diligence {
+	item := func(id string, title, why msg.Msg, serves []string, kinds ...string) Diligence {
 		d := Diligence{Document: id, Title: title, Why: why, Serves: serves, Access: AccessRequest}
 		for _, k := range kinds {
 			if x, ok := doc(k); ok {
@@ -99,30 +101,30 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	}
 	var out []Diligence
 
-	out = append(out, item(catalog.DocSecurityWhitepaper, "Security white paper",
-		fmt.Sprintf("How %s isolates tenants on a GPU host, patches the hypervisor and firmware, and controls staff access to the machines that would run %s.", pname, offer),
+	out = append(out, item(catalog.DocSecurityWhitepaper, msg.New("Security white paper"),
+		msg.New("How %s isolates tenants on a GPU host, patches the hypervisor and firmware, and controls staff access to the machines that would run %s.", pname, offer),
 		[]string{ServesSecurity}, catalog.DocSecurityWhitepaper, catalog.DocTrustCenter))
 
 	soc := certificateOf(p, "SOC2")
-	why := fmt.Sprintf("A SOC 2 Type II report shows %s's controls operating over a period, with the auditor's exceptions; check that its system description names the GPU compute service and region %s.", pname, region)
+	why := msg.New("A SOC 2 Type II report shows %s's controls operating over a period, with the auditor's exceptions; check that its system description names the GPU compute service and region %s.", pname, region)
 	if soc == nil {
-		why = fmt.Sprintf("The catalog lists no SOC 2 report for %s: ask whether one exists and which services it covers; without one, ask for the ISO 27001 certificate and its statement of applicability.", pname)
+		why = msg.New("The catalog lists no SOC 2 report for %s: ask whether one exists and which services it covers; without one, ask for the ISO 27001 certificate and its statement of applicability.", pname)
 	}
 	serves := []string{ServesSecurity}
 	if asked(CertificationPrefix + "SOC2") {
 		serves = []string{CertificationPrefix + "SOC2"}
 	}
-	out = append(out, item(catalog.DocComplianceReports, "SOC 2 Type II report", why, serves, catalog.DocComplianceReports, catalog.DocTrustCenter))
+	out = append(out, item(catalog.DocComplianceReports, msg.New("SOC 2 Type II report"), why, serves, catalog.DocComplianceReports, catalog.DocTrustCenter))
 
-	why = fmt.Sprintf("Sets what %s may do with the data and models you place on the machine, how fast it reports a breach, and how the data is deleted when you leave.", pname)
+	why = msg.New("Sets what %s may do with the data and models you place on the machine, how fast it reports a breach, and how the data is deleted when you leave.", pname)
 	serves = []string{ServesData}
 	if len(c.Countries) > 0 {
-		why = fmt.Sprintf("Binds %s to process your data only in %s, as the workload requires, and sets its duties as a processor (GDPR Art. 28 or its local equivalent).", pname, strings.Join(c.Countries, ", "))
+		why = msg.New("Binds %s to process your data only in %s, as the workload requires, and sets its duties as a processor (GDPR Art. 28 or its local equivalent).", pname, strings.Join(c.Countries, ", "))
 		serves = []string{Residency}
 	}
-	out = append(out, item(catalog.DocDPA, "Data processing agreement", why, serves, catalog.DocDPA))
+	out = append(out, item(catalog.DocDPA, msg.New("Data processing agreement"), why, serves, catalog.DocDPA))
 
-	why = fmt.Sprintf("Names every company that may touch your data for %s and where it does so; each of them must meet the workload's requirements too.", pname)
+	why = msg.New("Names every company that may touch your data for %s and where it does so; each of them must meet the workload's requirements too.", pname)
 	serves = []string{ServesData}
 	var reqs []string
 	for _, name := range []string{Residency, Jurisdiction, Operator} {
@@ -133,17 +135,17 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 	if len(reqs) > 0 {
 		serves = reqs
 	}
-	out = append(out, item(catalog.DocSubprocessors, "Sub-processor list", why, serves, catalog.DocSubprocessors, catalog.DocDPA))
+	out = append(out, item(catalog.DocSubprocessors, msg.New("Sub-processor list"), why, serves, catalog.DocSubprocessors, catalog.DocDPA))
 
 	gpu := "the accelerator"
 	if f.GPU != nil {
 		gpu = f.GPU.ID
 	}
-	why = fmt.Sprintf("The image and driver %s installs on %s decide which CUDA or ROCm and framework versions run on %s; confirm yours are supported before you commit.", pname, offer, gpu)
+	why = msg.New("The image and driver %s installs on %s decide which CUDA or ROCm and framework versions run on %s; confirm yours are supported before you commit.", pname, offer, gpu)
 	if f.Offer != nil && f.Offer.Driver != "" {
-		why = fmt.Sprintf("The catalog records driver %s on %s; the provider's image and driver policy decide which CUDA or ROCm and framework versions run on %s, and when they are upgraded.", f.Offer.Driver, offer, gpu)
+		why = msg.New("The catalog records driver %s on %s; the provider's image and driver policy decide which CUDA or ROCm and framework versions run on %s, and when they are upgraded.", f.Offer.Driver, offer, gpu)
 	}
-	d := Diligence{Document: DocCompatList, Title: "Driver and CUDA/ROCm support list for " + offer, Why: why,
+	d := Diligence{Document: DocCompatList, Title: msg.New("Driver and CUDA/ROCm support list for %s", offer), Why: why,
 		Serves: []string{ServesStack}, Access: AccessRequest}
 	// The offer's source is a price list, not a support list: the caller
 	// that judged the stack links the list its verdict rests on.
@@ -157,8 +159,8 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		if _, isMLPS := mlpsLevel(name); isMLPS {
 			continue
 		}
-		d := Diligence{Document: "certificate:" + name, Title: name + " certificate and scope statement",
-			Why:    fmt.Sprintf("The scope statement, not the logo, says which services and sites %s certifies; confirm it covers the GPU compute service in region %s (today's verdict: %s).", name, region, q.Verdict),
+		d := Diligence{Document: "certificate:" + name, Title: msg.New("%s certificate and scope statement", name),
+			Why:    msg.New("The scope statement, not the logo, says which services and sites %s certifies; confirm it covers the GPU compute service in region %s (today's verdict: %s).", name, region, msg.Term(q.Verdict)),
 			Serves: []string{q.Name}, Access: AccessRequest}
 		if cert := certificateOf(p, name); cert != nil {
 			if u := FirstURL(cert.Source); u != "" {
@@ -173,25 +175,25 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		out = append(out, d)
 	}
 	if asked(ConfidentialComputing) {
-		out = append(out, item(catalog.DocAttestation, "TEE attestation documentation",
-			fmt.Sprintf("How you verify, before any data is sent, that %s runs in a trusted execution environment with the GPU in confidential-computing mode: the attestation service, its evidence and who operates it.", offer),
+		out = append(out, item(catalog.DocAttestation, msg.New("TEE attestation documentation"),
+			msg.New("How you verify, before any data is sent, that %s runs in a trusted execution environment with the GPU in confidential-computing mode: the attestation service, its evidence and who operates it.", offer),
 			[]string{ConfidentialComputing}, catalog.DocAttestation))
 	}
 	if asked(CustomerManagedKeys) {
-		out = append(out, item(catalog.DocKeyCustody, "Key-custody terms (BYOK)",
-			fmt.Sprintf("Who holds the key material that encrypts your disks on %s, whether %s staff can use it, and what happens to data when you revoke the key.", offer, pname),
+		out = append(out, item(catalog.DocKeyCustody, msg.New("Key-custody terms (BYOK)"),
+			msg.New("Who holds the key material that encrypts your disks on %s, whether %s staff can use it, and what happens to data when you revoke the key.", offer, pname),
 			[]string{CustomerManagedKeys}, catalog.DocKeyCustody))
 	}
 	if asked(Jurisdiction) {
-		entity := pname
+		var entity any = pname // a name, or a message naming its country
 		if p != nil && p.LegalEntity != nil {
 			entity = p.LegalEntity.Name
 			if p.LegalEntity.Country != "" {
-				entity = fmt.Sprintf("%s (%s)", p.LegalEntity.Name, p.LegalEntity.Country)
+				entity = msg.New("%s (%s)", p.LegalEntity.Name, p.LegalEntity.Country)
 			}
 		}
-		d := item(catalog.DocCustomerAgreement, "Customer agreement: contracting entity and governing law",
-			fmt.Sprintf("The law that reaches your data follows the company you contract, %s, not the region: confirm the entity and governing law against the excluded %s.", entity, strings.Join(upperAll(c.ExcludeJurisdictions), ", ")),
+		d := item(catalog.DocCustomerAgreement, msg.New("Customer agreement: contracting entity and governing law"),
+			msg.New("The law that reaches your data follows the company you contract, %s, not the region: confirm the entity and governing law against the excluded %s.", entity, strings.Join(upperAll(c.ExcludeJurisdictions), ", ")),
 			[]string{Jurisdiction}, catalog.DocCustomerAgreement)
 		if d.Where == "" && p != nil && p.LegalEntity != nil {
 			if u := FirstURL(p.LegalEntity.Source); u != "" {
@@ -201,8 +203,8 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		out = append(out, d)
 	}
 	if asked(MLPS) || hasMLPSCert(r) {
-		d := Diligence{Document: "mlps_filing", Title: "MLPS 2.0 filing certificate (等保备案证明)",
-			Why:    fmt.Sprintf("Shows that %s's platform in region %s is filed at the MLPS level your system builds on; your own system still needs its own assessment.", pname, region),
+		d := Diligence{Document: "mlps_filing", Title: msg.New("MLPS 2.0 filing certificate (等保备案证明)"),
+			Why:    msg.New("Shows that %s's platform in region %s is filed at the MLPS level your system builds on; your own system still needs its own assessment.", pname, region),
 			Serves: []string{MLPS}, Access: AccessRequest}
 		if p != nil {
 			for _, m := range p.MLPS {
@@ -217,14 +219,14 @@ func DueDiligence(c workload.Compliance, f Facts, r Result) []Diligence {
 		out = append(out, d)
 	}
 	if asked(AcceleratorOrigin) {
-		out = append(out, Diligence{Document: "hardware_origin", Title: "Hardware origin statement for " + offer,
-			Why:    fmt.Sprintf("The workload accepts accelerators designed in %s only: ask %s to state in the contract the make and model of the accelerators and servers behind %s, so that a substitution cannot break the rule.", strings.Join(upperAll(c.AcceleratorOrigins), ", "), pname, offer),
+		out = append(out, Diligence{Document: "hardware_origin", Title: msg.New("Hardware origin statement for %s", offer),
+			Why:    msg.New("The workload accepts accelerators designed in %s only: ask %s to state in the contract the make and model of the accelerators and servers behind %s, so that a substitution cannot break the rule.", strings.Join(upperAll(c.AcceleratorOrigins), ", "), pname, offer),
 			Serves: []string{AcceleratorOrigin}, Access: AccessRequest})
 	}
 	if len(f.Export) > 0 {
 		x := f.Export[0]
-		out = append(out, Diligence{Document: "export_control", Title: "Export-control status of " + gpu + " in " + x.Market,
-			Why:    fmt.Sprintf("Since %s, %s in %s: %s (the source gives the rule). Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.", x.Since.Format("2006-01-02"), gpu, x.Market, exportStatusText[x.Status], pname, gpu, offer),
+		out = append(out, Diligence{Document: "export_control", Title: msg.New("Export-control status of %s in %s", gpu, x.Market),
+			Why:    msg.New("Since %s, %s in %s: %s (the source gives the rule). Ask %s how the %s behind %s were supplied, so that a change in the rules cannot take the capacity away.", x.Since.Format("2006-01-02"), gpu, x.Market, exportStatusText[x.Status], pname, gpu, offer),
 			Serves: []string{ServesExport}, Access: AccessPublished, Where: FirstURL(x.Source), Source: x.Source})
 		if out[len(out)-1].Where == "" {
 			out[len(out)-1].Access = AccessRequest
@@ -260,10 +262,10 @@ func hasMLPSCert(r Result) bool {
 var urlRe = regexp.MustCompile(`https?://[^\s;,()'"]+`)
 
 // exportStatusText says what an export-control status means for a buyer.
-var exportStatusText = map[string]string{
-	catalog.ExportRestricted: "exports need a licence that is presumed denied",
-	catalog.ExportLicence:    "exports need a licence, decided case by case",
-	catalog.ExportMarketPart: "a part made for this market, to stay under the rules in force when it was made",
+var exportStatusText = map[string]msg.Msg{
+	catalog.ExportRestricted: msg.New("exports need a licence that is presumed denied"),
+	catalog.ExportLicence:    msg.New("exports need a licence, decided case by case"),
+	catalog.ExportMarketPart: msg.New("a part made for this market, to stay under the rules in force when it was made"),
 }
 
 // FirstURL is the first http(s) link in a source, without a trailing dot.

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 
@@ -78,7 +77,7 @@ type AnswerJSON struct {
 	// DueDiligence is what to read or request before signing for #1: the
 	// same list as check -o json's due_diligence, in the answer's
 	// language.
-	DueDiligence []compliance.Diligence `json:"due_diligence,omitempty"`
+	DueDiligence []DiligenceJSON `json:"due_diligence,omitempty"`
 }
 
 // PortingAnswerJSON is the porting of one candidate (the pick, or the one

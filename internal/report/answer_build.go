@@ -75,27 +75,40 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 	a.Day = dayAnswer(r, l)
 	a.Operator = operatorAnswer(r, l)
 	a.Porting = portingAnswer(r, svc, l)
-	a.DueDiligence = DiligenceIn(r.DueDiligence, l)
+	a.DueDiligence = DiligenceView(r.DueDiligence, l)
 	return a
 }
 
-// DiligenceIn is a due-diligence list with its titles and reasons in l.
-func DiligenceIn(dd []compliance.Diligence, l Lang) []compliance.Diligence {
-	if l == English || dd == nil {
-		return dd
+// DiligenceJSON is one document to read or request before signing, as
+// check -o json and the answer print it: compliance.Diligence with its
+// title and reason rendered in the reader's language.
+type DiligenceJSON struct {
+	Document string   `json:"document"`
+	Title    string   `json:"title"`
+	Why      string   `json:"why"`
+	Serves   []string `json:"serves"`
+	Access   string   `json:"access"`
+	Where    string   `json:"where,omitempty"`
+	Shared   string   `json:"shared,omitempty"`
+	Source   string   `json:"source,omitempty"`
+}
+
+// DiligenceView renders a due-diligence list in l.
+func DiligenceView(dd []compliance.Diligence, l Lang) []DiligenceJSON {
+	if dd == nil {
+		return nil
 	}
-	out := make([]compliance.Diligence, len(dd))
+	out := make([]DiligenceJSON, len(dd))
 	for i, d := range dd {
-		d.Title, d.Why = Tr(l, d.Title), Tr(l, d.Why)
-		d.Serves = slices.Clone(d.Serves)
-		out[i] = d
+		out[i] = DiligenceJSON{Document: d.Document, Title: Render(l, d.Title), Why: Render(l, d.Why), Serves: d.Serves,
+			Access: d.Access, Where: d.Where, Shared: d.Shared, Source: d.Source}
 	}
 	return out
 }
 
 // diligenceLines are one sentence per document: its title, why it
 // matters, and where to get it.
-func diligenceLines(dd []compliance.Diligence, l Lang) []string {
+func diligenceLines(dd []DiligenceJSON, l Lang) []string {
 	var out []string
 	for _, d := range dd {
 		switch {

@@ -24,7 +24,7 @@ type CheckJSON struct {
 	ComplianceChecked bool `json:"compliance_checked"`
 	// DueDiligence is what to read or request before signing for this
 	// offer (only with an offer).
-	DueDiligence []compliance.Diligence `json:"due_diligence,omitempty"`
+	DueDiligence []DiligenceJSON `json:"due_diligence,omitempty"`
 }
 
 // NotChecked turns the verdicts of a compliance block judged without an
@@ -129,7 +129,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	if len(v.DueDiligence) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", tc(l, "check.diligence", len(v.DueDiligence)))
 		for i, d := range v.DueDiligence {
-			fmt.Fprintf(&b, "  %d. %s\n     %s\n", i+1, Tr(l, d.Title), Tr(l, d.Why))
+			fmt.Fprintf(&b, "  %d. %s\n     %s\n", i+1, d.Title, d.Why)
 			serves := make([]string, len(d.Serves))
 			for j, s := range d.Serves {
 				serves[j] = requirementName(l, s)

@@ -1,5 +1,7 @@
 package report
 
+import message "github.com/gpupick/gpupick/internal/msg"
+
 // Tr returns s, a sentence produced by a domain package (a verdict, a
 // bottleneck, an exclusion reason, a warning, a validation message), in
 // language l. English is the domain's own language; Chinese comes from the
@@ -18,4 +20,25 @@ func Tr(l Lang, s string) string {
 func Translated(s string) bool {
 	_, ok := matcher().translate(s, 0)
 	return ok
+}
+
+// zhCatalog looks a message's key up among the sentences of
+// locales/zh.po, then its terms.
+type zhCatalog struct{}
+
+func (zhCatalog) Lookup(en string) (string, bool) {
+	if z, ok := trSentences[en]; ok {
+		return z, true
+	}
+	z, ok := trGlossary[en]
+	return z, ok
+}
+
+// Render writes a message in l: its key looked up in l's catalog, its
+// arguments rendered in turn (no parsing of finished text).
+func Render(l Lang, m message.Msg) string {
+	if l == Chinese {
+		return m.Render(zhCatalog{})
+	}
+	return m.String()
 }

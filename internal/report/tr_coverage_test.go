@@ -29,7 +29,7 @@ type domainString struct {
 var printfLike = map[string]int{
 	"fmt.Sprintf": 0, "fmt.Errorf": 0, "fmt.Fprintf": 1,
 	"apperr.Invalidf": 1, "apperr.NotFoundf": 1, "apperr.Emptyf": 0,
-	"errors.New": 0,
+	"errors.New": 0, "msg.New": 0,
 }
 
 // sentenceFields are struct fields and variables that hold a sentence for a

@@ -347,7 +347,7 @@ func (s *Server) check(_ http.ResponseWriter, _ *http.Request, in *CheckRequest)
 	if err != nil {
 		return v, err
 	}
-	if v, err = app.Check(spec, s.st().cat, s.matrix, app.JSON, in.GPU, in.Offer, in.Region); err != nil {
+	if v, err = app.Check(spec, s.st().cat, s.matrix, app.JSON, in.GPU, in.Offer, in.Region, requestLang(in)); err != nil {
 		return v, err
 	}
 	localizeCheck(&v, requestLang(in))
