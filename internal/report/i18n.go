@@ -34,46 +34,9 @@ func ParseLang(flag, envLang string) (Lang, error) {
 	return "", invalid("--lang", "want en or zh, got %q", flag)
 }
 
-// messages holds every fixed phrase of the recommendation in both languages.
-var messages = map[string][2]string{
-	"title":          {"Recommendation for %s (%s)", "%s 的推荐（%s）"},
-	"objective":      {"objective: %s", "优化目标：%s"},
-	"rank":           {"#", "#"},
-	"offer":          {"OFFER", "实例"},
-	"region":         {"REGION", "区域"},
-	"gpus":           {"GPUS", "GPU数"},
-	"pricing":        {"PRICING", "计费"},
-	"hours":          {"HOURS", "时长(小时)"},
-	"total":          {"TOTAL $", "总成本($)"},
-	"unit":           {"UNIT COST", "单位成本"},
-	"util":           {"UTIL", "利用率"},
-	"bottleneck":     {"BOTTLENECK", "瓶颈"},
-	"pareto":         {"PARETO", "帕累托"},
-	"perhour":        {"$/HOUR", "$/小时"},
-	"permonth":       {"$/MONTH", "$/月"},
-	"permtok":        {"$/M TOKENS", "$/百万token"},
-	"replicas":       {"REPLICAS", "副本数"},
-	"latency":        {"TTFT/TPOT ms", "首token/每token(ms)"},
-	"warnings":       {"Warnings:", "警告："},
-	"excluded":       {"Excluded:", "已排除："},
-	"none":           {"Nothing qualifies.", "没有符合条件的候选。"},
-	"service_note":   {"A service: totals are per month (730 h) at the requested load.", "在线服务：总成本按每月（730小时）在给定负载下计算。"},
-	"pareto_note":    {"* = on the Pareto front of total cost and time: no other candidate is both cheaper and faster.", "* = 位于总成本与时长的帕累托前沿：没有其他候选既更便宜又更快。"},
-	"unknown":        {"unknown", "未知"},
-	"range_note":     {"Figures in brackets are 80% ranges (p10-p90) from the model's errors on published results it was not fitted to.", "括号内为 80% 区间（p10-p90），来自模型在未参与拟合的公开结果上的误差。"},
-	"chart_title":    {"Total cost vs time (Pareto front highlighted)", "总成本与时长（突出帕累托前沿）"},
-	"chart_x":        {"duration (hours)", "时长（小时）"},
-	"chart_x_svc":    {"latency of one answer (s)", "单次回答延迟（秒）"},
-	"chart_y":        {"total cost (USD)", "总成本（美元）"},
-	"winner":         {"Winner: %s", "首选：%s"},
-	"explain_lost":   {"Why it lost to %s: ", "为何输给 %s："},
-	"explain_won":    {"It is the top-ranked candidate.", "它是排名第一的候选。"},
-	"verdict":        {"Verdict: %s", "结论：%s"},
-	"plan":           {"Plan: %s", "方案：%s"},
-	"your_prices":    {"Costs use your prices from --prices where a rule matched; -o json shows the list price beside each.", "成本在匹配到规则时使用 --prices 中您的价格；-o json 同时给出目录价。"},
-	"unit_line":      {"UNIT COST = %s.", "单位成本 = %s。"},
-	"cost_breakdown": {"Cost breakdown (USD): compute %.2f, storage %.2f, egress %.2f, setup %.2f, spot overhead %.2f = %.2f", "成本明细（美元）：计算 %.2f，存储 %.2f，出网流量 %.2f，准备 %.2f，竞价中断损失 %.2f = %.2f"},
-}
+// messages holds every fixed phrase of the recommendation in both
+// languages: locales/zh.po, msgctxt "report:KEY".
+var messages = keyed("report")
 
 var warnTemplates = map[string][2]string{
 	advisor.WarnStale:         {"stale price: published %v, more than 90 days ago", "价格过期：发布于 %v，已超过 90 天"},

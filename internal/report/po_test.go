@@ -1,6 +1,9 @@
 package report
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -42,13 +45,61 @@ func TestCatalogIsWellFormed(t *testing.T) {
 		t.Errorf("%d entries: the catalog lost most of its sentences", len(es))
 	}
 	for _, e := range es {
-		if strings.TrimSpace(e.Str) == "" {
+		if strings.TrimSpace(e.Str) == "" && strings.TrimSpace(e.ID) != "" {
 			t.Errorf("locales/zh.po:%d: %q has an empty msgstr", e.Line, e.ID)
+		}
+		table, _, keyedPhrase := strings.Cut(e.Ctx, ":")
+		if e.Ctx != "" && e.Ctx != "term" && (!keyedPhrase || (table != "report" && table != "answer" && table != "cli")) {
+			t.Errorf("locales/zh.po:%d: msgctxt %q: want none, \"term\" or report:KEY, answer:KEY, cli:KEY", e.Line, e.Ctx)
+		}
+		// A phrase's Chinese formats the arguments its English takes:
+		// given the English's arguments, neither reports a bad verb.
+		if args := phraseArgs(e.ID); keyedPhrase && len(args) > 0 && !strings.Contains(fmt.Sprintf(e.ID, args...), "%!") {
+			if out := fmt.Sprintf(e.Str, args...); strings.Contains(out, "%!") {
+				t.Errorf("locales/zh.po:%d: %s: the Chinese does not fit the English's arguments: %s", e.Line, e.Ctx, out)
+			}
 		}
 	}
 	if _, err := compileCatalog(trCatalogEntries()); err != nil {
 		t.Error(err)
 	}
+}
+
+var phraseVerb = regexp.MustCompile(`%%|%(\[(\d+)\])?[-+# 0]*\d*(\.\d+)?([a-zA-Z])`)
+
+// phraseArgs are sample arguments of the types a phrase's verbs take
+// (nil when it has none).
+func phraseArgs(f string) []any {
+	var args []any
+	next := 0
+	for _, m := range phraseVerb.FindAllStringSubmatch(f, -1) {
+		if m[0] == "%%" {
+			continue
+		}
+		i := next
+		if m[2] != "" {
+			n, _ := strconv.Atoi(m[2])
+			i = n - 1
+		}
+		next = i + 1
+		for len(args) <= i {
+			args = append(args, nil)
+		}
+		switch m[4] {
+		case "d":
+			args[i] = 7
+		case "f", "g", "e":
+			args[i] = 1.5
+		default:
+			args[i] = "x"
+		}
+	}
+	for i, a := range args {
+		if a == nil {
+			args[i] = "x"
+		}
+	}
+	return args
 }
 
 func FuzzParsePO(f *testing.F) {

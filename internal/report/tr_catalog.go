@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"strings"
 )
 
 // The translation catalog is data: locales/zh.po, keyed by the English
@@ -20,17 +21,24 @@ import (
 //go:embed locales/zh.po
 var zhPO []byte
 
-// trGlossary holds the terms (msgctxt "term"), trSentences the sentences
-// of locales/zh.po.
-var trGlossary, trSentences = loadCatalog(zhPO)
+// zhEntries are the messages of locales/zh.po.
+var zhEntries = mustParsePO(zhPO)
 
-func loadCatalog(po []byte) (terms, sentences map[string]string) {
+func mustParsePO(po []byte) []poEntry {
 	entries, err := parsePO(po)
 	if err != nil {
 		// The catalog is embedded: a bad entry is a bug, caught by the
 		// tests before it ships.
 		panic(fmt.Sprintf("locales/zh.po: %v", err))
 	}
+	return entries
+}
+
+// trGlossary holds the terms (msgctxt "term"), trSentences the sentences
+// (no msgctxt) of locales/zh.po.
+var trGlossary, trSentences = loadCatalog(zhEntries)
+
+func loadCatalog(entries []poEntry) (terms, sentences map[string]string) {
 	terms, sentences = map[string]string{}, map[string]string{}
 	for _, e := range entries {
 		switch e.Ctx {
@@ -38,11 +46,22 @@ func loadCatalog(po []byte) (terms, sentences map[string]string) {
 			terms[e.ID] = e.Str
 		case "":
 			sentences[e.ID] = e.Str
-		default:
-			panic(fmt.Sprintf("locales/zh.po:%d: unknown msgctxt %q", e.Line, e.Ctx))
 		}
 	}
 	return terms, sentences
+}
+
+// keyed is a table of fixed phrases, by key: the entries of locales/zh.po
+// whose msgctxt is "TABLE:KEY", each its English (msgid) and Chinese
+// (msgstr).
+func keyed(table string) map[string][2]string {
+	out := map[string][2]string{}
+	for _, e := range zhEntries {
+		if key, ok := strings.CutPrefix(e.Ctx, table+":"); ok {
+			out[key] = [2]string{e.ID, e.Str}
+		}
+	}
+	return out
 }
 
 // trCatalogs are the glossary and the sentences; a sentence wins over a
