@@ -336,6 +336,11 @@ func writeAnswerHTML(b *strings.Builder, a AnswerJSON, l Lang) {
 		fmt.Fprintf(b, "<ul class=\"facts\">\n%s\n</ul>\n", strings.Join(facts, "\n"))
 	}
 	for _, sec := range p.lists() {
+		if sec.class == "evidence" && a.Pick != nil && len(a.Pick.Evidence) > 0 {
+			fmt.Fprintf(b, "<h2>%s</h2>\n", e(sec.head))
+			writeEvidenceTable(b, a.Pick, l, sec.head)
+			continue
+		}
 		fmt.Fprintf(b, "<h2>%s</h2>\n<ul class=\"%s\">\n", e(sec.head), sec.class)
 		for _, s := range sec.lines {
 			fmt.Fprintf(b, "<li>%s</li>\n", e(s))
@@ -624,4 +629,30 @@ func rowsFreshness(r *advisor.Result, rows []shownRow) catalog.PriceStats {
 		}
 	}
 	return catalog.Stats(offers, r.Now)
+}
+
+// writeEvidenceTable writes the published results nearest to the pick's
+// job as a short table: the job, its source and date, what was measured,
+// what gpupick predicts for it (and the ratio), and the distance.
+func writeEvidenceTable(b *strings.Builder, p *AnswerPickJSON, l Lang, head string) {
+	e := html.EscapeString
+	if p.EvidenceNote != "" {
+		fmt.Fprintf(b, "<p class=\"notes\">%s</p>\n", e(p.EvidenceNote))
+	}
+	// On a phone the table may scroll sideways: the region takes the
+	// keyboard focus, so it can be scrolled without a pointer.
+	fmt.Fprintf(b, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"%s\"><table class=\"evidence\">\n<tr><th>%s</th><th>%s</th><th class=\"r\">%s</th><th class=\"r\">%s</th><th class=\"r\">%s</th></tr>\n",
+		e(head), e(am(l, "ev_col_job")), e(am(l, "ev_col_source")), e(am(l, "ev_col_measured")), e(am(l, "ev_col_predicted")), e(am(l, "ev_col_distance")))
+	for _, x := range p.Evidence {
+		parts := []string{x.Model, x.Kind, fmt.Sprintf("%d × %s", x.GPUs, x.Accelerator)}
+		for _, s := range []string{x.Framework, x.Precision} {
+			if s != "" && s != "other" {
+				parts = append(parts, s)
+			}
+		}
+		fmt.Fprintf(b, "<tr><td class=\"wrap\">%s</td><td class=\"wrap\">%s, %s</td><td class=\"r\">%s %s</td><td class=\"r\">%s (%s×)</td><td class=\"r\">%s</td></tr>\n",
+			e(strings.Join(parts, " · ")), e(x.Source), e(x.Date), e(sig(x.Measured)), e(evidenceUnit(l, x.Unit)), e(sig(x.Predicted)),
+			strconv.FormatFloat(x.Ratio, 'f', 2, 64), strconv.FormatFloat(x.Distance, 'f', 1, 64))
+	}
+	b.WriteString("</table></div>\n")
 }
