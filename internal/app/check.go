@@ -48,14 +48,15 @@ func Check(spec *workload.Spec, c *catalog.Catalog, m *compat.Matrix, f Fields, 
 	v.GPU = a.ID
 	if o == nil {
 		v.Compat = m.Check(spec.Stack, a, "")
-		v.Compliance = report.NotChecked(compliance.Check(spec.Compliance, compliance.Facts{GPU: a, GPUs: a.GPUsPerServer}))
+		v.Compliance = report.ComplianceView(report.NotChecked(compliance.Check(spec.Compliance, compliance.Facts{GPU: a, GPUs: a.GPUsPerServer})), l)
 		return v, nil
 	}
 	facts := compliance.FactsFor(c, o, 0)
 	v.Offer, v.Region, v.ComplianceChecked = o.ID(), o.Region, true
 	v.Compat = m.Check(spec.Stack, a, o.Driver)
-	v.Compliance = compliance.Check(spec.Compliance, facts)
-	dd := compliance.DueDiligence(spec.Compliance, facts, v.Compliance)
+	res := compliance.Check(spec.Compliance, facts)
+	v.Compliance = report.ComplianceView(res, l)
+	dd := compliance.DueDiligence(spec.Compliance, facts, res)
 	for i := range dd {
 		// Without a link on the offer, the support list is the one the
 		// stack verdict cites.

@@ -1,10 +1,10 @@
 package compliance
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -66,7 +66,7 @@ func certification(name string, f Facts) Requirement {
 	pname := providerName(f)
 	if p == nil {
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("The catalog has no row for %s, so whether it holds %s is unknown; ask the provider for the certificate and its scope.", pname, name)
+		q.Reason = msg.New("The catalog has no row for %s, so whether it holds %s is unknown; ask the provider for the certificate and its scope.", pname, name)
 		return q
 	}
 	want := certKey(name)
@@ -85,7 +85,7 @@ func certification(name string, f Facts) Requirement {
 		return *best
 	}
 	q.Verdict = Unknown
-	q.Reason = fmt.Sprintf("The catalog does not list %s for %s: it may hold it without our knowing. Ask the provider for the %s certificate and its scope (services and regions), then add it to providers.yaml with its source.", name, pname, name)
+	q.Reason = msg.New("The catalog does not list %s for %s: it may hold it without our knowing. Ask the provider for the %s certificate and its scope (services and regions), then add it to providers.yaml with its source.", name, pname, name)
 	return q
 }
 
@@ -101,9 +101,9 @@ var serviceScoped = map[string]bool{certKey("ISO42001"): true}
 // limited to services that may not be this offer, or unconfirmed, is unknown.
 func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts) Requirement {
 	q.Source = c.Source
-	held := c.Name
+	var held any = c.Name
 	if certKey(c.Name) != certKey(name) {
-		held = c.Name + ", which covers " + name
+		held = msg.New("%s, which covers %s", c.Name, name)
 	}
 	scope := strings.TrimSpace(c.Scope)
 	s := strings.ToLower(scope)
@@ -111,7 +111,7 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 	switch c.Compute {
 	case catalog.No:
 		q.Verdict = Fail
-		q.Reason = fmt.Sprintf("%s holds %s, but its scope (%s) does not include its GPU compute instances, so it does not cover %s; ask whether a certificate covering compute is planned, or choose a provider whose %s covers compute.", pname, held, scope, offerName(f), name)
+		q.Reason = msg.New("%s holds %s, but its scope (%s) does not include its GPU compute instances, so it does not cover %s; ask whether a certificate covering compute is planned, or choose a provider whose %s covers compute.", pname, held, scope, offerName(f), name)
 		return q
 	case catalog.Yes:
 		if scope == "" {
@@ -123,7 +123,7 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 				scope = "not stated"
 			}
 			q.Verdict = Unknown
-			q.Reason = fmt.Sprintf("%s holds %s, but %s certificates usually name AI services, and the catalog does not know whether its scope (%s) includes the GPU compute instances of %s; ask for the scope statement.", pname, held, name, scope, offerName(f))
+			q.Reason = msg.New("%s holds %s, but %s certificates usually name AI services, and the catalog does not know whether its scope (%s) includes the GPU compute instances of %s; ask for the scope statement.", pname, held, name, scope, offerName(f))
 			return q
 		}
 	}
@@ -132,37 +132,37 @@ func scoped(q Requirement, c *catalog.Certification, name, pname string, f Facts
 		switch {
 		case f.Region == nil:
 			q.Verdict = Unknown
-			q.Reason = fmt.Sprintf("%s holds %s for its China regions only (scope: %s), and the catalog does not know where region %s is; confirm it is a mainland-China region.", pname, held, scope, region)
+			q.Reason = msg.New("%s holds %s for its China regions only (scope: %s), and the catalog does not know where region %s is; confirm it is a mainland-China region.", pname, held, scope, region)
 		case f.Region.MainlandChina:
 			q.Verdict = Pass
-			q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes mainland-China region %s.", pname, held, scope, region)
+			q.Reason = msg.New("%s holds %s; scope: %s, which includes mainland-China region %s.", pname, held, scope, region)
 		default:
 			q.Verdict = Unknown
-			q.Reason = fmt.Sprintf("%s holds %s only for its China regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region, or choose a region in scope.", pname, held, scope, region, name)
+			q.Reason = msg.New("%s holds %s only for its China regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region, or choose a region in scope.", pname, held, scope, region, name)
 		}
 		return q
 	case strings.Contains(s, "govcloud"):
 		if strings.Contains(strings.ToLower(region), "gov") {
 			q.Verdict = Pass
-			q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes region %s.", pname, held, scope, region)
+			q.Reason = msg.New("%s holds %s; scope: %s, which includes region %s.", pname, held, scope, region)
 		} else {
 			q.Verdict = Unknown
-			q.Reason = fmt.Sprintf("%s holds %s only in its government regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region.", pname, held, scope, region, name)
+			q.Reason = msg.New("%s holds %s only in its government regions (scope: %s), and region %s is not one; ask the provider whether %s covers this region.", pname, held, scope, region, name)
 		}
 		return q
 	case strings.Contains(s, "only") || strings.Contains(s, "unverified") || strings.Contains(s, "not confirmed"):
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("%s lists %s with a limited or unconfirmed scope (%s); ask the provider whether it covers %s in %s.", pname, held, scope, offerName(f), region)
+		q.Reason = msg.New("%s lists %s with a limited or unconfirmed scope (%s); ask the provider whether it covers %s in %s.", pname, held, scope, offerName(f), region)
 		return q
 	}
 	q.Verdict = Pass
 	if c.Compute == catalog.Yes {
-		q.Reason = fmt.Sprintf("%s holds %s; scope: %s, which includes its GPU compute instances.", pname, held, scope)
+		q.Reason = msg.New("%s holds %s; scope: %s, which includes its GPU compute instances.", pname, held, scope)
 		return q
 	}
 	if scope == "" {
 		scope = "not stated"
 	}
-	q.Reason = fmt.Sprintf("%s holds %s; scope: %s. Check that the GPU compute service of %s is in scope.", pname, held, scope, offerName(f))
+	q.Reason = msg.New("%s holds %s; scope: %s. Check that the GPU compute service of %s is in scope.", pname, held, scope, offerName(f))
 	return q
 }

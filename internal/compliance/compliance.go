@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -66,8 +67,9 @@ type Requirement struct {
 	// Required is false for a "preferred" requirement: its fail or unknown
 	// only warns and never excludes the offer.
 	Required bool `json:"required"`
-	// Reason is a sentence a person can act on.
-	Reason string `json:"reason"`
+	// Reason is a sentence a person can act on: a message, written in
+	// English in JSON and in the reader's language by the renderers.
+	Reason msg.Msg `json:"reason"`
 	// Source is the URL or document of the fact behind the verdict (the
 	// catalog row's source, and the rule's for legal requirements). It is
 	// empty only when the fact is unknown; a pass always has one.
@@ -246,7 +248,7 @@ func with(q Requirement, required bool) Requirement {
 func sourced(q Requirement) Requirement {
 	if q.Verdict == Pass && strings.TrimSpace(q.Source) == "" {
 		q.Verdict = Unknown
-		q.Reason += " The catalog gives no source for this fact, so it is not counted as a pass; add the source to the catalog row."
+		q.Reason = q.Reason.Then(msg.New("The catalog gives no source for this fact, so it is not counted as a pass; add the source to the catalog row."))
 	}
 	return q
 }

@@ -12,10 +12,14 @@ import (
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compliance"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
 func load(t *testing.T) *catalog.Catalog { return catalogtest.Embedded(t) }
+
+// sameMessage compares messages by their English.
+var sameMessage = cmp.Comparer(func(a, b msg.Msg) bool { return a.String() == b.String() })
 
 func fact(src string) catalog.Fact {
 	return catalog.Fact{Source: src, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -83,7 +87,7 @@ func TestResidency(t *testing.T) {
 			if r.Verdict != tc.want {
 				t.Errorf("result %s, want %s", r.Verdict, tc.want)
 			}
-			if !q.Required || q.Reason == "" {
+			if !q.Required || q.Reason.IsZero() {
 				t.Errorf("residency must be required and explained: %+v", q)
 			}
 			if q.Verdict != compliance.Unknown && q.Source != tc.region.Source {
@@ -138,7 +142,7 @@ func TestJurisdiction(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := compliance.Check(workload.Compliance{ExcludeJurisdictions: tc.exclude}, compliance.Facts{Provider: tc.provider, Region: frankfurt})
 			q := find(t, r, compliance.Jurisdiction)
-			if q.Verdict != tc.want || !strings.Contains(q.Reason, tc.reason) {
+			if q.Verdict != tc.want || !strings.Contains(q.Reason.String(), tc.reason) {
 				t.Errorf("got %s %q, want %s containing %q", q.Verdict, q.Reason, tc.want, tc.reason)
 			}
 			if tc.provider != nil && !strings.Contains(q.Source, tc.provider.Source) {
@@ -169,7 +173,7 @@ func TestCertifications(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := compliance.Check(workload.Compliance{Certifications: []string{tc.cert}}, compliance.Facts{Provider: euProvider, Region: tc.region})
 			q := find(t, r, tc.wantName)
-			if q.Verdict != tc.want || q.Source != tc.source || !strings.Contains(q.Reason, tc.reason) {
+			if q.Verdict != tc.want || q.Source != tc.source || !strings.Contains(q.Reason.String(), tc.reason) {
 				t.Errorf("got %s source %q reason %q; want %s source %q reason containing %q", q.Verdict, q.Source, q.Reason, tc.want, tc.source, tc.reason)
 			}
 			if r.Verdict != tc.want {
@@ -211,7 +215,7 @@ func TestPreferredOnlyWarns(t *testing.T) {
 					excluded = append(excluded, q)
 				}
 			}
-			if diff := cmp.Diff(excluded, r.Failed()); diff != "" {
+			if diff := cmp.Diff(excluded, r.Failed(), sameMessage); diff != "" {
 				t.Errorf("Failed() (-want +got):\n%s", diff)
 			}
 		})
@@ -223,7 +227,7 @@ func TestUnsourcedPassIsUnknown(t *testing.T) {
 	r := compliance.Check(workload.Compliance{CustomerManagedKeys: workload.Required, SecureBoot: workload.Required, ExcludeJurisdictions: []string{"US"}},
 		compliance.Facts{Provider: p})
 	for _, q := range r.Requirements {
-		if q.Verdict != compliance.Unknown || !strings.Contains(q.Reason, "no source") {
+		if q.Verdict != compliance.Unknown || !strings.Contains(q.Reason.String(), "no source") {
 			t.Errorf("%s: %s %q; a fact without a source must not pass", q.Name, q.Verdict, q.Reason)
 		}
 	}
@@ -234,7 +238,7 @@ func TestUnsourcedPassIsUnknown(t *testing.T) {
 
 func TestEmptyCompliance(t *testing.T) {
 	r := compliance.Check(workload.Compliance{}, compliance.Facts{})
-	if diff := cmp.Diff(compliance.Result{Verdict: compliance.Pass, Requirements: []compliance.Requirement{}}, r); diff != "" {
+	if diff := cmp.Diff(compliance.Result{Verdict: compliance.Pass, Requirements: []compliance.Requirement{}}, r, sameMessage); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	b, err := json.Marshal(r)
@@ -286,7 +290,7 @@ func TestConfidentialRequiredKeepsOnlyTEEOffers(t *testing.T) {
 		if r.Verdict == compliance.Pass {
 			kept++
 			q := find(t, r, compliance.ConfidentialComputing)
-			if !strings.Contains(q.Reason, "one GPU") && !strings.Contains(q.Reason, "protected-PCIe") {
+			if !strings.Contains(q.Reason.String(), "one GPU") && !strings.Contains(q.Reason.String(), "protected-PCIe") {
 				t.Errorf("%s: the pass does not state the CC mode limit: %q", o.Key(), q.Reason)
 			}
 		}
@@ -320,7 +324,7 @@ func TestConfidentialLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := find(t, compliance.Check(workload.Compliance{ConfidentialComputing: workload.Required}, tc.f), compliance.ConfidentialComputing)
-			if q.Verdict != tc.want || !strings.Contains(q.Reason, tc.reason) {
+			if q.Verdict != tc.want || !strings.Contains(q.Reason.String(), tc.reason) {
 				t.Errorf("got %s %q, want %s containing %q", q.Verdict, q.Reason, tc.want, tc.reason)
 			}
 		})
@@ -369,7 +373,7 @@ func TestInvariantsOverCatalog(t *testing.T) {
 		for _, o := range c.Offers {
 			r := compliance.Check(req, compliance.FactsFor(c, o, 16))
 			for _, q := range r.Requirements {
-				if q.Reason == "" {
+				if q.Reason.IsZero() {
 					t.Errorf("%s %s: no reason", o.Key(), q.Name)
 				}
 				if q.Verdict == compliance.Pass && q.Source == "" {
@@ -440,7 +444,7 @@ func TestOperator(t *testing.T) {
 			}
 			r := compliance.Check(workload.Compliance{Operators: tc.allow}, compliance.Facts{Provider: p, Offer: tc.offer, Region: hostDE})
 			q := find(t, r, compliance.Operator)
-			if q.Verdict != tc.want || q.Source != tc.source || !strings.Contains(q.Reason, tc.reason) || !q.Required {
+			if q.Verdict != tc.want || q.Source != tc.source || !strings.Contains(q.Reason.String(), tc.reason) || !q.Required {
 				t.Errorf("got %s source %q reason %q; want %s source %q reason containing %q", q.Verdict, q.Source, q.Reason, tc.want, tc.source, tc.reason)
 			}
 		})
@@ -503,7 +507,7 @@ func TestOperatorJudgesWhereDataGoes(t *testing.T) {
 				t.Errorf("verdicts (-want +got):\n%s", diff)
 			}
 			for name, text := range tc.text {
-				if q := find(t, r, name); !strings.Contains(q.Reason, text) {
+				if q := find(t, r, name); !strings.Contains(q.Reason.String(), text) {
 					t.Errorf("%s: reason %q does not say %q", name, q.Reason, text)
 				}
 			}
@@ -544,7 +548,7 @@ func TestMLPS(t *testing.T) {
 			for _, req := range []workload.Compliance{{MLPSLevel: tc.want}, {Certifications: []string{"MLPS-L" + strconv.Itoa(tc.want)}}} {
 				r := compliance.Check(req, f)
 				q := r.Requirements[0]
-				if q.Verdict != tc.verd || !strings.Contains(q.Reason, tc.reason) || r.Verdict != tc.verd {
+				if q.Verdict != tc.verd || !strings.Contains(q.Reason.String(), tc.reason) || r.Verdict != tc.verd {
 					t.Errorf("%+v: %s %s %q; want %s containing %q", req, q.Name, q.Verdict, q.Reason, tc.verd, tc.reason)
 				}
 				if q.Verdict == compliance.Pass && !strings.HasPrefix(q.Source, "https://cnco.example/mlps") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -23,11 +24,11 @@ func operatorOf(f Facts) catalog.OperatorFact {
 }
 
 // hqText is the provider's home country, or "an unrecorded country".
-func hqText(f Facts) string {
+func hqText(f Facts) any {
 	if f.Provider != nil && f.Provider.HQCountry != "" {
 		return f.Provider.HQCountry
 	}
-	return "an unrecorded country"
+	return msg.Term("an unrecorded country")
 }
 
 // operator judges who runs the machine against the operators the workload
@@ -40,7 +41,7 @@ func operator(c workload.Compliance, f Facts) Requirement {
 	allowed := joinOperators(c.Operators)
 	if op.Kind == "" {
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("The catalog does not say who runs the machines of %s (the provider, a partner it contracts, or independent hosts), and the workload accepts only %s; add operator to providers.yaml with its source, or ask %s.", offer, allowed, name)
+		q.Reason = msg.New("The catalog does not say who runs the machines of %s (the provider, a partner it contracts, or independent hosts), and the workload accepts only %s; add operator to providers.yaml with its source, or ask %s.", offer, allowed, name)
 		return q
 	}
 	q.Source = op.Source
@@ -48,22 +49,22 @@ func operator(c workload.Compliance, f Facts) Requirement {
 		q.Verdict = Pass
 		switch op.Kind {
 		case catalog.OperatorProvider:
-			q.Reason = fmt.Sprintf("%s runs the machines of %s itself.", name, offer)
+			q.Reason = msg.New("%s runs the machines of %s itself.", name, offer)
 		case catalog.OperatorPartner:
-			q.Reason = fmt.Sprintf("%s has the machines of %s run by data-centre partners or other clouds it contracts, under its own terms, which the workload accepts.", name, offer)
+			q.Reason = msg.New("%s has the machines of %s run by data-centre partners or other clouds it contracts, under its own terms, which the workload accepts.", name, offer)
 		default:
-			q.Reason = fmt.Sprintf("%s runs on a machine of an independent host of %s (%s), not known to you, which the workload accepts (compliance.operators: %s).", offer, name, op.Kind, allowed)
+			q.Reason = msg.New("%s runs on a machine of an independent host of %s (%s), not known to you, which the workload accepts (compliance.operators: %s).", offer, name, op.Kind, allowed)
 		}
 		return q
 	}
 	q.Verdict = Fail
 	switch op.Kind {
 	case catalog.OperatorMarketplace:
-		q.Reason = fmt.Sprintf("%s is a machine of an independent host listed on %s's marketplace: %s brokers the rental but does not run the machine, and the host is not known to you; the workload accepts only %s (compliance.operators). Choose an offer whose provider runs its machines, or list marketplace to accept such hosts.", offer, name, name, allowed)
+		q.Reason = msg.New("%s is a machine of an independent host listed on %s's marketplace: %s brokers the rental but does not run the machine, and the host is not known to you; the workload accepts only %s (compliance.operators). Choose an offer whose provider runs its machines, or list marketplace to accept such hosts.", offer, name, name, allowed)
 	case catalog.OperatorCommunity:
-		q.Reason = fmt.Sprintf("%s runs on an individual host of %s's community cloud, vetted by %s but not named to you; the workload accepts only %s (compliance.operators). Choose an offer whose provider runs its machines, or list community to accept such hosts.", offer, name, name, allowed)
+		q.Reason = msg.New("%s runs on an individual host of %s's community cloud, vetted by %s but not named to you; the workload accepts only %s (compliance.operators). Choose an offer whose provider runs its machines, or list community to accept such hosts.", offer, name, name, allowed)
 	default:
-		q.Reason = fmt.Sprintf("The machines of %s are run by the %s kind of operator, which the workload does not accept (compliance.operators: %s).", offer, op.Kind, allowed)
+		q.Reason = msg.New("The machines of %s are run by the %s kind of operator, which the workload does not accept (compliance.operators: %s).", offer, op.Kind, allowed)
 	}
 	return q
 }
@@ -97,20 +98,20 @@ func mlps(want int, f Facts) Requirement {
 	switch {
 	case f.Region == nil:
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("The catalog has no row for region %s of %s, so it cannot tell whether MLPS 2.0 level %d applies there; choose a mainland-China region the catalog knows.", region, name, want)
+		q.Reason = msg.New("The catalog has no row for region %s of %s, so it cannot tell whether MLPS 2.0 level %d applies there; choose a mainland-China region the catalog knows.", region, name, want)
 		return q
 	case !f.Region.MainlandChina:
 		q.Verdict, q.Source = Fail, f.Region.Source
-		q.Reason = fmt.Sprintf("Region %s is in %s, outside mainland China, where MLPS 2.0 applies: a level-%d system needs a mainland-China region of a provider whose platform is filed at that level.", region, f.Region.Country, want)
+		q.Reason = msg.New("Region %s is in %s, outside mainland China, where MLPS 2.0 applies: a level-%d system needs a mainland-China region of a provider whose platform is filed at that level.", region, f.Region.Country, want)
 		return q
 	case f.Provider == nil:
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("The catalog has no row for %s, so its MLPS 2.0 filing is unknown; ask the provider for its filing certificate and evaluation report.", name)
+		q.Reason = msg.New("The catalog has no row for %s, so its MLPS 2.0 filing is unknown; ask the provider for its filing certificate and evaluation report.", name)
 		return q
 	}
 	if op := operatorOf(f); op.Kind.ThirdPartyHost() {
 		q.Verdict, q.Source = Fail, op.Source
-		q.Reason = fmt.Sprintf("%s runs on an independent host's machine, which no MLPS 2.0 filing of %s covers: a level-%d system needs a cloud platform filed at that level.", offerName(f), name, want)
+		q.Reason = msg.New("%s runs on an independent host's machine, which no MLPS 2.0 filing of %s covers: a level-%d system needs a cloud platform filed at that level.", offerName(f), name, want)
 		return q
 	}
 	var best, partial *catalog.MLPSFiling
@@ -128,16 +129,16 @@ func mlps(want int, f Facts) Requirement {
 	switch {
 	case best != nil && best.Level >= want:
 		q.Verdict, q.Source = Pass, best.Source
-		q.Reason = fmt.Sprintf("%s's platform is filed at MLPS 2.0 level %d (scope: %s), which covers region %s and meets level %d; your own system on it still needs its own level-%d assessment.", name, best.Level, best.Scope, region, want, want)
+		q.Reason = msg.New("%s's platform is filed at MLPS 2.0 level %d (scope: %s), which covers region %s and meets level %d; your own system on it still needs its own level-%d assessment.", name, best.Level, best.Scope, region, want, want)
 	case best != nil:
 		q.Verdict, q.Source = Fail, best.Source
-		q.Reason = fmt.Sprintf("%s's platform is filed at MLPS 2.0 level %d (scope: %s), below the level %d the workload needs; choose a provider filed at level %d or above.", name, best.Level, best.Scope, want, want)
+		q.Reason = msg.New("%s's platform is filed at MLPS 2.0 level %d (scope: %s), below the level %d the workload needs; choose a provider filed at level %d or above.", name, best.Level, best.Scope, want, want)
 	case partial != nil:
 		q.Verdict, q.Source = Unknown, partial.Source
-		q.Reason = fmt.Sprintf("%s's MLPS 2.0 level-%d filing covers %s only, not the GPU compute of region %s; ask the provider for the filing of its compute service there.", name, partial.Level, partial.Scope, region)
+		q.Reason = msg.New("%s's MLPS 2.0 level-%d filing covers %s only, not the GPU compute of region %s; ask the provider for the filing of its compute service there.", name, partial.Level, partial.Scope, region)
 	default:
 		q.Verdict = Unknown
-		q.Reason = fmt.Sprintf("The catalog lists no MLPS 2.0 filing for %s: it may hold one without our knowing. Ask the provider for its filing certificate and evaluation report for the compute service in region %s, then add it to providers.yaml under mlps with its source.", name, region)
+		q.Reason = msg.New("The catalog lists no MLPS 2.0 filing for %s: it may hold one without our knowing. Ask the provider for its filing certificate and evaluation report for the compute service in region %s, then add it to providers.yaml under mlps with its source.", name, region)
 	}
 	return q
 }

@@ -33,7 +33,7 @@ func TestISO42001JudgedByScope(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := compliance.Check(workload.Compliance{Certifications: []string{"ISO42001"}}, compliance.Facts{Provider: tc.provider, Region: frankfurt})
 			q := find(t, r, "certification:ISO42001")
-			if q.Verdict != tc.want || !strings.Contains(q.Reason, tc.reason) {
+			if q.Verdict != tc.want || !strings.Contains(q.Reason.String(), tc.reason) {
 				t.Errorf("got %s %q, want %s containing %q", q.Verdict, q.Reason, tc.want, tc.reason)
 			}
 			if tc.want != compliance.Unknown && q.Source != "https://aico.example/42001" {
@@ -62,7 +62,7 @@ func TestAcceleratorOrigin(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := compliance.Check(workload.Compliance{AcceleratorOrigins: tc.accepted}, compliance.Facts{Provider: euProvider, Region: frankfurt, GPU: tc.gpu, Vendor: tc.vendor})
 			q := find(t, r, compliance.AcceleratorOrigin)
-			if q.Verdict != tc.want || !strings.Contains(q.Reason, tc.reason) {
+			if q.Verdict != tc.want || !strings.Contains(q.Reason.String(), tc.reason) {
 				t.Errorf("got %s %q, want %s containing %q", q.Verdict, q.Reason, tc.want, tc.reason)
 			}
 			if tc.vendor != nil && q.Source != tc.vendor.Source {
@@ -80,7 +80,7 @@ func TestJurisdictionFollowsContractingEntity(t *testing.T) {
 	p.LegalEntity = &catalog.LegalEntity{Name: "EU Cloud US, Inc.", Country: "US", Fact: fact("https://euco.example/terms")}
 	r := compliance.Check(workload.Compliance{ExcludeJurisdictions: []string{"US"}}, compliance.Facts{Provider: &p, Region: frankfurt})
 	q := find(t, r, compliance.Jurisdiction)
-	if q.Verdict != compliance.Fail || !strings.Contains(q.Reason, "EU Cloud US, Inc.") || !strings.Contains(q.Source, "https://euco.example/terms") {
+	if q.Verdict != compliance.Fail || !strings.Contains(q.Reason.String(), "EU Cloud US, Inc.") || !strings.Contains(q.Source, "https://euco.example/terms") {
 		t.Errorf("got %s %q (source %q); want fail naming the contracting entity, citing its source", q.Verdict, q.Reason, q.Source)
 	}
 	p.LegalEntity.Country = "DE"

@@ -84,3 +84,15 @@ func (m Msg) Render(c Catalog) string {
 	}
 	return fmt.Sprintf(f, args...)
 }
+
+// Then is m followed by next, as a second sentence: "%s %s" in English,
+// whose translation says how a language joins two sentences.
+func (m Msg) Then(next Msg) Msg {
+	if m.IsZero() {
+		return next
+	}
+	return New(Sentences, m, next)
+}
+
+// Sentences is the key of two sentences in a row (see Then).
+const Sentences = "%s %s"

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"sort"
 	"strings"
@@ -13,11 +14,11 @@ import (
 
 // CheckJSON is the document `gpupick check -o json` prints.
 type CheckJSON struct {
-	GPU        string            `json:"gpu"`
-	Offer      string            `json:"offer,omitempty"`
-	Region     string            `json:"region,omitempty"`
-	Compat     compat.Result     `json:"compat"`
-	Compliance compliance.Result `json:"compliance"`
+	GPU        string         `json:"gpu"`
+	Offer      string         `json:"offer,omitempty"`
+	Region     string         `json:"region,omitempty"`
+	Compat     compat.Result  `json:"compat"`
+	Compliance ComplianceJSON `json:"compliance"`
 	// ComplianceChecked is false when no offer was given (--gpu alone):
 	// compliance depends on the provider, the region and the instance, so
 	// each requirement is unknown and says so.
@@ -27,6 +28,35 @@ type CheckJSON struct {
 	DueDiligence []DiligenceJSON `json:"due_diligence,omitempty"`
 }
 
+// ComplianceJSON is a compliance.Result as check prints it, its reasons
+// rendered in the reader's language (the same JSON as compliance.Result).
+type ComplianceJSON struct {
+	Verdict      compliance.Verdict `json:"verdict"`
+	Requirements []RequirementJSON  `json:"requirements"`
+}
+
+// RequirementJSON is one compliance.Requirement, its reason rendered.
+type RequirementJSON struct {
+	Name     string             `json:"name"`
+	Verdict  compliance.Verdict `json:"verdict"`
+	Required bool               `json:"required"`
+	Reason   string             `json:"reason"`
+	Source   string             `json:"source"`
+}
+
+// ComplianceView renders r's reasons in l.
+func ComplianceView(r compliance.Result, l Lang) ComplianceJSON {
+	out := ComplianceJSON{Verdict: r.Verdict, Requirements: make([]RequirementJSON, len(r.Requirements))}
+	for i, q := range r.Requirements {
+		out.Requirements[i] = RequirementJSON{Name: q.Name, Verdict: q.Verdict, Required: q.Required, Reason: Render(l, q.Reason), Source: q.Source}
+	}
+	return out
+}
+
+// notCheckedReason is the reason of every requirement of a compliance
+// block judged without an offer.
+var notCheckedReason = message.New("Not checked: no offer was given; this requirement depends on the provider, the region and the instance (give --offer PROVIDER/INSTANCE).")
+
 // NotChecked turns the verdicts of a compliance block judged without an
 // offer into what they are: every requirement unknown, its reason saying
 // that no offer was given.
@@ -34,7 +64,7 @@ func NotChecked(r compliance.Result) compliance.Result {
 	out := compliance.Result{Verdict: compliance.Pass, Requirements: make([]compliance.Requirement, len(r.Requirements))}
 	for i, q := range r.Requirements {
 		q.Verdict, q.Source = compliance.Unknown, ""
-		q.Reason = tc(English, "check.not_checked_req")
+		q.Reason = notCheckedReason
 		out.Requirements[i] = q
 		if q.Required {
 			out.Verdict = compliance.Unknown
@@ -120,7 +150,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 			if !q.Required {
 				need = tc(l, "check.preferred")
 			}
-			fmt.Fprintf(&b, "  - %s\n    %s\n", tc(l, "check.req", requirementName(l, q.Name), need, verdictWord(l, string(q.Verdict))), Tr(l, q.Reason))
+			fmt.Fprintf(&b, "  - %s\n    %s\n", tc(l, "check.req", requirementName(l, q.Name), need, verdictWord(l, string(q.Verdict))), q.Reason)
 			if q.Source != "" {
 				fmt.Fprintf(&b, "    %s\n", source(q.Source))
 			}

@@ -23,11 +23,14 @@ func Translated(s string) bool {
 }
 
 // zhCatalog looks a message's key up among the sentences of
-// locales/zh.po, then its terms.
+// locales/zh.po, then the message-only keys, then its terms.
 type zhCatalog struct{}
 
 func (zhCatalog) Lookup(en string) (string, bool) {
 	if z, ok := trSentences[en]; ok {
+		return z, true
+	}
+	if z, ok := trMessages[en]; ok {
 		return z, true
 	}
 	z, ok := trGlossary[en]

@@ -35,20 +35,23 @@ func mustParsePO(po []byte) []poEntry {
 }
 
 // trGlossary holds the terms (msgctxt "term"), trSentences the sentences
-// (no msgctxt) of locales/zh.po.
-var trGlossary, trSentences = loadCatalog(zhEntries)
+// (no msgctxt) of locales/zh.po, and trMessages the keys only messages
+// use (msgctxt "msg": too general for the matcher, such as "%s %s").
+var trGlossary, trSentences, trMessages = loadCatalog(zhEntries)
 
-func loadCatalog(entries []poEntry) (terms, sentences map[string]string) {
-	terms, sentences = map[string]string{}, map[string]string{}
+func loadCatalog(entries []poEntry) (terms, sentences, messages map[string]string) {
+	terms, sentences, messages = map[string]string{}, map[string]string{}, map[string]string{}
 	for _, e := range entries {
 		switch e.Ctx {
 		case "term":
 			terms[e.ID] = e.Str
 		case "":
 			sentences[e.ID] = e.Str
+		case "msg":
+			messages[e.ID] = e.Str
 		}
 	}
-	return terms, sentences
+	return terms, sentences, messages
 }
 
 // keyed is a table of fixed phrases, by key: the entries of locales/zh.po

@@ -162,11 +162,8 @@ func localizeCheck(v *report.CheckJSON, l report.Lang) {
 	}
 	v.Compat.LockIn = report.Tr(l, v.Compat.LockIn)
 	v.Compat.Checklist = trAll(l, v.Compat.Checklist)
-	v.Compliance.Requirements = slices.Clone(v.Compliance.Requirements)
-	for i := range v.Compliance.Requirements {
-		r := &v.Compliance.Requirements[i]
-		r.Reason = report.Tr(l, r.Reason)
-	}
+	// The compliance reasons and the due-diligence list come rendered in
+	// l (app.Check).
 }
 
 // localizeJob puts a simulation job's sentences in l: the search's policy
