@@ -52,7 +52,7 @@ func newCostCmd(e *Env) *cobra.Command {
 				return report.WriteJSON(e.Stdout, struct {
 					report.CandidateJSON
 					Notes []string `json:"cost_notes"`
-				}{v, cands[0].Cost.Notes})
+				}{v, report.RenderAll(report.English, cands[0].Cost.Notes)})
 			}
 			return report.WriteCost(e.Stdout, cands[0], e.Now(), l)
 		},

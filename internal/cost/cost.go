@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // Defaults used when the catalog or the workload does not say. Each use is
@@ -177,7 +178,7 @@ type Spot struct {
 	// HazardSource says where the rate comes from: the provider's
 	// published frequency for the type and region, a measured trace, or
 	// the default for a provider that publishes none.
-	HazardSource string  `json:"hazard_source"`
+	HazardSource msg.Msg `json:"hazard_source"`
 	HazardAsOf   string  `json:"hazard_as_of,omitempty"`
 	MTBFHours    float64 `json:"mtbf_hours"` // of the whole job (all instances)
 	// Availability is the share of time all the instances can be had at
@@ -238,8 +239,8 @@ type Estimate struct {
 	EgressAssumedProvider string  `json:"egress_assumed_provider,omitempty"`
 	// Porting is the engineering the stack needs on this offer (nil:
 	// none); its price is Cost.Porting.
-	Porting *Porting `json:"porting,omitempty"`
-	Notes   []string `json:"notes"`
+	Porting *Porting  `json:"porting,omitempty"`
+	Notes   []msg.Msg `json:"notes"` // messages: English in JSON, the reader's language in text
 }
 
 // Price estimates j. A mode without a known price gives PriceKnown false
@@ -262,7 +263,7 @@ func PriceTo(e *Estimate, j *Job, spot *Spot, res *Reserved) {
 	if !ok {
 		// Time does not depend on the price: report it, and no money.
 		if j.Detail {
-			e.note("%s publishes no %s price for %s", j.Offer.Provider, j.Mode, j.Offer.InstanceType)
+			e.note("%s publishes no %s price for %s", j.Offer.Provider, msg.Term(j.Mode.String()), j.Offer.InstanceType)
 		}
 		e.SetupHours, e.TransferHours = timing(j)
 		e.WallHours = e.TransferHours + e.SetupHours + j.ProductiveHours
@@ -444,9 +445,9 @@ func serverless(j *Job, e *Estimate) Serverless {
 		sv.ColdStartsPerHour = 3600 * j.RequestsPerSecond * cold
 	}
 	if j.Detail {
-		basis := "as the platform states"
+		basis := msg.New("as the platform states")
 		if !sv.Stated {
-			basis = fmt.Sprintf("%.0f s assumed: the platform states none", DefaultServerlessColdStartS)
+			basis = msg.New("%.0f s assumed: the platform states none", DefaultServerlessColdStartS)
 		}
 		e.note("serverless: %.2f worker(s) up on average, %.1f cold starts an hour of %.0f s each (%s, with %.0f GB of weights at %.1f GB/s); %.1f%% of requests wait for one; idle workers stop after %.0f s",
 			sv.BilledWorkers, sv.ColdStartsPerHour, sv.ColdStartS, basis, j.WeightsGB, WeightsReadGBps, 100*sv.ColdRequestShare, sv.IdleTimeoutS)
@@ -506,7 +507,7 @@ func (e *Estimate) transferNote(gb float64) {
 // note records a sentence about the estimate. Callers call it only when
 // Job.Detail is set: the arguments are not even boxed otherwise.
 func (e *Estimate) note(format string, args ...any) {
-	e.Notes = append(e.Notes, fmt.Sprintf(format, args...))
+	e.Notes = append(e.Notes, msg.New(format, args...))
 }
 
 // granular rounds billed hours up to the provider's billing unit and
@@ -549,14 +550,14 @@ func EgressUSD(p *catalog.Provider, gb float64) float64 {
 }
 
 // EgressBasis says which egress prices EgressUSD used for p.
-func EgressBasis(p *catalog.Provider) string {
+func EgressBasis(p *catalog.Provider) msg.Msg {
 	if p == nil || len(p.EgressTiers) == 0 {
-		return fmt.Sprintf("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
+		return msg.New("egress price unknown: assumed $%.2f/GB", DefaultEgressUSDPerGB)
 	}
 	if free := !slices.ContainsFunc(p.EgressTiers, func(t catalog.EgressTier) bool { return t.USDPerGB > 0 }); free {
-		return fmt.Sprintf("%s charges no egress", p.ID)
+		return msg.New("%s charges no egress", p.ID)
 	}
-	return fmt.Sprintf("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
+	return msg.New("%s egress tiers, first $%.3f/GB", p.ID, p.EgressTiers[0].USDPerGB)
 }
 
 // offerEgress prices the job's outputs leaving the offer's provider: the
@@ -568,9 +569,9 @@ func offerEgress(j *Job) float64 {
 	return EgressUSD(j.Provider, j.OutputsGB)
 }
 
-func offerEgressBasis(j *Job) string {
+func offerEgressBasis(j *Job) msg.Msg {
 	if j.Offer.EgressUSDPerGB > 0 {
-		return fmt.Sprintf("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
+		return msg.New("$%.3f/GB for this offer", j.Offer.EgressUSDPerGB)
 	}
 	return EgressBasis(j.Provider)
 }
@@ -611,18 +612,18 @@ const DefaultSpotBucket = len(catalog.SpotBuckets) - 1
 
 // SpotHazard is the rate at which an instance's spot capacity is
 // reclaimed, per instance-hour, and where that comes from.
-func SpotHazard(r *catalog.SpotRisk) (perHour float64, source string) {
+func SpotHazard(r *catalog.SpotRisk) (perHour float64, source msg.Msg) {
 	switch {
 	case r == nil:
-		return bucketHazard(DefaultSpotBucket), fmt.Sprintf("no published rate: assumed as the %s bucket of AWS's Spot Instance Advisor", catalog.SpotBuckets[DefaultSpotBucket])
+		return bucketHazard(DefaultSpotBucket), msg.New("no published rate: assumed as the %s bucket of AWS's Spot Instance Advisor", catalog.SpotBuckets[DefaultSpotBucket])
 	case r.Bucket >= 0 && strings.HasPrefix(r.Notes, "[estimated]"):
-		return bucketHazard(r.Bucket), fmt.Sprintf("%s Spot Instance Advisor: %s of instances reclaimed a month, estimated from similar types", r.Provider, catalog.SpotBuckets[r.Bucket])
+		return bucketHazard(r.Bucket), msg.New("%s Spot Instance Advisor: %s of instances reclaimed a month, estimated from similar types", r.Provider, catalog.SpotBuckets[r.Bucket])
 	case r.Bucket >= 0:
-		return bucketHazard(r.Bucket), fmt.Sprintf("%s Spot Instance Advisor: %s of instances reclaimed a month", r.Provider, catalog.SpotBuckets[r.Bucket])
+		return bucketHazard(r.Bucket), msg.New("%s Spot Instance Advisor: %s of instances reclaimed a month", r.Provider, catalog.SpotBuckets[r.Bucket])
 	case strings.HasPrefix(r.Notes, "[assumed]"):
-		return r.PerHour, fmt.Sprintf("assumed from a trace of another GPU: %.3g instances lost per instance-hour", r.PerHour)
+		return r.PerHour, msg.New("assumed from a trace of another GPU: %.3g instances lost per instance-hour", r.PerHour)
 	default:
-		return r.PerHour, fmt.Sprintf("measured in a published trace: %.3g instances lost per instance-hour", r.PerHour)
+		return r.PerHour, msg.New("measured in a published trace: %.3g instances lost per instance-hour", r.PerHour)
 	}
 }
 
@@ -652,7 +653,7 @@ func spotRisk(j *Job, hours float64, e *Estimate) Spot {
 	case j.SpotRisk != nil:
 		s.HazardAsOf = j.SpotRisk.AsOf.Format("2006-01-02")
 	case j.Provider != nil && j.Provider.SpotInterruptionPerHour > 0:
-		s.HazardPerHour, s.HazardSource = j.Provider.SpotInterruptionPerHour, j.Provider.ID+" published rate"
+		s.HazardPerHour, s.HazardSource = j.Provider.SpotInterruptionPerHour, msg.New("%s published rate", j.Provider.ID)
 	}
 	n := float64(max(1, j.Instances))
 	lambda := s.HazardPerHour * n // any instance lost stops a job

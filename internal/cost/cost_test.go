@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestEgressTiersByHand(t *testing.T) {
 	near(t, "egress of 200 TB", usd, 10000*0.09+40000*0.085+100000*0.07+50000*0.05, 1e-6)
 	usd, note := EgressUSD(nil, 100), EgressBasis(nil)
 	near(t, "unknown provider", usd, 100*DefaultEgressUSDPerGB, 1e-9)
-	if !strings.Contains(note, "assumed") {
+	if !strings.Contains(note.String(), "assumed") {
 		t.Errorf("a default egress price must say it is assumed: %q", note)
 	}
 }
@@ -163,7 +164,7 @@ func TestNotesAgreeWithTheBreakdown(t *testing.T) {
 	job := Job{Offer: offer(10, 0, 0), Provider: provider(time.Second), Instances: 1, Mode: catalog.OnDemand,
 		ProductiveHours: 2, DatasetGB: 2, CheckpointGB: 16, DataFrom: src, Detail: true}
 	e := Price(job)
-	notes := strings.Join(e.Notes, "\n")
+	notes := joinNotes(e.Notes)
 	for _, want := range []string{
 		"moving 2 GB out of aws costs $0.18 in egress",
 		"copying 2 GB at 10 Gbit/s delays the start by 2 s",
@@ -179,19 +180,19 @@ func TestNotesAgreeWithTheBreakdown(t *testing.T) {
 	}
 
 	job.ProductiveHours, job.DatasetGB = 200, 2000
-	notes = strings.Join(Price(job).Notes, "\n")
+	notes = joinNotes(Price(job).Notes)
 	for _, want := range []string{"for 8.4 days at", "delays the start by 27 min"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("a 200-hour job: notes lack %q:\n%s", want, notes)
 		}
 	}
 	job.ProductiveHours = 2000
-	if notes = strings.Join(Price(job).Notes, "\n"); !strings.Contains(notes, "for 2.7 months at") {
+	if notes = joinNotes(Price(job).Notes); !strings.Contains(notes, "for 2.7 months at") {
 		t.Errorf("a 2000-hour job: storage not in months:\n%s", notes)
 	}
 
 	job.Service, job.ProductiveHours, job.DatasetGB, job.DataFrom, job.CheckpointGB = true, 0, 0, nil, 140
-	notes = strings.Join(Price(job).Notes, "\n")
+	notes = joinNotes(Price(job).Notes)
 	if !strings.Contains(notes, "(two copies of the 140 GB model weights) for one month") || strings.Contains(notes, "checkpoint") {
 		t.Errorf("a service's storage must be its model weights for a month:\n%s", notes)
 	}
@@ -204,17 +205,17 @@ func TestSpotHazardFromBuckets(t *testing.T) {
 	for b, want := range []float64{0.00219, 0.00675, 0.01156, 0.01664, 0.06001} {
 		got, src := SpotHazard(&catalog.SpotRisk{Provider: "aws", Bucket: b})
 		near(t, catalog.SpotBuckets[b], got, want, 5e-5)
-		if !strings.Contains(src, catalog.SpotBuckets[b]) {
+		if !strings.Contains(src.String(), catalog.SpotBuckets[b]) {
 			t.Errorf("bucket %d: source %q does not name it", b, src)
 		}
 	}
 	got, src := SpotHazard(nil)
 	near(t, "nothing published", got, 0.06001, 5e-5)
-	if !strings.Contains(src, "assumed") {
+	if !strings.Contains(src.String(), "assumed") {
 		t.Errorf("a default rate must say it is assumed: %q", src)
 	}
 	got, src = SpotHazard(&catalog.SpotRisk{Provider: "gcp", Bucket: -1, PerHour: 0.099})
-	if got != 0.099 || !strings.Contains(src, "measured") {
+	if got != 0.099 || !strings.Contains(src.String(), "measured") {
 		t.Errorf("a measured rate: %g %q", got, src)
 	}
 	// Eight instances at once are there less often than one.
@@ -304,4 +305,13 @@ func TestAddPorting(t *testing.T) {
 	if e.Cost != was.Cost || e.WallHours != was.WallHours || e.Porting != nil {
 		t.Error("no porting changed the estimate")
 	}
+}
+
+// joinNotes is the notes in English, a line each.
+func joinNotes(ns []msg.Msg) string {
+	var b strings.Builder
+	for _, n := range ns {
+		b.WriteString(n.String() + "\n")
+	}
+	return b.String()
 }

@@ -9,7 +9,11 @@
 // Term through the catalog's glossary, anything else as fmt prints it.
 package msg
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Msg is one user-visible sentence (or phrase): its English format and its
 // arguments. The zero Msg is empty.
@@ -38,6 +42,16 @@ func (m Msg) String() string { return m.Render(nil) }
 // the English sentence, as it was when the field was a string.
 func (m Msg) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
+// UnmarshalText reads a message written by MarshalText: the English
+// sentence, kept as it is (a saved answer read back renders in English).
+func (m *Msg) UnmarshalText(b []byte) error {
+	*m = Msg{}
+	if len(b) > 0 {
+		*m = New("%s", string(b))
+	}
+	return nil
+}
+
 // Term is an argument that is a term of the glossary (a requirement's
 // name, a verdict, a pricing mode): a catalog translates it as a whole.
 type Term string
@@ -50,21 +64,69 @@ type Catalog interface {
 }
 
 // Render writes m in the language of c (English when c is nil or lacks
-// the key): the translated format filled with the arguments, each Msg and
-// Term argument rendered through c as well.
+// the key). Each argument is first written as the English format's verb
+// for it writes it (so numbers keep the precision the English gives
+// them), a Msg argument rendered through c and a Term translated; the
+// translation's verbs then stand for those texts: its n-th verb (or %[n]
+// verb) is the text of the English's n-th verb, whatever its letter, and
+// a verb with the # flag takes the English text as it is.
 func (m Msg) Render(c Catalog) string {
 	if m.IsZero() {
 		return ""
 	}
-	f := m.format
+	var t string
+	ok := false
 	if c != nil {
-		if t, ok := c.Lookup(f); ok {
-			f = t
+		t, ok = c.Lookup(m.format)
+	}
+	if !ok {
+		if len(m.args) == 0 {
+			return m.format
 		}
+		return fmt.Sprintf(m.format, m.argsIn(c)...)
 	}
-	if len(m.args) == 0 {
-		return f
+	en := verbs(m.format)
+	if len(en) != len(m.args) {
+		// A format whose verbs do not match its arguments (explicit
+		// indexes, a mistake): no translation can be trusted.
+		return fmt.Sprintf(m.format, m.argsIn(nil)...)
 	}
+	local, english := m.argsIn(c), m.argsIn(nil)
+	texts := make([]string, len(en))
+	plain := make([]string, len(en))
+	for i, v := range en {
+		a := i
+		if v.index > 0 && v.index <= len(m.args) {
+			a = v.index - 1
+		}
+		texts[i] = fmt.Sprintf(v.spec, local[a])
+		plain[i] = fmt.Sprintf(v.spec, english[a])
+	}
+	var b strings.Builder
+	last, next := 0, 0
+	for _, v := range verbs(t) {
+		b.WriteString(strings.ReplaceAll(t[last:v.start], "%%", "%"))
+		n := next
+		if v.index > 0 {
+			n = v.index - 1
+		}
+		if n < 0 || n >= len(texts) {
+			return fmt.Sprintf(m.format, english...)
+		}
+		if v.sharp {
+			b.WriteString(plain[n])
+		} else {
+			b.WriteString(texts[n])
+		}
+		next, last = n+1, v.end
+	}
+	b.WriteString(strings.ReplaceAll(t[last:], "%%", "%"))
+	return b.String()
+}
+
+// argsIn are m's arguments with each Msg rendered and each Term
+// translated through c.
+func (m Msg) argsIn(c Catalog) []any {
 	args := make([]any, len(m.args))
 	for i, a := range m.args {
 		switch v := a.(type) {
@@ -82,7 +144,60 @@ func (m Msg) Render(c Catalog) string {
 			args[i] = a
 		}
 	}
-	return fmt.Sprintf(f, args...)
+	return args
+}
+
+// verb is one verb of a format string: its span (the explicit index cut
+// out, so the span formats one value alone), its explicit index (1-based,
+// 0 when none) and whether it has the # flag.
+type verb struct {
+	start, end, index int
+	sharp             bool
+	spec              string // the verb without its explicit index
+}
+
+// verbs lists the verbs of f; %% is not one.
+func verbs(f string) []verb {
+	var out []verb
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		if i+1 < len(f) && f[i+1] == '%' {
+			i++
+			continue
+		}
+		v := verb{start: i}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("+-# 0", f[j]) >= 0 {
+			v.sharp = v.sharp || f[j] == '#'
+			j++
+		}
+		for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.') {
+			j++
+		}
+		cut := ""
+		if j < len(f) && f[j] == '[' {
+			k := strings.IndexByte(f[j:], ']')
+			if k < 0 {
+				break
+			}
+			v.index, _ = strconv.Atoi(f[j+1 : j+k])
+			cut = f[j : j+k+1]
+			j += k + 1
+		}
+		for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.') {
+			j++
+		}
+		if j >= len(f) {
+			break
+		}
+		v.end = j + 1
+		v.spec = strings.Replace(f[v.start:v.end], cut, "", 1)
+		out = append(out, v)
+		i = j
+	}
+	return out
 }
 
 // Then is m followed by next, as a second sentence: "%s %s" in English,

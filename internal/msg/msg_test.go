@@ -29,12 +29,29 @@ func TestRender(t *testing.T) {
 	if got, want := msg.New("the offer %[1]s in %[2]s", "p5", "us-east-1").Render(cat), "us-east-1 的 p5"; got != want {
 		t.Errorf("reordered %q, want %q", got, want)
 	}
+	// The translation's verbs stand for the English's texts: a number keeps
+	// the English precision whatever the translated verb says, and # keeps
+	// the English of a term.
+	cat["copying %.0f GB at %.1f Gbit/s"] = "以 %[2]s Gbit/s 拷贝 %[1]d GB"
+	if got, want := msg.New("copying %.0f GB at %.1f Gbit/s", 2.0, 3.25).Render(cat), "以 3.2 Gbit/s 拷贝 2 GB"; got != want {
+		t.Errorf("precision %q, want %q", got, want)
+	}
+	cat["requirement %s"] = "要求 %s（%#[1]s）"
+	if got, want := msg.New("requirement %s", msg.Term("residency")).Render(cat), "要求 数据驻留（residency）"; got != want {
+		t.Errorf("# flag %q, want %q", got, want)
+	}
 	// A key the catalog lacks stays English; an empty message is empty.
 	if got := msg.New("no such %s", "key").Render(cat); got != "no such key" {
 		t.Errorf("fallback %q", got)
 	}
 	if (msg.Msg{}).Render(cat) != "" || !(msg.Msg{}).IsZero() {
 		t.Error("the zero message must render empty")
+	}
+	var back struct {
+		Why msg.Msg `json:"why"`
+	}
+	if err := json.Unmarshal([]byte(`{"why":"50% done"}`), &back); err != nil || back.Why.String() != "50% done" {
+		t.Errorf("read back %q, %v", back.Why.String(), err)
 	}
 	b, _ := json.Marshal(struct {
 		Why msg.Msg `json:"why"`

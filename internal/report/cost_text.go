@@ -87,7 +87,7 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 	}
 	fmt.Fprintln(&b, "\n"+tc(l, "cost.notes"))
 	for _, n := range c.Cost.Notes {
-		fmt.Fprintf(&b, "  - %s\n", Tr(l, n))
+		fmt.Fprintf(&b, "  - %s\n", Render(l, n))
 	}
 	fmt.Fprintln(&b, "\n"+tc(l, "pred.assumptions"))
 	for _, a := range p.Assumptions {

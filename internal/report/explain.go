@@ -72,7 +72,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	}
 	fmt.Fprintln(&b, heading(l, am(l, "ex_cost_notes")))
 	for _, n := range c.Cost.Notes {
-		fmt.Fprintf(&b, "  - %s\n", Tr(l, n))
+		fmt.Fprintf(&b, "  - %s\n", Render(l, n))
 	}
 	fmt.Fprintln(&b, heading(l, am(l, "ex_assumptions")))
 	for _, a := range p.Assumptions {

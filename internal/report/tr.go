@@ -45,3 +45,15 @@ func Render(l Lang, m message.Msg) string {
 	}
 	return m.String()
 }
+
+// RenderAll writes messages in l, one string each.
+func RenderAll(l Lang, ms []message.Msg) []string {
+	if ms == nil {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = Render(l, m)
+	}
+	return out
+}

@@ -373,7 +373,7 @@ func (s *Server) costOf(_ http.ResponseWriter, _ *http.Request, in *CostRequest)
 		return out, err
 	}
 	l := requestLang(in)
-	out = CostResponse{report.CandidateView(cand), trAll(l, cand.Cost.Notes)}
+	out = CostResponse{report.CandidateView(cand), report.RenderAll(l, cand.Cost.Notes)}
 	localizeCandidate(&out.CandidateJSON, cand, l)
 	return out, nil
 }
