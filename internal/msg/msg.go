@@ -81,7 +81,7 @@ func (m Msg) Render(c Catalog) string {
 	}
 	if !ok {
 		if len(m.args) == 0 {
-			return m.format
+			return strings.ReplaceAll(m.format, "%%", "%") // a format: %% is a percent sign
 		}
 		return fmt.Sprintf(m.format, m.argsIn(c)...)
 	}

@@ -40,6 +40,10 @@ func TestRender(t *testing.T) {
 	if got, want := msg.New("requirement %s", msg.Term("residency")).Render(cat), "要求 数据驻留（residency）"; got != want {
 		t.Errorf("# flag %q, want %q", got, want)
 	}
+	// A message without arguments is still a format: %% is a percent sign.
+	if got := msg.New("99%% of requests").String(); got != "99% of requests" {
+		t.Errorf("percent %q", got)
+	}
 	// A key the catalog lacks stays English; an empty message is empty.
 	if got := msg.New("no such %s", "key").Render(cat); got != "no such key" {
 		t.Errorf("fallback %q", got)
