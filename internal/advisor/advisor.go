@@ -359,9 +359,7 @@ func setEvidenceDistance(req Request, spec *workload.Spec, cands []*Candidate) {
 		if !ok {
 			d = math.Inf(1)
 			if a, found := req.Catalog.Accelerator(c.Offer.GPU); found {
-				if ev := perf.NearestEvidence(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows(), 1); len(ev) > 0 {
-					d = ev[0].Distance
-				}
+				d = perf.NearestDistance(perf.QueryOf(spec, a, c.GPUs), perf.EvidenceRows())
 			}
 			seen[k] = d
 		}

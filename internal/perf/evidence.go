@@ -189,6 +189,20 @@ func EvidenceDistance(q EvidenceQuery, r *EvidenceRow) float64 {
 	return d
 }
 
+// NearestDistance is the distance of the nearest of rows to q, as
+// NearestEvidence states it (+Inf without rows): what a ranking needs to
+// know of every candidate, without sorting or copying rows.
+func NearestDistance(q EvidenceQuery, rows []EvidenceRow) float64 {
+	d := math.Inf(1)
+	for i := range rows {
+		d = min(d, EvidenceDistance(q, &rows[i]))
+	}
+	return roundDistance(d)
+}
+
+// roundDistance is a distance as evidence states it: to 0.01.
+func roundDistance(d float64) float64 { return math.Round(d*100) / 100 }
+
 // NearestEvidence returns the k published measurements nearest to q,
 // nearest first (ties: the newer, then by id), each with its distance.
 func NearestEvidence(q EvidenceQuery, rows []EvidenceRow, k int) []Evidence {
@@ -215,7 +229,7 @@ func NearestEvidence(q EvidenceQuery, rows []EvidenceRow, k int) []Evidence {
 	for _, s := range all[:min(k, len(all))] {
 		r := s.r
 		e := Evidence{Source: r.Group, URL: r.Source, Date: r.Date, Summary: r.Summary, Accelerator: r.GPU, GPUs: r.GPUs,
-			Measured: r.Measured, Predicted: r.Predicted, Unit: r.Unit, Distance: math.Round(s.d*100) / 100, ID: r.ID,
+			Measured: r.Measured, Predicted: r.Predicted, Unit: r.Unit, Distance: roundDistance(s.d), ID: r.ID,
 			Kind: r.Kind, Model: r.Model, ParamsB: r.ParamsB, Framework: r.Framework, Precision: r.Precision}
 		if r.Measured > 0 {
 			e.Ratio = math.Round(r.Predicted/r.Measured*1000) / 1000

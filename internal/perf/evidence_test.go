@@ -29,6 +29,13 @@ func TestNearestEvidenceOrder(t *testing.T) {
 		q := perf.EvidenceQuery{Kind: r.Kind, ParamsB: r.ParamsB, GPU: r.GPU, Arch: r.Arch, Vendor: r.Vendor, GPUs: r.GPUs,
 			Framework: r.Framework, Precision: r.Precision, Method: r.Method}
 		got := perf.NearestEvidence(q, rows, 5)
+		// A query a little away from every row: the ranking's shortcut
+		// agrees with the list.
+		far := q
+		far.ParamsB, far.GPUs = q.ParamsB*3, q.GPUs*2+1
+		if d, want := perf.NearestDistance(far, rows), perf.NearestEvidence(far, rows, 1)[0].Distance; d != want {
+			t.Errorf("%s: NearestDistance %v, NearestEvidence's first %v", r.ID, d, want)
+		}
 		if len(got) != 5 || got[0].Distance != 0 {
 			t.Fatalf("%s: the row itself is not first at distance 0: %+v", r.ID, got)
 		}

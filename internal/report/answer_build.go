@@ -275,6 +275,12 @@ func evidenceUnit(l Lang, u string) string {
 	return evidenceUnitZh.Replace(u)
 }
 
+// evidenceSetup is how a published result ran: its framework and
+// precision, where stated.
+func evidenceSetup(e perf.Evidence) []string {
+	return slices.DeleteFunc([]string{e.Framework, e.Precision}, func(s string) bool { return s == "" || s == "other" })
+}
+
 // evidenceLines write the published measurements nearest to the pick's
 // job, one sentence each, led by a sentence when none is near.
 func evidenceLines(ev []perf.Evidence, l Lang) []string {
@@ -287,7 +293,7 @@ func evidenceLines(ev []perf.Evidence, l Lang) []string {
 	}
 	for _, e := range ev {
 		job := strings.TrimSpace(e.Model + " " + e.Kind)
-		setup := strings.Join(slices.DeleteFunc([]string{e.Framework, e.Precision}, func(s string) bool { return s == "" || s == "other" }), am(l, "list_sep"))
+		setup := strings.Join(evidenceSetup(e), am(l, "list_sep"))
 		out = append(out, am(l, "ev_line", job, e.GPUs, e.Accelerator, setup, e.Source, e.Date,
 			sig(e.Measured), evidenceUnit(l, e.Unit), sig(e.Predicted), strconv.FormatFloat(e.Ratio, 'f', 2, 64), strconv.FormatFloat(e.Distance, 'f', 1, 64)))
 	}

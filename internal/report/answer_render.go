@@ -632,8 +632,9 @@ func rowsFreshness(r *advisor.Result, rows []shownRow) catalog.PriceStats {
 }
 
 // writeEvidenceTable writes the published results nearest to the pick's
-// job as a short table: the job, its source and date, what was measured,
-// what gpupick predicts for it (and the ratio), and the distance.
+// job as a short table: the job, its source and date, what was measured
+// and what gpupick predicts for it (and the ratio), both in the row's
+// unit, and the distance.
 func writeEvidenceTable(b *strings.Builder, p *AnswerPickJSON, l Lang, head string) {
 	e := html.EscapeString
 	if p.EvidenceNote != "" {
@@ -641,18 +642,13 @@ func writeEvidenceTable(b *strings.Builder, p *AnswerPickJSON, l Lang, head stri
 	}
 	// On a phone the table may scroll sideways: the region takes the
 	// keyboard focus, so it can be scrolled without a pointer.
-	fmt.Fprintf(b, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"%s\"><table class=\"evidence\">\n<tr><th>%s</th><th>%s</th><th class=\"r\">%s</th><th class=\"r\">%s</th><th class=\"r\">%s</th></tr>\n",
-		e(head), e(am(l, "ev_col_job")), e(am(l, "ev_col_source")), e(am(l, "ev_col_measured")), e(am(l, "ev_col_predicted")), e(am(l, "ev_col_distance")))
+	fmt.Fprintf(b, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"%s\"><table class=\"evidence\">\n<tr><th>%s</th><th>%s</th><th class=\"r\">%s</th><th class=\"r\">%s</th><th>%s</th><th class=\"r\">%s</th></tr>\n",
+		e(head), e(am(l, "ev_col_job")), e(am(l, "ev_col_source")), e(am(l, "ev_col_measured")), e(am(l, "ev_col_predicted")), e(am(l, "ev_col_unit")), e(am(l, "ev_col_distance")))
 	for _, x := range p.Evidence {
-		parts := []string{x.Model, x.Kind, fmt.Sprintf("%d × %s", x.GPUs, x.Accelerator)}
-		for _, s := range []string{x.Framework, x.Precision} {
-			if s != "" && s != "other" {
-				parts = append(parts, s)
-			}
-		}
-		fmt.Fprintf(b, "<tr><td class=\"wrap\">%s</td><td class=\"wrap\">%s, %s</td><td class=\"r\">%s %s</td><td class=\"r\">%s (%s×)</td><td class=\"r\">%s</td></tr>\n",
-			e(strings.Join(parts, " · ")), e(x.Source), e(x.Date), e(sig(x.Measured)), e(evidenceUnit(l, x.Unit)), e(sig(x.Predicted)),
-			strconv.FormatFloat(x.Ratio, 'f', 2, 64), strconv.FormatFloat(x.Distance, 'f', 1, 64))
+		parts := append([]string{x.Model, x.Kind, fmt.Sprintf("%d × %s", x.GPUs, x.Accelerator)}, evidenceSetup(x)...)
+		fmt.Fprintf(b, "<tr><td class=\"wrap\">%s</td><td class=\"wrap\">%s, %s</td><td class=\"r\">%s</td><td class=\"r\">%s (%s×)</td><td class=\"wrap\">%s</td><td class=\"r\">%s</td></tr>\n",
+			e(strings.Join(parts, " · ")), e(x.Source), e(x.Date), e(sig(x.Measured)), e(sig(x.Predicted)),
+			strconv.FormatFloat(x.Ratio, 'f', 2, 64), e(evidenceUnit(l, x.Unit)), strconv.FormatFloat(x.Distance, 'f', 1, 64))
 	}
 	b.WriteString("</table></div>\n")
 }

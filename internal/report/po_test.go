@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -65,38 +63,29 @@ func TestCatalogIsWellFormed(t *testing.T) {
 	}
 }
 
-var phraseVerb = regexp.MustCompile(`%%|%(\[(\d+)\])?[-+# 0]*\d*(\.\d+)?([a-zA-Z])`)
-
 // phraseArgs are sample arguments of the types a phrase's verbs take
-// (nil when it has none).
+// (nil when it has none, or when it is not a format at all).
 func phraseArgs(f string) []any {
+	verbs, err := parseFormat(f)
+	if err != nil {
+		return nil
+	}
 	var args []any
 	next := 0
-	for _, m := range phraseVerb.FindAllStringSubmatch(f, -1) {
-		if m[0] == "%%" {
-			continue
-		}
+	for _, v := range verbs {
 		i := next
-		if m[2] != "" {
-			n, _ := strconv.Atoi(m[2])
-			i = n - 1
+		if v.index > 0 {
+			i = v.index - 1
 		}
 		next = i + 1
 		for len(args) <= i {
-			args = append(args, nil)
+			args = append(args, "x")
 		}
-		switch m[4] {
-		case "d":
+		switch v.verb {
+		case 'd':
 			args[i] = 7
-		case "f", "g", "e":
+		case 'f', 'g', 'e':
 			args[i] = 1.5
-		default:
-			args[i] = "x"
-		}
-	}
-	for i, a := range args {
-		if a == nil {
-			args[i] = "x"
 		}
 	}
 	return args
@@ -120,4 +109,17 @@ func FuzzParsePO(f *testing.F) {
 			seen[k] = true
 		}
 	})
+}
+
+// BenchmarkLoadCatalog is what every command pays at start for the
+// translations: parse locales/zh.po and build the sentence, term and
+// keyed-phrase tables.
+func BenchmarkLoadCatalog(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		loadCatalog(mustParsePO(zhPO))
+		for _, t := range []string{"report", "answer", "cli"} {
+			keyed(t)
+		}
+	}
 }

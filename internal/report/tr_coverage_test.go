@@ -112,8 +112,7 @@ func extractDomainStrings(t *testing.T, pkg string) []domainString {
 		if err != nil || !hasLetter(s) {
 			return
 		}
-		p := fset.Position(lit.Pos())
-		out = append(out, domainString{text: s, format: format, pos: pkg + "/" + filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)})
+		out = append(out, domainString{text: s, format: format, pos: posOf(lit)})
 	}
 	for _, af := range parsed {
 		ast.Inspect(af, func(n ast.Node) bool {

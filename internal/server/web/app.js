@@ -39,7 +39,7 @@
       cost_heading: "What it costs", cost_heading_month: "What it costs per month", range80: "80% range {0}–{1}", r80_label: "80% range (h)",
       time_heading: "How long", service_heading: "The service", operator_heading: "Who runs the machine", sure_heading: "How sure", risks_heading: "What could go wrong",
       near_heading: "Would qualify with one constraint relaxed", why_none_heading: "Why nothing qualifies", terms_heading: "How to pay for it", day_heading: "The service's day",
-      ev_heading: "Published results near #1's job", ev_job: "Published job", ev_source: "Source", ev_measured: "Measured", ev_predicted: "gpupick predicts",
+      ev_heading: "Published results near #1's job", ev_job: "Published job", ev_source: "Source", ev_measured: "Measured", ev_predicted: "gpupick predicts", ev_unit: "Unit",
       ev_distance: "Distance", ev_hint: "Distance 0 is the same job on the same hardware at the same scale; the ratio is gpupick's prediction over the measurement.",
       dd_heading: "Before signing: read or request", dd_published: "Published", dd_request: "Not published: request it from the provider.", dd_request_at: "Request it from the provider",
       no_near: "No single constraint relaxed would admit a candidate: the requirements above exclude every offer.", no_risks: "No risk flagged.",
@@ -152,7 +152,7 @@
       cost_heading: "成本", cost_heading_month: "每月成本", range80: "80% 区间 {0}–{1}", r80_label: "80% 区间（小时）",
       time_heading: "耗时", service_heading: "服务规模", operator_heading: "谁运营机器", sure_heading: "把握有多大", risks_heading: "可能的风险",
       near_heading: "放宽一项约束即可符合条件", why_none_heading: "为何没有符合条件的候选", terms_heading: "如何付费", day_heading: "服务的一天",
-      ev_heading: "与第 1 名任务最接近的已发表结果", ev_job: "已发表的任务", ev_source: "来源", ev_measured: "实测", ev_predicted: "gpupick 预测",
+      ev_heading: "与第 1 名任务最接近的已发表结果", ev_job: "已发表的任务", ev_source: "来源", ev_measured: "实测", ev_predicted: "gpupick 预测", ev_unit: "单位",
       ev_distance: "距离", ev_hint: "距离 0 表示同一任务、同一硬件、同一规模；比值为 gpupick 预测值除以实测值。",
       dd_heading: "签约前：应阅读或索取", dd_published: "已公开", dd_request: "未公开：需向云厂商索取。", dd_request_at: "需向云厂商索取",
       no_near: "仅放宽一项约束也无法让任何候选符合条件：上述要求排除了所有报价。", no_risks: "未发现风险。",
@@ -967,8 +967,8 @@
       var ev = card("answer-evidence", t("ev_heading"));
       if (a.pick.evidence_note) ev.appendChild(el("p", { "class": "note", id: "answer-evidence-note", text: a.pick.evidence_note }));
       var et = el("table", { id: "answer-evidence-table" }), eh = el("tr");
-      [t("ev_job"), t("ev_source"), t("ev_measured"), t("ev_predicted"), t("ev_distance")].forEach(function (h, i) {
-        eh.appendChild(el("th", { scope: "col", "class": i >= 2 ? "num" : null, text: h }));
+      [t("ev_job"), t("ev_source"), t("ev_measured"), t("ev_predicted"), t("ev_unit"), t("ev_distance")].forEach(function (h, i) {
+        eh.appendChild(el("th", { scope: "col", "class": i >= 2 && i !== 4 ? "num" : null, text: h }));
       });
       et.appendChild(el("thead", null, eh));
       var eb = el("tbody");
@@ -982,12 +982,14 @@
         });
         var src = e.url ? el("a", { href: e.url, rel: "noopener", target: "_blank" }, e.source) : e.source;
         eb.appendChild(el("tr", null, el("td", null, job), el("td", null, src, el("small", { "class": "hint", text: " " + e.date })),
-          el("td", { "class": "num" }, sig(e.measured) + " " + e.unit),
+          el("td", { "class": "num", text: sig(e.measured) }),
           el("td", { "class": "num" }, sig(e.predicted) + " (" + num(e.ratio, 2) + "×)"),
+          el("td", { text: e.unit }),
           el("td", { "class": "num", text: num(e.distance, 1) })));
       });
       et.appendChild(eb);
-      ev.appendChild(el("div", { "class": "scroll" }, et));
+      // A phone may scroll the table sideways: the region takes the focus.
+      ev.appendChild(el("div", { "class": "scroll", tabindex: "0", role: "region", "aria-label": t("ev_heading") }, et));
       ev.appendChild(el("p", { "class": "hint", text: t("ev_hint") }));
     }
 
