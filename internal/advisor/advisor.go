@@ -9,7 +9,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
@@ -75,7 +75,7 @@ type Request struct {
 	Tune func(o *catalog.Offer, c *perf.Cluster)
 	// TuneNote says what Tune does (which probe, on which hardware); every
 	// output of the result carries it as a note.
-	TuneNote string
+	TuneNote msg.Msg
 	// Predictions, when set, keeps predictions across requests (a server
 	// answering the same workload again); nil keeps them for this call.
 	Predictions *PredictionCache
@@ -184,22 +184,22 @@ func (pc *PredictionCache) evictLocked(keep string) bool {
 // the struct, its pointed-to numbers and its strings.
 func predictionBytes(p *perf.Prediction) int64 {
 	n := int64(unsafe.Sizeof(*p)) + 256 // the map entry, the key, the pointers' targets
-	n += int64(len(p.Kind) + len(p.GPU) + len(p.Offer) + len(p.Reason) + len(p.Bottleneck) + len(p.Verdict) + len(p.Fix) + len(p.Confidence))
+	n += int64(len(p.Kind) + len(p.GPU) + len(p.Offer) + p.Reason.Bytes() + len(p.Bottleneck) + p.Verdict.Bytes() + p.Fix.Bytes() + len(p.Confidence))
 	for _, a := range p.Assumptions {
-		n += int64(len(a)) + 16
+		n += int64(a.Bytes()) + 16
 	}
 	if p.Serving != nil {
 		n += int64(unsafe.Sizeof(*p.Serving))
 	}
 	if p.Interval != nil {
-		n += int64(unsafe.Sizeof(*p.Interval)) + int64(len(p.Interval.Basis)+len(p.Interval.Regime))
+		n += int64(unsafe.Sizeof(*p.Interval)) + int64(p.Interval.Basis.Bytes()+len(p.Interval.Regime))
 	}
 	return n
 }
 
 // Check judges one offer for a workload. A non-empty exclude code drops it
 // with the reason; warnings are kept on the candidate.
-type Check func(spec *workload.Spec, o *catalog.Offer) (excludeCode, reason string, warnings []CheckWarning)
+type Check func(spec *workload.Spec, o *catalog.Offer) (excludeCode string, reason msg.Msg, warnings []CheckWarning)
 
 // Candidate is one offer, cluster shape and pricing mode that can run the job.
 type Candidate struct {
@@ -422,7 +422,7 @@ const (
 // and the calendar days it delays the start (all zero otherwise).
 type CheckWarning struct {
 	Code                    string
-	Text                    string
+	Text                    msg.Msg
 	Work                    string
 	EngineerDays, DelayDays float64
 }
@@ -462,7 +462,7 @@ type Excluded struct {
 	GPUs       int
 	Pricing    string
 	ReasonCode string
-	Reason     string
+	Reason     msg.Msg
 	// Relax names the one constraint that, relaxed to Needed, would admit
 	// this candidate: it breaks no other constraint the advisor checks.
 	// RelaxNone when it breaks more than one, or none that can be relaxed.
@@ -509,7 +509,7 @@ type Result struct {
 	// pricing mode kept or excluded (an offer excluded whatever the mode,
 	// as one that does not fit, counts once).
 	Evaluated int
-	Notes     []string
+	Notes     []msg.Msg
 	// ConfidenceVsNext is how sure the ranking is that #1 beats #2; nil
 	// with fewer than two candidates or no intervals.
 	ConfidenceVsNext *Confidence
@@ -583,9 +583,9 @@ func (r *Result) RunnerUp() *Candidate {
 
 // Summary counts exclusions by reason: "212 candidates excluded: 150 do
 // not fit in memory, ...".
-func (r *Result) Summary() string {
+func (r *Result) Summary() msg.Msg {
 	if len(r.Excluded) == 0 {
-		return fmt.Sprintf("%d candidates evaluated, none excluded", r.Evaluated)
+		return msg.New("%d candidates evaluated, none excluded", r.Evaluated)
 	}
 	count := map[string]int{}
 	for _, x := range r.Excluded {
@@ -596,11 +596,11 @@ func (r *Result) Summary() string {
 		codes = append(codes, c)
 	}
 	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
-	parts := make([]string, len(codes))
+	parts := make([]msg.Msg, len(codes))
 	for i, c := range codes {
-		parts[i] = fmt.Sprintf("%d %s", count[c], ReasonText(c))
+		parts[i] = msg.New("%d %s", count[c], ReasonText(c))
 	}
-	return fmt.Sprintf("%d candidates evaluated, %d excluded: %s", r.Evaluated, len(r.Excluded), strings.Join(parts, ", "))
+	return msg.New("%d candidates evaluated, %d excluded: %s", r.Evaluated, len(r.Excluded), msg.Join("%s, %s", parts))
 }
 
 // ReasonText is the phrase for a reason code, in English.
@@ -683,9 +683,9 @@ func Recommend(req Request) (*Result, error) {
 	maxGPUs := spec.Constraints.MaxGPUs
 	if maxGPUs == 0 {
 		maxGPUs = DefaultMaxGPUs
-		res.Notes = append(res.Notes, fmt.Sprintf("constraints.max_gpus not set: clusters up to %d GPUs considered", maxGPUs))
+		res.Notes = append(res.Notes, msg.New("constraints.max_gpus not set: clusters up to %d GPUs considered", maxGPUs))
 	}
-	if req.TuneNote != "" {
+	if !req.TuneNote.IsZero() {
 		res.Notes = append(res.Notes, req.TuneNote)
 	}
 	providers := map[string]bool{}
@@ -707,17 +707,17 @@ func Recommend(req Request) (*Result, error) {
 		}
 		return lastID
 	}
-	exclude := func(o *catalog.Offer, gpus int, mode, code, reason string) {
+	exclude := func(o *catalog.Offer, gpus int, mode, code string, reason msg.Msg) {
 		res.Excluded = append(res.Excluded, Excluded{Offer: offerID(o), Region: o.Region, GPUs: gpus, Pricing: mode, ReasonCode: code, Reason: reason})
 	}
 	type vendorKey struct{ id, vendor string }
-	vendorReason := map[vendorKey]string{}
+	vendorReason := map[vendorKey]msg.Msg{}
 	var sh []shape
 	slicing := sliceService(spec)
 	for _, o := range req.Catalog.Offers {
 		switch {
 		case len(providers) > 0 && !providers[o.Provider]:
-			exclude(o, o.GPUCount, "", ReasonProvider, fmt.Sprintf("%s is not in constraints.providers", o.Provider))
+			exclude(o, o.GPUCount, "", ReasonProvider, msg.New("%s is not in constraints.providers", o.Provider))
 			continue
 		case len(vendors) > 0:
 			a, _ := req.Catalog.OfferAccelerator(o)
@@ -727,7 +727,7 @@ func Recommend(req Request) (*Result, error) {
 			k := vendorKey{a.ID, a.Vendor}
 			why, ok := vendorReason[k]
 			if !ok {
-				why = fmt.Sprintf("%s is made by %s, not in stack.vendors", a.ID, a.Vendor)
+				why = msg.New("%s is made by %s, not in stack.vendors", a.ID, a.Vendor)
 				vendorReason[k] = why
 			}
 			exclude(o, o.GPUCount, "", ReasonVendor, why)
@@ -763,7 +763,7 @@ func Recommend(req Request) (*Result, error) {
 			}
 		}
 		if o.GPUCount > maxGPUs {
-			exclude(o, o.GPUCount, "", ReasonMaxGPUs, fmt.Sprintf("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
+			exclude(o, o.GPUCount, "", ReasonMaxGPUs, msg.New("one instance has %d GPUs, more than constraints.max_gpus %d", o.GPUCount, maxGPUs))
 			x := &res.Excluded[len(res.Excluded)-1]
 			x.Relax, x.Needed = RelaxMaxGPUs, float32(o.GPUCount)
 		}

@@ -95,11 +95,11 @@ objective: cost
 		t.Fatal("nothing excluded: deadline and max_gpus should exclude some")
 	}
 	for _, x := range res.Excluded {
-		if x.ReasonCode == "" || x.Reason == "" {
+		if x.ReasonCode == "" || x.Reason.String() == "" {
 			t.Errorf("exclusion without a reason: %+v", x)
 		}
 	}
-	if !strings.Contains(res.Summary(), "excluded") {
+	if !strings.Contains(res.Summary().String(), "excluded") {
 		t.Errorf("summary %q", res.Summary())
 	}
 	pareto := 0

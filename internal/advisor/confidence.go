@@ -1,7 +1,7 @@
 package advisor
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
@@ -290,26 +290,26 @@ func logNormal80(lo, hi float64) (mu, sigma float64) {
 
 // Sentence says, in English, whether #1 and #2 can be told apart and what
 // would settle it.
-func (c *Confidence) Sentence() string {
+func (c *Confidence) Sentence() msg.Msg {
 	s := c.sentence()
 	if len(c.Extrapolated) > 0 {
-		s += fmt.Sprintf(" No published measurement is near the job on %s, so its range was widened %.1fx before comparing.", strings.Join(c.Extrapolated, ", "), EvidenceFarWiden)
+		s = s.Then(msg.New("No published measurement is near the job on %s, so its range was widened %.1fx before comparing.", strings.Join(c.Extrapolated, ", "), EvidenceFarWiden))
 	}
 	return s
 }
 
-func (c *Confidence) sentence() string {
+func (c *Confidence) sentence() msg.Msg {
 	better := "cheaper"
 	if c.Basis == "time" {
 		better = "faster"
 	}
 	if c.Distinguishable {
-		return fmt.Sprintf("#1 is %s than #2 (%s) with probability %.0f%% given both predictions' 80%% intervals.", better, c.Next, 100*c.Probability)
+		return msg.New("#1 is %s than #2 (%s) with probability %.0f%% given both predictions' 80%% intervals.", better, c.Next, 100*c.Probability)
 	}
-	probe := fmt.Sprintf("a trial server of %s", c.GPU)
+	probe := msg.New("a trial server of %s", c.GPU)
 	if c.NextGPU != c.GPU {
-		probe = fmt.Sprintf("trial servers of %s and %s", c.GPU, c.NextGPU)
+		probe = msg.New("trial servers of %s and %s", c.GPU, c.NextGPU)
 	}
-	return fmt.Sprintf("#1 and #2 (%s) cannot be told apart: #1 is %s with probability %.0f%% within the model's uncertainty. Running gpupick probe --gpu-bench on %s, then recommend --calibrate REPORT, measures the speed the ranking rests on and settles it.",
+	return msg.New("#1 and #2 (%s) cannot be told apart: #1 is %s with probability %.0f%% within the model's uncertainty. Running gpupick probe --gpu-bench on %s, then recommend --calibrate REPORT, measures the speed the ranking rests on and settles it.",
 		c.Next, better, 100*c.Probability, probe)
 }

@@ -73,7 +73,7 @@ func TestConfidenceVsNext(t *testing.T) {
 	if c == nil || c.Distinguishable || c.Probability < 0.5 || c.Probability > 0.75 {
 		t.Errorf("different GPUs 5%% apart: %+v", c)
 	}
-	if s := c.Sentence(); !strings.Contains(s, "cannot be told apart") || !strings.Contains(s, "probe") || !strings.Contains(s, "mi300x") {
+	if s := c.Sentence(); !strings.Contains(s.String(), "cannot be told apart") || !strings.Contains(s.String(), "probe") || !strings.Contains(s.String(), "mi300x") {
 		t.Errorf("sentence %q must say they cannot be told apart and what a probe would settle", s)
 	}
 	// Symmetry: swapping the two gives the complement.
@@ -211,7 +211,7 @@ func TestFarEvidenceLowersConfidence(t *testing.T) {
 	if len(near.Extrapolated) != 0 || len(far.Extrapolated) != 1 || far.Extrapolated[0] != "p/h100-sxm-box" {
 		t.Errorf("extrapolated: near %v, far %v", near.Extrapolated, far.Extrapolated)
 	}
-	if !strings.Contains(far.Sentence(), "No published measurement is near") || strings.Contains(near.Sentence(), "No published") {
+	if !strings.Contains(far.Sentence().String(), "No published measurement is near") || strings.Contains(near.Sentence().String(), "No published") {
 		t.Errorf("sentences: far %q, near %q", far.Sentence(), near.Sentence())
 	}
 }

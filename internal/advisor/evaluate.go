@@ -1,7 +1,7 @@
 package advisor
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"runtime"
 	"strings"
@@ -139,7 +139,7 @@ type reasonMemo struct {
 	code string
 	a, b uint64 // float64 bits
 	s    string
-	text string
+	text msg.Msg
 }
 
 // groupPred is a prediction of the current group at one size.
@@ -183,7 +183,7 @@ type evaluator struct {
 	nextReason int
 	noPrice    [catalog.NumModes]struct {
 		o *catalog.Offer
-		s string
+		s msg.Msg
 	}
 	asOf         time.Time
 	asOfArgs     []any
@@ -314,11 +314,11 @@ func (ev *evaluator) commit() { ev.slots = ev.slots[:len(ev.slots)+1] }
 
 // memo returns the sentence for code and its arguments, formatting it only
 // the first time it is seen.
-func (ev *evaluator) memo(code string, a, b float64, s string, format func() string) string {
+func (ev *evaluator) memo(code string, a, b float64, s string, format func() msg.Msg) msg.Msg {
 	ka, kb := math.Float64bits(a), math.Float64bits(b)
 	for i := range ev.reasons {
 		m := &ev.reasons[i]
-		if m.code == code && m.a == ka && m.b == kb && m.s == s && m.text != "" {
+		if m.code == code && m.a == ka && m.b == kb && m.s == s && !m.text.IsZero() {
 			return m.text
 		}
 	}
@@ -333,7 +333,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	pr := ev.predicted(t)
 	ev.reserve()
 	e0, c0 := len(ev.excl), len(ev.cands)
-	excl := func(mode, code, reason string) {
+	excl := func(mode, code string, reason msg.Msg) {
 		ev.excl = append(ev.excl, Excluded{Offer: ev.id, Region: o.Region, GPUs: t.shape.gpus, Pricing: mode, ReasonCode: code, Reason: reason})
 	}
 	defer func() {
@@ -345,7 +345,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		}
 	}()
 	if pr.err != nil {
-		excl("", ReasonNoFabric, pr.err.Error())
+		excl("", ReasonNoFabric, msg.Text(pr.err.Error()))
 		return r
 	}
 	p := &pr.p // shared, read-only: a service's fleet gets its own below
@@ -359,7 +359,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		return r
 	}
 	if d := p.DurationHours; d != nil && (math.IsInf(*d, 0) || math.IsNaN(*d)) || p.Throughput.Value <= 0 {
-		excl("", ReasonNoFit, fmt.Sprintf("no usable prediction for %s (throughput %g %s)", o.GPU, p.Throughput.Value, p.Throughput.Unit))
+		excl("", ReasonNoFit, msg.New("no usable prediction for %s (throughput %g %s)", o.GPU, p.Throughput.Value, p.Throughput.Unit))
 		return r
 	}
 	instances := t.shape.instances
@@ -370,7 +370,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 	}
 	if service && p.Serving != nil && ev.image {
 		fleet, why := ev.sizeImageFleet(o, t.slice)
-		if why != "" {
+		if !why.IsZero() {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 {
 				x := &ev.excl[len(ev.excl)-1]
@@ -381,17 +381,17 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		p, instances, replicas = fleet.p, fleet.instances, fleet.replicas
 	} else if service && p.Serving != nil {
 		if p.Serving.MaxBatchSLO == 0 && (spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0) {
-			excl("", ReasonUnsustained, "no batch size meets the SLO on this GPU: "+p.Verdict)
+			excl("", ReasonUnsustained, msg.New("no batch size meets the SLO on this GPU: %s", p.Verdict))
 			return r
 		}
 		var fleet fleet
-		var why string
+		var why msg.Msg
 		if t.slice.on() {
 			fleet, why = ev.sizeSliceFleet(t.offer, t.slice, p)
 		} else {
 			fleet, why = ev.sizeFleet(t.offer, p, t.shape.instances)
 		}
-		if why != "" {
+		if !why.IsZero() {
 			excl("", ReasonUnsustained, why)
 			if ev.fleetNeed > 0 { // a near-miss on max_gpus, by the model's first estimate
 				x := &ev.excl[len(ev.excl)-1]
@@ -419,7 +419,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 		if day.Max*o.GPUCount > ev.maxGPUs {
 			// The plan's headroom and spare (of whole replicas, which may
 			// span instances) must stay within max_gpus too.
-			excl("", ReasonUnsustained, fmt.Sprintf("the plan runs %d instances at its peak (%d GPUs: replicas of %d instance(s) each, with headroom and a spare), more than constraints.max_gpus %d",
+			excl("", ReasonUnsustained, msg.New("the plan runs %d instances at its peak (%d GPUs: replicas of %d instance(s) each, with headroom and a spare), more than constraints.max_gpus %d",
 				day.Max, day.Max*o.GPUCount, span, ev.maxGPUs))
 			x := &ev.excl[len(ev.excl)-1]
 			x.Relax, x.Needed = RelaxMaxGPUs, float32(day.Max*o.GPUCount)
@@ -449,7 +449,7 @@ func (ev *evaluator) task(t *task) (r taskResult) {
 			x := *day
 			sc = &x
 		}
-		if why := ev.price(s, t, instances, replicas, pp, m, service, sc); why != "" {
+		if why := ev.price(s, t, instances, replicas, pp, m, service, sc); !why.IsZero() {
 			excl(m.String(), ReasonUnsustained, why)
 			continue
 		}
@@ -485,18 +485,18 @@ type fleet struct {
 // span is the instances one replica spans (1: replicas fit one instance):
 // the fleet is then counted in groups of span instances, each predicted
 // as one cluster.
-func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction, span int) (fleet, string) {
+func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction, span int) (fleet, msg.Msg) {
 	spec := ev.sized
 	rps := *spec.Inference.RequestsPerSecond
 	span = max(1, span)
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
-	noFleet := fmt.Sprintf("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
+	noFleet := msg.New("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
 		rps, maxInst, maxInst*o.GPUCount, ev.maxGPUs)
 	maxInst = max(1, maxInst/span) // groups of span instances
 	a, _ := ev.req.Catalog.OfferAccelerator(o)
 	cl, err := perf.NewCluster(a, span*o.GPUCount, span, o)
 	if err != nil {
-		return fleet{}, err.Error()
+		return fleet{}, msg.Text(err.Error())
 	}
 	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
 	if ev.req.Tune != nil {
@@ -529,15 +529,15 @@ func (ev *evaluator) sizeFleet(o *catalog.Offer, p *perf.Prediction, span int) (
 	scaleQuantity(&best.Throughput, float64(hi))
 	if span > 1 {
 		if hi > 1 {
-			best.Assumptions = append(best.Assumptions, fmt.Sprintf("fleet of %d replicas, each over %d instances, serving %.3g requests/s each", hi, span, rps/float64(hi)))
+			best.Assumptions = append(best.Assumptions, msg.New("fleet of %d replicas, each over %d instances, serving %.3g requests/s each", hi, span, rps/float64(hi)))
 		}
-		return fleet{best, hi * span, replicas}, ""
+		return fleet{best, hi * span, replicas}, msg.Msg{}
 	}
 	if hi > 1 {
-		best.Assumptions = append(best.Assumptions, fmt.Sprintf("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
+		best.Assumptions = append(best.Assumptions, msg.New("fleet of %d instances, each with %d replica(s) of tensor parallelism %d, serving %.3g requests/s",
 			hi, perInstance, max(1, best.Parallelism.Tensor), rps/float64(hi)))
 	}
-	return fleet{best, hi, replicas}, ""
+	return fleet{best, hi, replicas}, msg.Msg{}
 }
 
 // predictShare predicts spec on cl at rps requests/s, one instance's share
@@ -597,12 +597,11 @@ func scaleQuantity(q *perf.Quantity, f float64) {
 
 // noPriceReason says that o has no price in m; the sentence is shared by
 // the sizes of one offer.
-func (ev *evaluator) noPriceReason(o *catalog.Offer, m catalog.Mode) string {
+func (ev *evaluator) noPriceReason(o *catalog.Offer, m catalog.Mode) msg.Msg {
 	if n := &ev.noPrice[m]; n.o == o {
 		return n.s
 	}
-	// Concatenated, not formatted: the catalog has many such rows.
-	s := o.Provider + " publishes no " + m.String() + " price for " + o.InstanceType + " in " + o.Region
+	s := msg.New("%s publishes no %s price for %s in %s", o.Provider, m.String(), o.InstanceType, o.Region)
 	ev.noPrice[m].o, ev.noPrice[m].s = o, s
 	return s
 }
@@ -677,13 +676,13 @@ func requestSeconds(spec *workload.Spec, p *perf.Prediction) float64 {
 // constraints judge: what is kept of a candidate that is dropped. A
 // service planned over its day (sc) runs its base at all times and its
 // burst for the busy hours; why says why it cannot be priced in m.
-func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool, sc *Scaling) string {
+func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *perf.Prediction, m catalog.Mode, service bool, sc *Scaling) msg.Msg {
 	spec, o := ev.sized, t.offer
 	c := &s.c
 	share := 0.0
 	if sc != nil {
 		e, why := ev.priceScaled(o, sc, p, m)
-		if why != "" {
+		if !why.IsZero() {
 			return why
 		}
 		c.Cost = e
@@ -715,28 +714,28 @@ func (ev *evaluator) price(s *candSlot, t *task, instances, replicas int, p *per
 	if !service {
 		c.PMissDeadline = missDeadline(c, ev.spec.Constraints.DeadlineHours)
 	}
-	return ""
+	return msg.Msg{}
 }
 
 // violates checks deadline and budget.
-func (ev *evaluator) violates(c *Candidate) (string, string) {
+func (ev *evaluator) violates(c *Candidate) (string, msg.Msg) {
 	k := &ev.spec.Constraints
 	if k.DeadlineHours > 0 && c.DurationHours > k.DeadlineHours {
-		return ReasonDeadline, ev.memo(ReasonDeadline, c.DurationHours, 0, c.Pred.Bottleneck, func() string {
-			return fmt.Sprintf("takes %.1f h (%s), the deadline is %.0f h", c.DurationHours, c.Pred.Bottleneck, k.DeadlineHours)
+		return ReasonDeadline, ev.memo(ReasonDeadline, c.DurationHours, 0, c.Pred.Bottleneck, func() msg.Msg {
+			return msg.New("takes %.1f h (%s), the deadline is %.0f h", c.DurationHours, c.Pred.Bottleneck, k.DeadlineHours)
 		})
 	}
 	if s := c.Cost.Spot; s != nil && k.DeadlineHours > 0 && s.ProbMissingDeadline > 0.10 {
-		return ReasonSpotRisk, ev.memo(ReasonSpotRisk, s.ProbMissingDeadline, s.ExpectedInterrupts, "", func() string {
-			return fmt.Sprintf("on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)", s.ProbMissingDeadline*100, k.DeadlineHours, s.ExpectedInterrupts)
+		return ReasonSpotRisk, ev.memo(ReasonSpotRisk, s.ProbMissingDeadline, s.ExpectedInterrupts, "", func() msg.Msg {
+			return msg.New("on spot, %.0f%% chance of missing the %.0f h deadline (%.1f interruptions expected)", s.ProbMissingDeadline*100, k.DeadlineHours, s.ExpectedInterrupts)
 		})
 	}
 	if k.BudgetUSD > 0 && c.Cost.PriceKnown && c.Cost.Cost.Total > k.BudgetUSD {
-		return ReasonBudget, ev.memo(ReasonBudget, c.Cost.Cost.Total, 0, "", func() string {
-			return fmt.Sprintf("costs $%.0f, the budget is $%.0f", c.Cost.Cost.Total, k.BudgetUSD)
+		return ReasonBudget, ev.memo(ReasonBudget, c.Cost.Cost.Total, 0, "", func() msg.Msg {
+			return msg.New("costs $%.0f, the budget is $%.0f", c.Cost.Cost.Total, k.BudgetUSD)
 		})
 	}
-	return "", ""
+	return "", msg.Msg{}
 }
 
 // keepNumbers keeps an excluded candidate's time and cost and, when it

@@ -1,7 +1,7 @@
 package advisor
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -38,7 +38,7 @@ func imageBatches(n int) []int {
 // image service's rate within its latency SLO, on whole GPUs or (sl set)
 // on slices: MIG instances or time-sliced shares. why says why no fleet within
 // constraints.max_gpus does, or that no batch meets the SLO on this GPU.
-func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string) {
+func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, msg.Msg) {
 	spec := ev.sized
 	rps, _ := serviceRate(spec)
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
@@ -50,7 +50,7 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string
 	}
 	cl, err := perf.NewCluster(a, gpus, 1, o)
 	if err != nil {
-		return fleet{}, err.Error()
+		return fleet{}, msg.Text(err.Error())
 	}
 	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
 	if ev.req.Tune != nil && !sl.on() { // a probe measures whole GPUs
@@ -97,13 +97,13 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string
 		slo := spec.Image.SLO
 		switch {
 		case fastest == 0:
-			return fleet{}, fmt.Sprintf("no batch from %d down to 1 fits on %s", max(1, spec.Image.Batch), a.ID)
+			return fleet{}, msg.New("no batch from %d down to 1 fits on %s", max(1, spec.Image.Batch), a.ID)
 		case needMin > 0:
 			ev.fleetNeed = needMin
-			return fleet{}, fmt.Sprintf("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
+			return fleet{}, msg.New("%.4g requests/s within the SLO need more than %d instances (%d GPUs, constraints.max_gpus %d)",
 				rps, maxInst, maxInst*o.GPUCount, ev.maxGPUs)
 		default:
-			return fleet{}, fmt.Sprintf("no batch meets the latency SLO on %s: one pipeline call at batch 1 takes %.3g s, and %.3g s at p%g leaves no room for a request to wait for the call ahead of it",
+			return fleet{}, msg.New("no batch meets the latency SLO on %s: one pipeline call at batch 1 takes %.3g s, and %.3g s at p%g leaves no room for a request to wait for the call ahead of it",
 				a.ID, fastest, slo.LatencyS, slo.Percentile)
 		}
 	}
@@ -128,9 +128,9 @@ func (ev *evaluator) sizeImageFleet(o *catalog.Offer, sl sliceOn) (fleet, string
 			best.Assumptions = append(best.Assumptions, sharedAssumption(o, sl, bestReplicas, bestInst))
 		}
 	}
-	best.Assumptions = append(best.Assumptions, fmt.Sprintf("image service: %d replica(s) on %d instance(s), pipeline calls of %d image(s) taking %.3g s, %.3g requests/s each (%.0f%% busy, the rest is the headroom the %.3g s p%g latency SLO leaves for queueing)",
+	best.Assumptions = append(best.Assumptions, msg.New("image service: %d replica(s) on %d instance(s), pipeline calls of %d image(s) taking %.3g s, %.3g requests/s each (%.0f%% busy, the rest is the headroom the %.3g s p%g latency SLO leaves for queueing)",
 		bestReplicas, bestInst, s.Batch, *best.LatencyS, rps/float64(bestReplicas), 100*best.Utilization, spec.Image.SLO.LatencyS, spec.Image.SLO.Percentile))
-	return fleet{best, bestInst, bestReplicas}, ""
+	return fleet{best, bestInst, bestReplicas}, msg.Msg{}
 }
 
 func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

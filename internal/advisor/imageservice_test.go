@@ -101,7 +101,7 @@ func TestImageServiceExcludesSlowGPUs(t *testing.T) {
 	}
 	found := false
 	for _, x := range r.Excluded {
-		found = found || x.ReasonCode == ReasonUnsustained && strings.Contains(x.Reason, "no batch meets the latency SLO")
+		found = found || x.ReasonCode == ReasonUnsustained && strings.Contains(x.Reason.String(), "no batch meets the latency SLO")
 	}
 	if !found {
 		t.Errorf("no exclusion says that no batch meets the latency SLO: %s", r.Summary())

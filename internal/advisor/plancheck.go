@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 
@@ -456,7 +457,7 @@ func checkPlans(req Request, res *Result) error {
 	}
 	// drop excludes every candidate of c's type and mode: the simulator
 	// says none can serve the load.
-	drop := func(c *Candidate, why string) {
+	drop := func(c *Candidate, why msg.Msg) {
 		k := key(c)
 		res.Candidates = slices.DeleteFunc(res.Candidates, func(x *Candidate) bool {
 			if key(x) != k {
@@ -484,7 +485,7 @@ func checkPlans(req Request, res *Result) error {
 			}
 			res.Excluded = append(res.Excluded, Excluded{Offer: x.Offer.ID(), Region: x.Offer.Region, GPUs: x.GPUs,
 				Pricing: x.Cost.Mode.String(), ReasonCode: ReasonBudget,
-				Reason: fmt.Sprintf("its plan, sized by the simulator, costs $%.0f, the budget is $%.0f", x.Cost.Cost.Total, budget),
+				Reason: msg.New("its plan, sized by the simulator, costs $%.0f, the budget is $%.0f", x.Cost.Cost.Total, budget),
 				Relax:  RelaxBudget, Needed: float32(x.Cost.Cost.Total), TotalUSD: float32(x.Cost.Cost.Total)})
 			return true
 		})
@@ -545,7 +546,7 @@ func checkPlans(req Request, res *Result) error {
 			grew, err := SizePlan(ctx, req, top)
 			switch {
 			case errors.Is(err, ErrUnservable):
-				drop(top, fmt.Sprintf("in the simulator, %.4g requests/s at the peak within the SLO need more than %d GPUs (constraints.max_gpus)",
+				drop(top, msg.New("in the simulator, %.4g requests/s at the peak within the SLO need more than %d GPUs (constraints.max_gpus)",
 					top.Plan.Scaling.PeakRPS, maxGPUs(req.Spec)))
 				changed = true
 				continue
@@ -574,7 +575,7 @@ func checkPlans(req Request, res *Result) error {
 				continue
 			}
 			if !ch.Met {
-				drop(top, fmt.Sprintf("in the simulated day, %.1f%% of requests meet the SLO (%.0f%% asked) with the most instances constraints.max_gpus allows",
+				drop(top, msg.New("in the simulated day, %.1f%% of requests meet the SLO (%.0f%% asked) with the most instances constraints.max_gpus allows",
 					100*ch.SLOAttainment, 100*ch.SLOTarget))
 			}
 			changed = true

@@ -1,7 +1,7 @@
 package advisor
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -306,7 +306,7 @@ func (ev *evaluator) scaled(t *task, m catalog.Mode) bool {
 // and split, and returns the month's estimate; why says why the plan
 // cannot be priced in m (a production spot plan with no on-demand price
 // for its base).
-func (ev *evaluator) priceScaled(o *catalog.Offer, sc *Scaling, p *perf.Prediction, m catalog.Mode) (cost.Estimate, string) {
+func (ev *evaluator) priceScaled(o *catalog.Offer, sc *Scaling, p *perf.Prediction, m catalog.Mode) (cost.Estimate, msg.Msg) {
 	production := ev.spec.Production()
 	sc.BaseMode, sc.BurstMode = m, catalog.OnDemand
 	sc.Held = sc.Base
@@ -317,7 +317,7 @@ func (ev *evaluator) priceScaled(o *catalog.Offer, sc *Scaling, p *perf.Predicti
 		if production {
 			sc.Held = max(max(1, sc.InstancesPerReplica), sc.TroughNeed)
 			if _, ok := o.YourPrices.Get(catalog.OnDemand); !ok {
-				return cost.Estimate{}, fmt.Sprintf("a production service holds its quiet hours' need on capacity spot cannot reclaim, and %s has no on-demand price in %s", o.ID(), o.Region)
+				return cost.Estimate{}, msg.New("a production service holds its quiet hours' need on capacity spot cannot reclaim, and %s has no on-demand price in %s", o.ID(), o.Region)
 			}
 		}
 	}
@@ -355,7 +355,7 @@ func (ev *evaluator) priceScaled(o *catalog.Offer, sc *Scaling, p *perf.Predicti
 	if burst != nil {
 		sc.BurstUSD = burst.Cost.Total
 	}
-	return e, ""
+	return e, msg.Msg{}
 }
 
 // combine adds the estimates of a plan's parts into the month's estimate
@@ -426,7 +426,7 @@ func reprice(req Request, c *Candidate, sc *Scaling) bool {
 	ev := newEvaluator(&req, []catalog.Mode{m}, nil)
 	ev.startGroup(c.Offer)
 	e, why := ev.priceScaled(c.Offer, sc, c.Pred, m)
-	if why != "" {
+	if !why.IsZero() {
 		return false
 	}
 	ev.setPlan(c, sc, e)
@@ -472,7 +472,7 @@ func replan(req Request, c *Candidate, peakNeed int, headroom float64) bool {
 	}
 	sc := ev.scalingSpan(o, peakNeed, old.ReplicasPerInstance, span, weights, headroom)
 	e, why := ev.priceScaled(o, sc, c.Pred, m)
-	if why != "" {
+	if !why.IsZero() {
 		return false
 	}
 	ev.setPlan(c, sc, e)

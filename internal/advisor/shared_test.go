@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 	"testing"
 
@@ -46,8 +47,8 @@ func TestSharedPoolSmallModelsCheapestOnSlice(t *testing.T) {
 			if got, want := top.PerHourUSD, s.ReplicaPerHourUSD*float64(top.Plan.Replicas); got < want*0.999 || got > want*1.001 {
 				t.Errorf("fleet %g per hour, want %g per replica x %d", got, s.ReplicaPerHourUSD, top.Plan.Replicas)
 			}
-			if !strings.Contains(strings.Join(top.Pred.Assumptions, "\n"), "priced per slice on a shared pool") {
-				t.Errorf("the assumptions do not say the pricing: %q", top.Pred.Assumptions)
+			if !strings.Contains(strings.Join(msg.Strings(top.Pred.Assumptions), "\n"), "priced per slice on a shared pool") {
+				t.Errorf("the assumptions do not say the pricing: %q", msg.Strings(top.Pred.Assumptions))
 			}
 		})
 	}
@@ -221,8 +222,8 @@ func TestTimeSlicedPlan(t *testing.T) {
 	if want := price / float64(top.Offer.GPUCount*s.PerGPU); s.ReplicaPerHourUSD < want*0.999 || s.ReplicaPerHourUSD > want*1.001 {
 		t.Errorf("price per replica %g, want %g", s.ReplicaPerHourUSD, want)
 	}
-	if !strings.Contains(strings.Join(top.Pred.Assumptions, "\n"), "context switching") {
-		t.Errorf("the assumptions do not state the time-slicing penalty: %q", top.Pred.Assumptions)
+	if !strings.Contains(strings.Join(msg.Strings(top.Pred.Assumptions), "\n"), "context switching") {
+		t.Errorf("the assumptions do not state the time-slicing penalty: %q", msg.Strings(top.Pred.Assumptions))
 	}
 }
 

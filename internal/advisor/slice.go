@@ -1,7 +1,7 @@
 package advisor
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -80,14 +80,14 @@ func (s sliceOn) accelerator(a *catalog.Accelerator) *catalog.Accelerator {
 }
 
 // assumption says the fleet of n replicas on inst instances of o.
-func (s sliceOn) assumption(o *catalog.Offer, a *catalog.Accelerator, n, inst int, rps float64) string {
+func (s sliceOn) assumption(o *catalog.Offer, a *catalog.Accelerator, n, inst int, rps float64) msg.Msg {
 	perInst := o.GPUCount * s.perGPU()
 	if s.mig != nil {
 		mp := s.mig
-		return fmt.Sprintf("MIG %s replicas of %s: %d, each on %d/7 of the GPU's compute, %d/8 of its memory bandwidth and %g GB, %d to a GPU, %d to an instance (%d instances), serving %.3g requests/s each",
+		return msg.New("MIG %s replicas of %s: %d, each on %d/7 of the GPU's compute, %d/8 of its memory bandwidth and %g GB, %d to a GPU, %d to an instance (%d instances), serving %.3g requests/s each",
 			mp.Profile, o.GPU, n, mp.ComputeSlices, mp.MemorySlices, mp.MemGB, mp.MaxInstances, perInst, inst, rps/float64(n))
 	}
-	return fmt.Sprintf("time-sliced replicas of %s: %d, %d to a GPU taking turns on all of it, each with %.0f%% of its throughput (a %d-way share less %.0f%% assumed lost to context switching; NVIDIA publishes no figure, %s) and %.3g GiB of its memory (no isolation: the replicas must fit side by side), %d to an instance (%d instances), serving %.3g requests/s each",
+	return msg.New("time-sliced replicas of %s: %d, %d to a GPU taking turns on all of it, each with %.0f%% of its throughput (a %d-way share less %.0f%% assumed lost to context switching; NVIDIA publishes no figure, %s) and %.3g GiB of its memory (no isolation: the replicas must fit side by side), %d to an instance (%d instances), serving %.3g requests/s each",
 		o.GPU, n, s.k, 100*TimeSliceShare(s.k), s.k, 100*TimeSlicePenalty, TimeSliceSource, a.MemGiB/float64(s.k), perInst, inst, rps/float64(n))
 }
 
@@ -223,22 +223,22 @@ func migProfiles(cat *catalog.Catalog, o *catalog.Offer) []*catalog.MIGProfile {
 // or time-sliced) that serve the load within the SLO, each predicted on
 // its slice at its share of the load, and the whole instances that hold
 // them. p is one slice at the whole load (the first guess).
-func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Prediction) (fleet, string) {
+func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Prediction) (fleet, msg.Msg) {
 	spec := ev.sized
 	rps := *spec.Inference.RequestsPerSecond
 	perInst := o.GPUCount * sl.perGPU()
 	maxInst := max(1, ev.maxGPUs/max(1, o.GPUCount))
 	maxRep := maxInst * perInst
-	var noFleet string
+	var noFleet msg.Msg
 	if sl.mig != nil {
-		noFleet = fmt.Sprintf("%.4g requests/s within the SLO need more than %d MIG %s replicas (%d instances)", rps, maxRep, sl.mig.Profile, maxInst)
+		noFleet = msg.New("%.4g requests/s within the SLO need more than %d MIG %s replicas (%d instances)", rps, maxRep, sl.mig.Profile, maxInst)
 	} else {
-		noFleet = fmt.Sprintf("%.4g requests/s within the SLO need more than %d time-sliced replicas, %d to a GPU (%d instances)", rps, maxRep, sl.k, maxInst)
+		noFleet = msg.New("%.4g requests/s within the SLO need more than %d time-sliced replicas, %d to a GPU (%d instances)", rps, maxRep, sl.k, maxInst)
 	}
 	a, _ := ev.req.Catalog.Accelerator(o.GPU)
 	cl, err := perf.NewCluster(sl.accelerator(a), 1, 1, o)
 	if err != nil {
-		return fleet{}, err.Error()
+		return fleet{}, msg.Text(err.Error())
 	}
 	cl.Lookup = func(id string) *catalog.Accelerator { x, _ := ev.req.Catalog.Accelerator(id); return x }
 	slo := spec.Inference.SLO.TTFTMs > 0 || spec.Inference.SLO.TPOTMs > 0
@@ -261,7 +261,7 @@ func (ev *evaluator) sizeSliceFleet(o *catalog.Offer, sl sliceOn, p *perf.Predic
 	if spec.Constraints.SharedGPUs {
 		best.Assumptions = append(best.Assumptions, sharedAssumption(o, sl, hi, instances))
 	}
-	return fleet{best, instances, hi}, ""
+	return fleet{best, instances, hi}, msg.Msg{}
 }
 
 // sliceOf is the slice of a plan paid in mode m: a MIG profile, a
@@ -372,7 +372,7 @@ func (ev *evaluator) share(t *task, instances, replicas int) float64 {
 
 // sharedAssumption is what a sliced fleet's prediction says of its price
 // on a shared pool.
-func sharedAssumption(o *catalog.Offer, sl sliceOn, replicas, instances int) string {
-	return fmt.Sprintf("priced per slice on a shared pool (constraints.shared_gpus): %d replica(s) pay for %d of the %d slices of %d instance(s), the rest of the GPUs serve other workloads",
+func sharedAssumption(o *catalog.Offer, sl sliceOn, replicas, instances int) msg.Msg {
+	return msg.New("priced per slice on a shared pool (constraints.shared_gpus): %d replica(s) pay for %d of the %d slices of %d instance(s), the rest of the GPUs serve other workloads",
 		replicas, replicas, instances*o.GPUCount*sl.perGPU(), instances)
 }

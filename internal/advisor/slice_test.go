@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 	"testing"
 
@@ -76,8 +77,8 @@ func TestMIGReplicas(t *testing.T) {
 	if c.PerHourUSD < price*0.999 {
 		t.Errorf("fleet %g per hour, want at least the whole instance's %g", c.PerHourUSD, price)
 	}
-	if !strings.Contains(strings.Join(c.Pred.Assumptions, "\n"), "MIG 1g.10gb replicas of h100-sxm") {
-		t.Errorf("the assumptions do not say why the slice: %q", c.Pred.Assumptions)
+	if !strings.Contains(strings.Join(msg.Strings(c.Pred.Assumptions), "\n"), "MIG 1g.10gb replicas of h100-sxm") {
+		t.Errorf("the assumptions do not say why the slice: %q", msg.Strings(c.Pred.Assumptions))
 	}
 	// A 70B model does not fit in 10 GB.
 	big := Request{Spec: spec(t, strings.Replace(chat8B, "llama-3-8b", "llama-3-70b", 1)+"service: {availability: best-effort}\n"), Catalog: cat, Now: now}

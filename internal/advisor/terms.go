@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
@@ -91,8 +92,8 @@ func TermsOf(req Request, c *Candidate) *Terms {
 			// demand (on spot for a spot plan).
 			x := *sc
 			x.Check = nil
-			var why string
-			if e, why = ev.priceScaled(c.Offer, &x, c.Pred, m); why != "" {
+			var why msg.Msg
+			if e, why = ev.priceScaled(c.Offer, &x, c.Pred, m); !why.IsZero() {
 				t.Options = append(t.Options, term)
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"math"
 	"sort"
@@ -105,14 +106,15 @@ func (k *Checker) Checks() []advisor.Check {
 	// Its verdicts, and the sentences made of them, are kept per
 	// accelerator and driver for the call (callers only read them).
 	type verdict struct {
-		code, why string
-		warnings  []advisor.CheckWarning
+		code     string
+		why      msg.Msg
+		warnings []advisor.CheckWarning
 	}
 	type gpuDriver struct{ gpu, driver string }
 	var lastSpec *workload.Spec
 	var lastFP string
 	var verdicts map[gpuDriver]verdict
-	stack := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+	stack := func(spec *workload.Spec, o *catalog.Offer) (string, msg.Msg, []advisor.CheckWarning) {
 		mu.Lock()
 		defer mu.Unlock()
 		if spec != lastSpec {
@@ -132,9 +134,9 @@ func (k *Checker) Checks() []advisor.Check {
 		for _, reason := range r.Reasons {
 			switch reason.Verdict {
 			case compat.Incompatible:
-				v = verdict{code: advisor.ReasonIncompatible, why: reason.Text + fixSuffix(reason.Fix)}
+				v = verdict{code: advisor.ReasonIncompatible, why: withFix(reason.Text, reason.Fix)}
 			case compat.NeedsWork:
-				w := advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: reason.Text + fixSuffix(reason.Fix)}
+				w := advisor.CheckWarning{Code: advisor.WarnNeedsWork, Text: withFix(reason.Text, reason.Fix)}
 				if p := reason.Porting; p != nil {
 					w.Work, w.EngineerDays, w.DelayDays = p.Kind, p.EngineerDays, p.DelayDays
 				}
@@ -151,7 +153,7 @@ func (k *Checker) Checks() []advisor.Check {
 	// same way: judged once, without gathering each offer's facts.
 	var noRulesSpec *workload.Spec
 	var noRules compliance.Result
-	rules := func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+	rules := func(spec *workload.Spec, o *catalog.Offer) (string, msg.Msg, []advisor.CheckWarning) {
 		var r compliance.Result
 		mu.Lock()
 		switch {
@@ -166,42 +168,48 @@ func (k *Checker) Checks() []advisor.Check {
 		mu.Unlock()
 		if r.Verdict != compliance.Pass {
 			code := advisor.ReasonNonCompliant
-			var why []string
+			var why []msg.Msg
 			for _, q := range r.Failed() {
 				if q.Name == compliance.Operator {
 					// Who runs the machine decides first: the other
 					// verdicts speak for a machine the workload refuses.
 					code = advisor.ReasonOperator
 				}
-				why = append(why, fmt.Sprintf("%s %s: %s", q.Name, q.Verdict, q.Reason))
+				why = append(why, msg.New("%s %s: %s", q.Name, q.Verdict, q.Reason))
 			}
-			return code, strings.Join(why, " "), nil
+			return code, msg.Join(msg.Sentences, why), nil
 		}
 		var ws []advisor.CheckWarning
 		for _, w := range r.Warnings() {
 			ws = append(ws, advisor.CheckWarning{Code: advisor.WarnPreferred, Text: w})
 		}
-		return "", "", ws
+		return "", msg.Msg{}, ws
 	}
 	return []advisor.Check{stack, rules}
 }
 
-func fixSuffix(fix string) string {
-	if fix == "" {
-		return ""
+// withFix is a finding and what to do about it, as one sentence.
+func withFix(text, fix msg.Msg) msg.Msg {
+	if fix.IsZero() {
+		return text
 	}
-	return ". Fix: " + strings.TrimSuffix(fix, ".") + "."
+	if fix.Format() == msg.Stop {
+		fix = fix.Args()[0].(msg.Msg) // the sentence ends once
+	} else if s := fix.String(); strings.HasSuffix(s, ".") {
+		fix = msg.Text(strings.TrimSuffix(s, "."))
+	}
+	return msg.New("%s. Fix: %s.", text, fix)
 }
 
 // Demote turns a check's exclusion into a warning: for an offer the user
 // named, which is priced whatever its verdict.
 func Demote(chk advisor.Check) advisor.Check {
-	return func(spec *workload.Spec, o *catalog.Offer) (string, string, []advisor.CheckWarning) {
+	return func(spec *workload.Spec, o *catalog.Offer) (string, msg.Msg, []advisor.CheckWarning) {
 		code, why, ws := chk(spec, o)
 		if code != "" {
-			ws = append([]advisor.CheckWarning{{Code: code, Text: advisor.ReasonText(code) + ": " + why}}, ws...)
+			ws = append([]advisor.CheckWarning{{Code: code, Text: msg.New("%s: %s", advisor.ReasonText(code), why)}}, ws...)
 		}
-		return "", "", ws
+		return "", msg.Msg{}, ws
 	}
 }
 
@@ -513,7 +521,7 @@ func Cost(spec *workload.Spec, c *catalog.Catalog, k *Checker, now time.Time, f 
 	}
 	cands, excl := advisor.EvaluateOffer(req, o, instances, []catalog.Mode{mode})
 	if len(cands) == 0 {
-		reason := "no candidate"
+		reason := msg.New("no candidate")
 		if len(excl) > 0 {
 			reason = excl[0].Reason
 		}

@@ -1,7 +1,7 @@
 package app
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
@@ -40,7 +40,7 @@ func probedShape(r *probe.Report, o *catalog.Offer) bool {
 // CalibrateProbed is recommend's Tune for a probe report: it calibrates
 // the offers with the hardware the probe measured and leaves the others;
 // note says so, for every output.
-func CalibrateProbed(r *probe.Report, c *catalog.Catalog) (tune func(*catalog.Offer, *perf.Cluster), note string) {
+func CalibrateProbed(r *probe.Report, c *catalog.Catalog) (tune func(*catalog.Offer, *perf.Cluster), note msg.Msg) {
 	tune = func(o *catalog.Offer, cl *perf.Cluster) {
 		if probedShape(r, o) {
 			Calibrate(r, cl, o)
@@ -51,7 +51,7 @@ func CalibrateProbed(r *probe.Report, c *catalog.Catalog) (tune func(*catalog.Of
 
 // calibrationNote says which probe calibrates and how many of the
 // catalog's offers have the hardware it measured.
-func calibrationNote(r *probe.Report, c *catalog.Catalog) string {
+func calibrationNote(r *probe.Report, c *catalog.Catalog) msg.Msg {
 	g := r.GPUs[0]
 	id := g.CatalogID
 	if id == "" {
@@ -63,11 +63,11 @@ func calibrationNote(r *probe.Report, c *catalog.Catalog) string {
 			n++
 		}
 	}
-	what := fmt.Sprintf("calibrated with the probe of %s on %s (%d x %s)", r.Host.Hostname, r.Time.Format(time.DateOnly), len(r.GPUs), id)
+	what := msg.New("calibrated with the probe of %s on %s (%d x %s)", r.Host.Hostname, r.Time.Format(time.DateOnly), len(r.GPUs), id)
 	if n == 0 {
-		return what + ": no offer in the catalog has that hardware, so every prediction is the catalog's"
+		return msg.New("%s: no offer in the catalog has that hardware, so every prediction is the catalog's", what)
 	}
-	return fmt.Sprintf("%s: its measured compute, storage and network replace the catalog's for the %d offers with %d x %s; other offers are predicted from the catalog",
+	return msg.New("%s: its measured compute, storage and network replace the catalog's for the %d offers with %d x %s; other offers are predicted from the catalog",
 		what, n, len(r.GPUs), id)
 }
 

@@ -56,8 +56,8 @@ func TestIndependentHostsNeedAnAllowance(t *testing.T) {
 			for _, x := range r.Excluded {
 				if x.ReasonCode == advisor.ReasonOperator {
 					refused++
-					if !host(x.Offer) || !strings.Contains(x.Reason, "operator fail: ") || !strings.Contains(x.Reason, "independent host") && !strings.Contains(x.Reason, "individual host") {
-						t.Errorf("%s@%s: refused for its operator with %q", x.Offer, x.Region, x.Reason)
+					if !host(x.Offer) || !strings.Contains(x.Reason.String(), "operator fail: ") || !strings.Contains(x.Reason.String(), "independent host") && !strings.Contains(x.Reason.String(), "individual host") {
+						t.Errorf("%s@%s: refused for its operator with %q", x.Offer, x.Region, x.Reason.String())
 					}
 				}
 			}

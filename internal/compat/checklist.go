@@ -1,7 +1,7 @@
 package compat
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"sort"
 	"strings"
 )
@@ -9,14 +9,14 @@ import (
 // checklist builds 4-7 steps for a trial instance: the vendor's driver and
 // toolkit check, the framework's device check, the needed kernels, the
 // collectives and a short throughput run against gpupick's prediction.
-func (c *checker) checklist() []string {
+func (c *checker) checklist() []msg.Msg {
 	v := c.vendor
-	steps := []string{}
-	tool := v.ToolCheck
+	steps := []msg.Msg{}
+	tool := msg.Text(v.ToolCheck)
 	if c.res.MinVersions["driver"] != "" {
-		tool += fmt.Sprintf(" Expect driver >= %s (CUDA %s builds).", c.res.MinVersions["driver"], c.res.MinVersions["cuda"])
+		tool = msg.New("%s Expect driver >= %s (CUDA %s builds).", v.ToolCheck, c.res.MinVersions["driver"], c.res.MinVersions["cuda"])
 	} else if k := c.vendor.Backend; c.res.MinVersions[k] != "" {
-		tool += fmt.Sprintf(" Expect %s >= %s.", backendLabel(k), c.res.MinVersions[k])
+		tool = msg.New("%s Expect %s >= %s.", v.ToolCheck, backendLabel(k), c.res.MinVersions[k])
 	}
 	steps = append(steps, tool)
 
@@ -28,24 +28,29 @@ func (c *checker) checklist() []string {
 	if fw == "" {
 		fw = "pytorch"
 	}
-	step := fmt.Sprintf("Check that %s sees every device: `%s`", c.fwName, dev)
-	if c.a.ComputeCapability != "" {
-		step += fmt.Sprintf("; the arch list must cover sm_%s", strings.ReplaceAll(c.a.ComputeCapability, ".", ""))
-	} else if c.a.GFXTarget != "" {
-		step += fmt.Sprintf("; the device must report %s", c.a.GFXTarget)
-	}
+	// Each optional part holds the rest of the step as its last argument.
+	var rest msg.Msg
 	if want := c.res.MinVersions[fw]; want != "" {
-		step += fmt.Sprintf(" and the version must be >= %s", want)
+		rest = msg.New(" and the version must be >= %s", want)
 	}
-	steps = append(steps, step+".")
+	if c.a.ComputeCapability != "" {
+		rest = msg.New("; the arch list must cover sm_%s%s", strings.ReplaceAll(c.a.ComputeCapability, ".", ""), rest)
+	} else if c.a.GFXTarget != "" {
+		rest = msg.New("; the device must report %s%s", c.a.GFXTarget, rest)
+	}
+	steps = append(steps, msg.New("Check that %s sees every device: `%s`%s.", c.fwName, dev, rest))
 
-	var kernels []string
+	type kernel struct {
+		name string
+		step msg.Msg
+	}
+	var kernels []kernel
 	for _, n := range c.st.Needs {
 		n = strings.ToLower(strings.TrimSpace(n))
 		f := c.m.Features[n]
 		if f == nil {
 			if n != "" {
-				kernels = append(kernels, fmt.Sprintf("%s: run the code path that uses it", n))
+				kernels = append(kernels, kernel{n, msg.New("%s: run the code path that uses it", n)})
 			}
 			continue
 		}
@@ -56,20 +61,24 @@ func (c *checker) checklist() []string {
 		if cmd == "" {
 			cmd = "run the code path that uses it"
 		}
-		kernels = append(kernels, fmt.Sprintf("%s: %s", n, cmd))
+		kernels = append(kernels, kernel{n, msg.New("%s: %s", n, cmd)})
 	}
-	sort.Strings(kernels)
+	sort.SliceStable(kernels, func(i, j int) bool { return kernels[i].step.String() < kernels[j].step.String() })
 	if len(kernels) > 0 {
-		steps = append(steps, "Prove the kernels and features the workload needs: "+strings.Join(kernels, "; ")+".")
+		list := make([]msg.Msg, len(kernels))
+		for i, k := range kernels {
+			list[i] = k.step
+		}
+		steps = append(steps, msg.New("Prove the kernels and features the workload needs: %s.", msg.Join(msg.Clauses, list)))
 	}
-	steps = append(steps, v.CollectiveCheck)
+	steps = append(steps, msg.Text(v.CollectiveCheck))
 	steps = append(steps, throughputStep(c.a.ID))
 	return steps
 }
 
-func throughputStep(gpu string) string {
+func throughputStep(gpu string) msg.Msg {
 	if gpu == "" {
 		gpu = "ID"
 	}
-	return fmt.Sprintf("Run 5 minutes of the real job (same model, sequence length, batch and precision) and compare the measured throughput and memory with `gpupick predict -f workload.yaml --gpu %s --gpus N -o json`; investigate before committing if it is more than 20%% below.", gpu)
+	return msg.New("Run 5 minutes of the real job (same model, sequence length, batch and precision) and compare the measured throughput and memory with `gpupick predict -f workload.yaml --gpu %s --gpus N -o json`; investigate before committing if it is more than 20%% below.", gpu)
 }

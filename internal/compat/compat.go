@@ -10,7 +10,7 @@
 package compat
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,8 +55,8 @@ func (v Verdict) Worse(w Verdict) Verdict {
 // behind it. Text and Source are never empty.
 type Reason struct {
 	Verdict Verdict `json:"verdict"`
-	Text    string  `json:"text"`
-	Fix     string  `json:"fix,omitempty"`
+	Text    msg.Msg `json:"text"`
+	Fix     msg.Msg `json:"fix,omitzero"`
 	Source  string  `json:"source"`
 	// Porting is the work a needs-work reason asks for; nil for the
 	// other verdicts, and for a reason that says gpupick cannot judge
@@ -107,9 +107,9 @@ type Result struct {
 	// constraint when some allowed version works, otherwise the fix.
 	MinVersions map[string]string `json:"min_versions"`
 	// LockIn is one sentence on the accelerator vendor's ecosystem.
-	LockIn string `json:"lock_in"`
+	LockIn msg.Msg `json:"lock_in"`
 	// Checklist is 4-7 steps to run on a trial instance before committing.
-	Checklist []string `json:"poc_checklist"`
+	Checklist []msg.Msg `json:"poc_checklist"`
 }
 
 const matrixSource = "gpupick compatibility matrix (data/compat.yaml)"
@@ -135,19 +135,19 @@ type checker struct {
 func (m *Matrix) Check(st workload.Stack, a *catalog.Accelerator, driver string) Result {
 	c := &checker{m: m, st: st, a: a, driver: driver, res: Result{Verdict: Compatible, MinVersions: map[string]string{}}}
 	if a == nil {
-		c.add(Reason{Verdict: NeedsWork, Text: "the accelerator is not in the catalog, so its software support cannot be judged",
-			Fix: "verify the stack on a trial instance", Source: matrixSource})
-		c.res.Checklist = []string{throughputStep("")}
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("the accelerator is not in the catalog, so its software support cannot be judged"),
+			Fix: msg.New("verify the stack on a trial instance"), Source: matrixSource})
+		c.res.Checklist = []msg.Msg{throughputStep("")}
 		return c.res
 	}
 	c.vendor = m.Vendors[a.Vendor]
 	if c.vendor == nil {
-		c.add(Reason{Verdict: NeedsWork, Text: fmt.Sprintf("gpupick knows no software stack for vendor %q of %s", a.Vendor, a.Name),
-			Fix: "verify the stack on a trial instance", Source: matrixSource})
-		c.res.Checklist = []string{throughputStep(a.ID)}
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("gpupick knows no software stack for vendor %q of %s", a.Vendor, a.Name),
+			Fix: msg.New("verify the stack on a trial instance"), Source: matrixSource})
+		c.res.Checklist = []msg.Msg{throughputStep(a.ID)}
 		return c.res
 	}
-	c.res.LockIn = c.vendor.LockIn
+	c.res.LockIn = msg.Text(c.vendor.LockIn)
 	fw := st.Framework
 	c.fwName = "PyTorch"
 	if f := m.Frameworks[string(fw)]; f != nil {
@@ -159,7 +159,7 @@ func (m *Matrix) Check(st workload.Stack, a *catalog.Accelerator, driver string)
 		fw = workload.FrameworkPyTorch
 	}
 	if fw == workload.FrameworkOther {
-		c.add(Reason{Verdict: Compatible, Text: "framework other (custom code) is not judged; only the needs are checked",
+		c.add(Reason{Verdict: Compatible, Text: msg.New("framework other (custom code) is not judged; only the needs are checked"),
 			Source: matrixSource})
 	} else {
 		c.framework(string(fw))
@@ -198,21 +198,21 @@ func (c *checker) gpu() string {
 func (c *checker) framework(id string) {
 	fw := c.m.Frameworks[id]
 	if fw == nil {
-		c.add(Reason{Verdict: NeedsWork, Text: fmt.Sprintf("gpupick's matrix has no entry for framework %s", id),
-			Fix: "verify the framework on a trial instance", Source: matrixSource})
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("gpupick's matrix has no entry for framework %s", id),
+			Fix: msg.New("verify the framework on a trial instance"), Source: matrixSource})
 		return
 	}
 	cons, err := ParseConstraint(c.st.Version)
 	if err != nil {
-		c.add(Reason{Verdict: NeedsWork, Text: fmt.Sprintf("cannot read the version constraint %q: %v", c.st.Version, err),
-			Fix: "write it as e.g. \">=2.4\" or \">=0.6, <0.8\"", Source: matrixSource})
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("cannot read the version constraint %q: %v", c.st.Version, err),
+			Fix: msg.New("write it as e.g. \">=2.4\" or \">=0.6, <0.8\""), Source: matrixSource})
 		cons = Constraint{}
 	}
 	backend := c.vendor.Backend
 	pl := fw.Platforms[backend]
 	if pl == nil {
-		c.add(Reason{Verdict: NeedsWork, Text: fmt.Sprintf("gpupick's matrix does not say whether %s runs on %s", fw.Name, backend),
-			Fix: "verify on a trial instance", Source: matrixSource})
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("gpupick's matrix does not say whether %s runs on %s", fw.Name, backend),
+			Fix: msg.New("verify on a trial instance"), Source: matrixSource})
 		return
 	}
 	if pl.DeviceCheck != "" {
@@ -220,18 +220,18 @@ func (c *checker) framework(id string) {
 	}
 	switch pl.Support {
 	case None:
-		c.add(Reason{Verdict: Incompatible, Text: fmt.Sprintf("%s on %s: %s", fw.Name, c.gpu(), pl.Text), Fix: pl.Fix, Source: pl.Source})
+		c.add(Reason{Verdict: Incompatible, Text: msg.New("%s on %s: %s", fw.Name, c.gpu(), pl.Text), Fix: msg.Text(pl.Fix), Source: pl.Source})
 		return
 	case Port:
 		c.add(Reason{Verdict: NeedsWork,
-			Text: fmt.Sprintf("%s runs on %s through %s; cost: %s", fw.Name, c.gpu(), pl.Via, pl.Cost),
-			Fix:  pl.Fix, Source: pl.Source, Porting: c.m.porting(pl.Work)})
+			Text: msg.New("%s runs on %s through %s; cost: %s", fw.Name, c.gpu(), pl.Via, pl.Cost),
+			Fix:  msg.Text(pl.Fix), Source: pl.Source, Porting: c.m.porting(pl.Work)})
 	}
 	if pl.MinCC != "" && c.a.ComputeCapability != "" {
 		if cc, err := ParseVersion(c.a.ComputeCapability); err == nil && cc.Compare(mustVersion(pl.MinCC)) < 0 {
 			c.add(Reason{Verdict: Incompatible,
-				Text: fmt.Sprintf("%s needs compute capability %s or newer; %s is %s", fw.Name, pl.MinCC, c.gpu(), c.a.ComputeCapability),
-				Fix:  "choose a newer GPU", Source: pl.Source})
+				Text: msg.New("%s needs compute capability %s or newer; %s is %s", fw.Name, pl.MinCC, c.gpu(), c.a.ComputeCapability),
+				Fix:  msg.New("choose a newer GPU"), Source: pl.Source})
 			return
 		}
 	}
@@ -253,8 +253,8 @@ type build struct {
 	rel     *Release
 	toolkit string // CUDA toolkit, ROCm, CANN or Gaudi software version
 	ok      bool
-	why     string // why not, when !ok
-	driver  string // minimum NVIDIA driver, CUDA only
+	why     msg.Msg // why not, when !ok
+	driver  string  // minimum NVIDIA driver, CUDA only
 	exp     bool
 }
 
@@ -303,38 +303,38 @@ func (c *checker) builds(r *Release) []build {
 	return out
 }
 
-func (c *checker) cudaSupports(r *Release, b CUDABuild) (bool, string) {
+func (c *checker) cudaSupports(r *Release, b CUDABuild) (bool, msg.Msg) {
 	cc, err := ParseVersion(c.a.ComputeCapability)
 	if err != nil || len(cc) == 0 {
-		return true, "" // unknown capability: cannot tell, do not block
+		return true, msg.Msg{} // unknown capability: cannot tell, do not block
 	}
 	tk := c.m.toolkit(b.Toolkit)
 	if tk == nil {
-		return false, fmt.Sprintf("CUDA %s is not in the matrix", b.Toolkit)
+		return false, msg.New("CUDA %s is not in the matrix", b.Toolkit)
 	}
 	if cc.Compare(mustVersion(tk.MinCC)) < 0 {
-		return false, fmt.Sprintf("CUDA %s cannot target compute capability %s (its floor is %s%s)", b.Toolkit, c.a.ComputeCapability, tk.MinCC, noteSuffix(tk.Note))
+		return false, msg.New("CUDA %s cannot target compute capability %s (its floor is %s%s)", b.Toolkit, c.a.ComputeCapability, tk.MinCC, noteSuffix(tk.Note))
 	}
 	if r.MinCC != "" && cc.Compare(mustVersion(r.MinCC)) < 0 {
-		return false, fmt.Sprintf("the release needs compute capability %s or newer", r.MinCC)
+		return false, msg.New("the release needs compute capability %s or newer", r.MinCC)
 	}
 	archs, _ := parseArchs(b.Archs)
 	if len(archs) == 0 {
 		if cc[0] > part(mustVersion(tk.MaxCC), 0) {
-			return false, fmt.Sprintf("CUDA %s predates compute capability %s (it targets up to %s)", b.Toolkit, c.a.ComputeCapability, tk.MaxCC)
+			return false, msg.New("CUDA %s predates compute capability %s (it targets up to %s)", b.Toolkit, c.a.ComputeCapability, tk.MaxCC)
 		}
-		return true, ""
+		return true, msg.Msg{}
 	}
 	for _, a := range archs {
 		if a.cc[0] == cc[0] && part(a.cc, 1) <= part(cc, 1) || a.ptx && a.cc.Compare(cc) <= 0 {
-			return true, ""
+			return true, msg.Msg{}
 		}
 	}
 	list := make([]string, len(archs)) // only a refusal names them
 	for i, a := range archs {
 		list[i] = "sm_" + strings.ReplaceAll(a.cc.String(), ".", "") + map[bool]string{true: "+PTX"}[a.ptx]
 	}
-	return false, fmt.Sprintf("its CUDA %s wheels are built for %s, which does not include sm_%s", b.Toolkit, strings.Join(list, ", "), strings.ReplaceAll(c.a.ComputeCapability, ".", ""))
+	return false, msg.New("its CUDA %s wheels are built for %s, which does not include sm_%s", b.Toolkit, strings.Join(list, ", "), strings.ReplaceAll(c.a.ComputeCapability, ".", ""))
 }
 
 func noteSuffix(n string) string {
@@ -344,23 +344,23 @@ func noteSuffix(n string) string {
 	return "; " + n
 }
 
-func (c *checker) rocmSupports(rocm string) (bool, string) {
+func (c *checker) rocmSupports(rocm string) (bool, msg.Msg) {
 	if c.a.GFXTarget == "" {
-		return true, ""
+		return true, msg.Msg{}
 	}
 	for _, t := range c.m.ROCmTargets {
 		if t.GFX == c.a.GFXTarget {
 			have, err := ParseVersion(rocm)
 			if err != nil {
-				return false, fmt.Sprintf("ROCm %q is not a version", rocm)
+				return false, msg.New("ROCm %q is not a version", rocm)
 			}
 			if have.Compare(mustVersion(t.MinROCm)) < 0 {
-				return false, fmt.Sprintf("ROCm %s predates %s (%s needs ROCm %s+)", rocm, c.a.GFXTarget, c.gpu(), t.MinROCm)
+				return false, msg.New("ROCm %s predates %s (%s needs ROCm %s+)", rocm, c.a.GFXTarget, c.gpu(), t.MinROCm)
 			}
-			return true, ""
+			return true, msg.Msg{}
 		}
 	}
-	return false, fmt.Sprintf("gpupick's matrix does not know which ROCm supports %s", c.a.GFXTarget)
+	return false, msg.New("gpupick's matrix does not know which ROCm supports %s", c.a.GFXTarget)
 }
 
 // releases checks fw's releases against the constraint and records the
@@ -370,18 +370,18 @@ func (c *checker) releases(id string, fw *Framework, cons Constraint, label stri
 	backend := c.vendor.Backend
 	pinBackend, pinToolkit, pinned := pin(cons.Local)
 	if cons.Local != "" && !pinned {
-		c.add(Reason{Verdict: NeedsWork, Text: fmt.Sprintf("gpupick does not know the build +%s", cons.Local),
-			Fix: "verify the build on a trial instance", Source: matrixSource})
+		c.add(Reason{Verdict: NeedsWork, Text: msg.New("gpupick does not know the build +%s", cons.Local),
+			Fix: msg.New("verify the build on a trial instance"), Source: matrixSource})
 	}
 	if pinned && pinBackend == "cpu" {
-		c.add(Reason{Verdict: Incompatible, Text: fmt.Sprintf("the +cpu build of %s cannot use %s", fw.Name, c.gpu()),
-			Fix: fmt.Sprintf("install a %s build", backendLabel(backend)), Source: matrixSource})
+		c.add(Reason{Verdict: Incompatible, Text: msg.New("the +cpu build of %s cannot use %s", fw.Name, c.gpu()),
+			Fix: msg.New("install a %s build", backendLabel(backend)), Source: matrixSource})
 		return
 	}
 	if pinned && pinBackend != backend {
 		c.add(Reason{Verdict: Incompatible,
-			Text: fmt.Sprintf("+%s is a %s build of %s; %s needs a %s build", cons.Local, backendLabel(pinBackend), fw.Name, c.gpu(), backendLabel(backend)),
-			Fix:  fmt.Sprintf("drop the +%s pin or use a %s build", cons.Local, backendLabel(backend)), Source: fw.Releases[0].Source})
+			Text: msg.New("+%s is a %s build of %s; %s needs a %s build", cons.Local, backendLabel(pinBackend), fw.Name, c.gpu(), backendLabel(backend)),
+			Fix:  msg.New("drop the +%s pin or use a %s build", cons.Local, backendLabel(backend)), Source: fw.Releases[0].Source})
 		return
 	}
 	lastWithBackend := -1
@@ -443,9 +443,9 @@ func (c *checker) releases(id string, fw *Framework, cons Constraint, label stri
 			}
 		}
 	}
-	name := fw.Name
+	name := msg.Text(fw.Name)
 	if label != "" {
-		name = fmt.Sprintf("%s (on %s)", label, fw.Name)
+		name = msg.New("%s (on %s)", label, fw.Name)
 	}
 	record := func(b *build) {
 		c.res.MinVersions[id] = b.rel.Version
@@ -464,56 +464,56 @@ func (c *checker) releases(id string, fw *Framework, cons Constraint, label stri
 		if firstAllowed.exp {
 			tag = " (experimental wheels)"
 		}
-		text := fmt.Sprintf("%s runs %s %s with %s %s builds%s", c.gpu(), fw.Name, firstAllowed.rel.Version, backendLabel(backend), firstAllowed.toolkit, tag)
+		text := msg.New("%s runs %s %s with %s %s builds%s", c.gpu(), fw.Name, firstAllowed.rel.Version, backendLabel(backend), firstAllowed.toolkit, tag)
 		if label != "" {
-			text = fmt.Sprintf("%s runs %s on %s %s with %s %s builds%s", c.gpu(), label, fw.Name, firstAllowed.rel.Version, backendLabel(backend), firstAllowed.toolkit, tag)
+			text = msg.New("%s runs %s on %s %s with %s %s builds%s", c.gpu(), label, fw.Name, firstAllowed.rel.Version, backendLabel(backend), firstAllowed.toolkit, tag)
 		}
 		c.add(Reason{Verdict: Compatible,
 			Text:   text,
 			Source: firstAllowed.rel.Source})
 	case !allowedAny:
-		text := fmt.Sprintf("gpupick's matrix lists no %s release matching %q", fw.Name, cons.String())
+		text := msg.New("gpupick's matrix lists no %s release matching %q", fw.Name, cons.String())
 		if firstOverall != nil {
 			record(firstOverall)
 		}
-		c.add(Reason{Verdict: NeedsWork, Text: text, Fix: "verify the version on a trial instance (the matrix may predate it)", Source: matrixSource})
+		c.add(Reason{Verdict: NeedsWork, Text: text, Fix: msg.New("verify the version on a trial instance (the matrix may predate it)"), Source: matrixSource})
 	case beyond && len(failures) == 0:
 		if firstOverall != nil {
 			record(firstOverall)
 		}
 		c.add(Reason{Verdict: NeedsWork,
-			Text: fmt.Sprintf("gpupick's matrix lists %s builds of %s only up to %s; newer releases are not judged", backendLabel(backend), fw.Name, fw.Releases[lastWithBackend].Version),
-			Fix:  "verify the build on a trial instance", Source: fw.Releases[lastWithBackend].Source})
+			Text: msg.New("gpupick's matrix lists %s builds of %s only up to %s; newer releases are not judged", backendLabel(backend), fw.Name, fw.Releases[lastWithBackend].Version),
+			Fix:  msg.New("verify the build on a trial instance"), Source: fw.Releases[lastWithBackend].Source})
 	default:
-		why := ""
+		var why msg.Msg
 		src := fw.Releases[0].Source
 		if len(failures) > 0 {
 			f := failures[0]
-			why = fmt.Sprintf("%s %s: %s", fw.Name, f.rel.Version, f.why)
-			if f.why == "" {
-				why = fmt.Sprintf("%s %s has no %s build for it", fw.Name, f.rel.Version, backendLabel(backend))
+			why = msg.New("%s %s: %s", fw.Name, f.rel.Version, f.why)
+			if f.why.IsZero() {
+				why = msg.New("%s %s has no %s build for it", fw.Name, f.rel.Version, backendLabel(backend))
 			}
 			src = f.rel.Source
 		} else {
-			why = fmt.Sprintf("no %s release in %q has a %s build", fw.Name, cons.String(), backendLabel(backend))
+			why = msg.New("no %s release in %q has a %s build", fw.Name, cons.String(), backendLabel(backend))
 		}
 		switch {
 		case pinned && firstUnpinned != nil:
 			record(firstUnpinned)
 			c.add(Reason{Verdict: Incompatible,
-				Text:   fmt.Sprintf("the +%s build of %s does not run on %s (%s)", cons.Local, name, c.gpu(), why),
-				Fix:    fmt.Sprintf("use the %s %s build of %s %s instead", backendLabel(backend), firstUnpinned.toolkit, fw.Name, firstUnpinned.rel.Version),
+				Text:   msg.New("the +%s build of %s does not run on %s (%s)", cons.Local, name, c.gpu(), why),
+				Fix:    msg.New("use the %s %s build of %s %s instead", backendLabel(backend), firstUnpinned.toolkit, fw.Name, firstUnpinned.rel.Version),
 				Source: src})
 		case firstOverall != nil:
 			record(firstOverall)
 			c.add(Reason{Verdict: Incompatible,
-				Text:   fmt.Sprintf("%s needs %s >= %s with %s %s builds; %s", c.gpu(), fw.Name, firstOverall.rel.Version, backendLabel(backend), firstOverall.toolkit, why),
-				Fix:    fmt.Sprintf("allow %s >= %s (%s %s build)", fw.Name, firstOverall.rel.Version, backendLabel(backend), firstOverall.toolkit),
+				Text:   msg.New("%s needs %s >= %s with %s %s builds; %s", c.gpu(), fw.Name, firstOverall.rel.Version, backendLabel(backend), firstOverall.toolkit, why),
+				Fix:    msg.New("allow %s >= %s (%s %s build)", fw.Name, firstOverall.rel.Version, backendLabel(backend), firstOverall.toolkit),
 				Source: firstOverall.rel.Source + "; " + src})
 		default:
 			c.add(Reason{Verdict: Incompatible,
-				Text: fmt.Sprintf("no %s release in gpupick's matrix has a %s build for %s; %s", fw.Name, backendLabel(backend), c.gpu(), why),
-				Fix:  "choose another accelerator or framework", Source: src})
+				Text: msg.New("no %s release in gpupick's matrix has a %s build for %s; %s", fw.Name, backendLabel(backend), c.gpu(), why),
+				Fix:  msg.New("choose another accelerator or framework"), Source: src})
 		}
 	}
 }
@@ -566,17 +566,17 @@ func (c *checker) checkDriver() {
 	switch {
 	case best.v.Compare(need) >= 0 && def.v.Compare(need) < 0:
 		c.add(Reason{Verdict: Compatible,
-			Text:   fmt.Sprintf("the offer's default driver %s is older than the %s that CUDA %s builds need, but %s is selectable", def.raw, c.needDriver, c.needCUDA, best.raw),
-			Fix:    fmt.Sprintf("select the image with driver %s", best.raw),
+			Text:   msg.New("the offer's default driver %s is older than the %s that CUDA %s builds need, but %s is selectable", def.raw, c.needDriver, c.needCUDA, best.raw),
+			Fix:    msg.New("select the image with driver %s", best.raw),
 			Source: src})
 	case best.v.Compare(need) < 0:
-		text := fmt.Sprintf("the offer's driver %s is older than %s, which CUDA %s builds need", best.raw, c.needDriver, c.needCUDA)
+		text := msg.New("the offer's driver %s is older than %s, which CUDA %s builds need", best.raw, c.needDriver, c.needCUDA)
 		if best.v[0] >= 525 && part(mustVersion(c.needCUDA), 0) == 12 {
-			text += " (CUDA 12 minor-version compatibility may let it run, without newer-driver features)"
+			text = msg.New("%s (CUDA 12 minor-version compatibility may let it run, without newer-driver features)", text)
 		}
-		fix := fmt.Sprintf("upgrade the driver or use an image with driver >= %s", c.needDriver)
+		fix := msg.New("upgrade the driver or use an image with driver >= %s", c.needDriver)
 		if open {
-			fix = fmt.Sprintf("install driver >= %s on the instance (the offer lets you choose the driver)", c.needDriver)
+			fix = msg.New("install driver >= %s on the instance (the offer lets you choose the driver)", c.needDriver)
 		}
 		c.add(Reason{Verdict: NeedsWork, Text: text, Fix: fix, Source: src, Porting: c.m.porting(&Work{Kind: WorkVersionUpgrade})})
 	}
@@ -589,8 +589,8 @@ func (c *checker) need(id string) {
 	f := c.m.Features[id]
 	if f == nil {
 		c.add(Reason{Verdict: NeedsWork,
-			Text: fmt.Sprintf("gpupick does not know the need %q, so it cannot judge it on %s", id, c.gpu()),
-			Fix:  "verify it on a trial instance", Source: matrixSource + ": no entry for " + id})
+			Text: msg.New("gpupick does not know the need %q, so it cannot judge it on %s", id, c.gpu()),
+			Fix:  msg.New("verify it on a trial instance"), Source: matrixSource + ": no entry for " + id})
 		return
 	}
 	o := f.Otherwise
@@ -600,16 +600,30 @@ func (c *checker) need(id string) {
 			break
 		}
 	}
-	rep := strings.NewReplacer("{gpu}", c.gpu())
-	text := rep.Replace(o.Text)
+	text := withGPU(o.Text, c.gpu())
 	if o.Cost != "" {
-		text += "; cost: " + o.Cost
+		text = msg.New("%s; cost: %s", text, o.Cost)
 	}
 	v := o.Verdict
 	if v == "" {
 		v = Compatible
 	}
-	c.add(Reason{Verdict: v, Text: f.Name + ": " + text, Fix: rep.Replace(o.Fix), Source: o.Source, Porting: c.m.porting(o.Work)})
+	c.add(Reason{Verdict: v, Text: msg.New("%s: %s", f.Name, text), Fix: withGPU(o.Fix, c.gpu()), Source: o.Source, Porting: c.m.porting(o.Work)})
+}
+
+// withGPU is a matrix sentence whose {gpu} placeholders name gpu: the
+// message's key is the sentence with %s in their place (the catalog's
+// entry for it).
+func withGPU(t, gpu string) msg.Msg {
+	n := strings.Count(t, "{gpu}")
+	if n == 0 {
+		return msg.Text(t)
+	}
+	args := make([]any, n)
+	for i := range args {
+		args[i] = gpu
+	}
+	return msg.New(strings.ReplaceAll(strings.ReplaceAll(t, "%", "%%"), "{gpu}", "%s"), args...)
 }
 
 // porting is the work w asks for, with its kind's figures where w states

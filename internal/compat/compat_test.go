@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"github.com/gpupick/gpupick/internal/msg"
 	"os"
 	"strings"
 	"sync"
@@ -137,7 +138,7 @@ func st(fw, version string, needs ...string) workload.Stack {
 func dump(r Result) string {
 	var b strings.Builder
 	for _, x := range r.Reasons {
-		b.WriteString(string(x.Verdict) + ": " + x.Text + " | fix: " + x.Fix + " | " + x.Source + "\n")
+		b.WriteString(string(x.Verdict) + ": " + x.Text.String() + " | fix: " + x.Fix.String() + " | " + x.Source + "\n")
 	}
 	return b.String()
 }
@@ -146,10 +147,10 @@ func checkInvariants(t *testing.T, r Result) {
 	t.Helper()
 	worst := Compatible
 	for _, x := range r.Reasons {
-		if strings.TrimSpace(x.Text) == "" || strings.TrimSpace(x.Source) == "" {
+		if strings.TrimSpace(x.Text.String()) == "" || strings.TrimSpace(x.Source) == "" {
 			t.Errorf("reason without text or source: %+v", x)
 		}
-		if x.Verdict != Compatible && x.Fix == "" {
+		if x.Verdict != Compatible && x.Fix.String() == "" {
 			t.Errorf("%s reason without a fix: %+v", x.Verdict, x)
 		}
 		if !x.Verdict.valid() {
@@ -160,10 +161,10 @@ func checkInvariants(t *testing.T, r Result) {
 	if worst != r.Verdict {
 		t.Errorf("verdict %s is not the worst of the reasons (%s)", r.Verdict, worst)
 	}
-	if n := len(r.Checklist); n < 4 || n > 7 {
-		t.Errorf("checklist has %d steps, want 4-7: %q", n, r.Checklist)
+	if n := len(msg.Strings(r.Checklist)); n < 4 || n > 7 {
+		t.Errorf("checklist has %d steps, want 4-7: %q", n, msg.Strings(r.Checklist))
 	}
-	if r.LockIn == "" {
+	if r.LockIn.String() == "" {
 		t.Error("no lock-in note")
 	}
 	if r.MinVersions == nil {
@@ -200,21 +201,21 @@ func TestChecklistPerVendor(t *testing.T) {
 	} {
 		t.Run(gpu, func(t *testing.T) {
 			r := m.Check(st("pytorch", "", "flash-attention-2"), acc(t, gpu), "")
-			all := strings.Join(r.Checklist, "\n")
+			all := strings.Join(msg.Strings(r.Checklist), "\n")
 			if !strings.Contains(all, want) || !strings.Contains(all, "gpupick predict") {
 				t.Errorf("checklist lacks %q or the throughput run:\n%s", want, all)
 			}
 		})
 	}
 	r := m.Check(st("pytorch", ">=2.7", "flash-attention-3"), acc(t, "h100-sxm"), "")
-	all := strings.Join(r.Checklist, "\n")
+	all := strings.Join(msg.Strings(r.Checklist), "\n")
 	for _, want := range []string{"torch.cuda.get_arch_list()", "sm_90", "flash_attn_interface", "all_reduce_perf"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("H100 checklist lacks %q:\n%s", want, all)
 		}
 	}
-	if r := m.Check(st("pytorch", ""), acc(t, "ascend-910b"), ""); !strings.Contains(strings.Join(r.Checklist, "\n"), "torch_npu") {
-		t.Errorf("Ascend checklist lacks torch_npu: %q", r.Checklist)
+	if r := m.Check(st("pytorch", ""), acc(t, "ascend-910b"), ""); !strings.Contains(strings.Join(msg.Strings(r.Checklist), "\n"), "torch_npu") {
+		t.Errorf("Ascend checklist lacks torch_npu: %q", msg.Strings(r.Checklist))
 	}
 }
 
@@ -283,7 +284,7 @@ func TestNeedsWorkCarriesPorting(t *testing.T) {
 			r := m.Check(workload.Stack{Framework: workload.Framework(fw), Needs: needs}, a, "")
 			for _, x := range r.Reasons {
 				switch {
-				case x.Verdict == NeedsWork && x.Porting == nil && !strings.Contains(x.Fix, "verify"):
+				case x.Verdict == NeedsWork && x.Porting == nil && !strings.Contains(x.Fix.String(), "verify"):
 					t.Errorf("%s on %s: needs-work reason without work: %+v", fw, a.ID, x)
 				case x.Porting != nil && (x.Porting.Kind == "" || x.Porting.EngineerDays <= 0 || x.Porting.DelayDays <= 0 || x.Porting.Source == ""):
 					t.Errorf("%s on %s: incomplete work: %+v", fw, a.ID, x.Porting)

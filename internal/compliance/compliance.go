@@ -16,7 +16,6 @@
 package compliance
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -183,13 +182,13 @@ func Requires(c workload.Compliance) bool { return c.Asks() }
 // Warnings returns one sentence per preferred requirement that failed or is
 // unknown, for a recommendation's warnings. Required requirements are not
 // warnings: they decide Verdict.
-func (r Result) Warnings() []string {
-	var out []string
+func (r Result) Warnings() []msg.Msg {
+	var out []msg.Msg
 	for _, q := range r.Requirements {
 		if q.Required || q.Verdict == Pass {
 			continue
 		}
-		out = append(out, fmt.Sprintf("preferred %s is %s: %s", q.Name, q.Verdict, q.Reason))
+		out = append(out, msg.New("preferred %s is %s: %s", q.Name, q.Verdict, q.Reason))
 	}
 	return out
 }

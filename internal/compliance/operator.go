@@ -2,7 +2,6 @@ package compliance
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/msg"
@@ -69,12 +68,13 @@ func operator(c workload.Compliance, f Facts) Requirement {
 	return q
 }
 
-func joinOperators(list []workload.Operator) string {
-	s := make([]string, len(list))
+// joinOperators lists operator kinds, each a glossary term.
+func joinOperators(list []workload.Operator) msg.Msg {
+	s := make([]msg.Msg, len(list))
 	for i, o := range list {
-		s[i] = string(o)
+		s[i] = msg.Text(string(o))
 	}
-	return strings.Join(s, ", ")
+	return msg.Join("%s, %s", s)
 }
 
 // mlpsLevel reads the level of a certification named "MLPS-L<n>" (the

@@ -6,11 +6,14 @@
 // catalog, without parsing finished text.
 //
 // Arguments are rendered in turn: a Msg argument in the same language, a
-// Term through the catalog's glossary, anything else as fmt prints it.
+// string (or Term) looked up whole in the catalog, so a fixed phrase or a
+// glossary term is translated and an id, which has no entry, is kept;
+// anything else as fmt prints it.
 package msg
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -47,7 +50,7 @@ func (m Msg) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 func (m *Msg) UnmarshalText(b []byte) error {
 	*m = Msg{}
 	if len(b) > 0 {
-		*m = New("%s", string(b))
+		*m = Text(string(b))
 	}
 	return nil
 }
@@ -133,18 +136,39 @@ func (m Msg) argsIn(c Catalog) []any {
 		case Msg:
 			args[i] = v.Render(c)
 		case Term:
-			s := string(v)
-			if c != nil {
-				if t, ok := c.Lookup(s); ok {
-					s = t
-				}
-			}
-			args[i] = s
+			args[i] = lookup(c, string(v))
+		case string:
+			args[i] = lookup(c, v)
 		default:
 			args[i] = a
+			if c != nil {
+				// A named string type (a verdict, a framework, a mode) is
+				// a term too.
+				if rv := reflect.ValueOf(a); rv.Kind() == reflect.String {
+					if _, ok := a.(fmt.Stringer); !ok {
+						args[i] = lookup(c, rv.String())
+					}
+				}
+			}
 		}
 	}
 	return args
+}
+
+// lookup is s translated whole through c, or s when c has no entry.
+func lookup(c Catalog, s string) string {
+	if c != nil && s != "" {
+		if t, ok := c.Lookup(s); ok {
+			return t
+		}
+		if strings.IndexByte(s, '%') >= 0 {
+			// The catalog's keys are formats: a text's percent sign is %%.
+			if t, ok := c.Lookup(strings.ReplaceAll(s, "%", "%%")); ok {
+				return strings.ReplaceAll(t, "%%", "%")
+			}
+		}
+	}
+	return s
 }
 
 // verb is one verb of a format string: its span (the explicit index cut
@@ -211,3 +235,79 @@ func (m Msg) Then(next Msg) Msg {
 
 // Sentences is the key of two sentences in a row (see Then).
 const Sentences = "%s %s"
+
+// Stop is m as a sentence: a full stop after it ("%s." in English, whose
+// translation says how a language ends a sentence).
+func (m Msg) Stop() Msg { return New(Stop, m) }
+
+// Stop is the key of a phrase made a sentence (see Msg.Stop).
+const Stop = "%s."
+
+// Also is m followed by next as a second clause ("%s; %s" in English);
+// an empty m gives next alone.
+func (m Msg) Also(next Msg) Msg {
+	if m.IsZero() {
+		return next
+	}
+	if next.IsZero() {
+		return m
+	}
+	return New(Clauses, m, next)
+}
+
+// Clauses is the key of two clauses joined by a semicolon (see Also).
+const Clauses = "%s; %s"
+
+// Strings are ms in English, one string each.
+func Strings(ms []Msg) []string {
+	if ms == nil {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// Bytes is about the memory m holds (its format, its strings and nested
+// messages), for caches that count bytes.
+func (m Msg) Bytes() int {
+	n := len(m.format) + 16*len(m.args)
+	for _, a := range m.args {
+		switch v := a.(type) {
+		case string:
+			n += len(v)
+		case Term:
+			n += len(v)
+		case Msg:
+			n += v.Bytes()
+		}
+	}
+	return n
+}
+
+// Join is ms joined pairwise by key, a format of two verbs such as
+// "%s, %s" (a list) or Clauses: its translation says how a language joins
+// them. No messages give the empty message.
+func Join(key string, ms []Msg) Msg {
+	var out Msg
+	for i, m := range ms {
+		if i == 0 {
+			out = m
+			continue
+		}
+		out = New(key, out, m)
+	}
+	return out
+}
+
+// Text is a finished text as a message: a sentence already rendered in
+// the reader's language, or read back from a saved answer. It renders as
+// it is (unless a catalog has the whole text as an entry).
+func Text(s string) Msg {
+	if s == "" {
+		return Msg{}
+	}
+	return New("%s", s)
+}

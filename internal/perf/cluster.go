@@ -8,7 +8,7 @@
 package perf
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -48,7 +48,7 @@ type Cluster struct {
 	// the reason, not the hint.
 	Brief bool
 	// Assumed lists what was assumed because the catalog did not say.
-	Assumed []string
+	Assumed []msg.Msg
 	// Lookup resolves accelerator ids (for generic jobs measured on another
 	// accelerator); nil when not needed.
 	Lookup func(id string) *catalog.Accelerator
@@ -110,11 +110,11 @@ func NewCluster(a *catalog.Accelerator, gpus, nodes int, o *catalog.Offer) (Clus
 		c.NVMeReadGBps = defaultNVMeGBpsPerTB * c.NVMeTB
 		c.BlockGBps = defaultBlockGBps
 		c.NetworkGbps = defaultEthernetGbps
-		c.Assumed = append(c.Assumed, fmt.Sprintf("no offer given: a generic %d-GPU %s server with %d vCPUs, %.1f TB local NVMe reading %.1f GB/s, %g Gbit/s network",
+		c.Assumed = append(c.Assumed, msg.New("no offer given: a generic %d-GPU %s server with %d vCPUs, %.1f TB local NVMe reading %.1f GB/s, %g Gbit/s network",
 			per, a.ID, c.VCPUsPerNode, c.NVMeTB, c.NVMeReadGBps, c.NetworkGbps))
 		if nodes > 1 {
 			c.FabricGbps, c.FabricKind = fabricGuess(a, per)
-			c.Assumed = append(c.Assumed, fmt.Sprintf("inter-node fabric assumed: %s at %g Gbit/s per node", c.FabricKind, c.FabricGbps))
+			c.Assumed = append(c.Assumed, msg.New("inter-node fabric assumed: %s at %g Gbit/s per node", c.FabricKind, c.FabricGbps))
 		}
 		return c, nil
 	}
@@ -128,17 +128,17 @@ func NewCluster(a *catalog.Accelerator, gpus, nodes int, o *catalog.Offer) (Clus
 	c.VCPUsPerNode = o.VCPUs
 	if c.VCPUsPerNode == 0 {
 		c.VCPUsPerNode = defaultVCPUsPerGPU * o.GPUCount
-		c.Assumed = append(c.Assumed, fmt.Sprintf("%s publishes no vCPU count: assumed %d", o.ID(), c.VCPUsPerNode))
+		c.Assumed = append(c.Assumed, msg.New("%s publishes no vCPU count: assumed %d", o.ID(), c.VCPUsPerNode))
 	}
 	c.NetworkGbps = o.NetworkGbps
 	if c.NetworkGbps == 0 {
 		c.NetworkGbps = 25
-		c.Assumed = append(c.Assumed, fmt.Sprintf("%s publishes no network bandwidth: assumed 25 Gbit/s", o.ID()))
+		c.Assumed = append(c.Assumed, msg.New("%s publishes no network bandwidth: assumed 25 Gbit/s", o.ID()))
 	}
 	c.NVMeTB, c.NVMeReadGBps, c.BlockGBps = o.NVMeTB, o.NVMeReadGBps, o.BlockGBps
 	if c.NVMeTB > 0 && c.NVMeReadGBps == 0 {
 		c.NVMeReadGBps = defaultNVMeGBpsPerTB * c.NVMeTB
-		c.Assumed = append(c.Assumed, fmt.Sprintf("%s local NVMe read speed unpublished: assumed %.1f GB/s for %.1f TB", o.ID(), c.NVMeReadGBps, c.NVMeTB))
+		c.Assumed = append(c.Assumed, msg.New("%s local NVMe read speed unpublished: assumed %.1f GB/s for %.1f TB", o.ID(), c.NVMeReadGBps, c.NVMeTB))
 	}
 	if c.BlockGBps == 0 {
 		c.BlockGBps = defaultBlockGBps

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -24,7 +25,7 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 	f := c.factors(m)
 	dt, fell := dataTypeFor(a, tr.Precision)
 	if fell {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, dt))
+		p.Assumptions = append(p.Assumptions, msg.New("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, dt))
 	}
 	stack, fused := trainStackFor(spec.Stack)
 	G := float64(c.GPUs)
@@ -75,9 +76,9 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 	if p.Memory.TotalGB > p.Memory.CapacityGB {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
-		p.Reason = fmt.Sprintf("%.0f images per GPU need %.0f GB of activations, more than %.0f GB", perGPU, actGB, p.Memory.CapacityGB)
-		p.Verdict = p.Reason + "."
-		p.Fix = "a smaller global batch per GPU (more GPUs or gradient accumulation) would fit"
+		p.Reason = msg.New("%.0f images per GPU need %.0f GB of activations, more than %.0f GB", perGPU, actGB, p.Memory.CapacityGB)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("a smaller global batch per GPU (more GPUs or gradient accumulation) would fit")
 		return nil
 	}
 	p.Parallelism = Parallelism{Data: c.GPUs, Tensor: 1, Pipeline: 1, MicroBatch: int(perGPU), GradAccumulation: 1, Sharding: shardNone, Recompute: string(workload.CheckpointNone)}
@@ -92,7 +93,7 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 		cp := *spec
 		cp.Data.CPUMsPerSample = cnnCPUMsPerImage
 		pspec = &cp
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("data.cpu_ms_per_sample not set: %.0f ms of CPU per image for JPEG decoding and augmentation (set 0.01 for pre-decoded data or GPU decoding such as DALI)", cnnCPUMsPerImage))
+		p.Assumptions = append(p.Assumptions, msg.New("data.cpu_ms_per_sample not set: %.0f ms of CPU per image for JPEG decoding and augmentation (set 0.01 for pre-decoded data or GPU decoding such as DALI)", cnnCPUMsPerImage))
 	}
 	pipe := balance(pspec, c, imgS, imgS*bytesPerImg)
 	imgS *= pipe.utilization
@@ -114,9 +115,9 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 		fusion = "fused"
 	}
 	p.Assumptions = append(p.Assumptions,
-		fmt.Sprintf("%.1f GFLOP per training image (3 x %.2f GMAC forward x 2 FLOP/MAC); %.1f million forward activation values, %.0f MB of memory traffic per image (%s elementwise kernels, %s)",
+		msg.New("%.1f GFLOP per training image (3 x %.2f GMAC forward x 2 FLOP/MAC); %.1f million forward activation values, %.0f MB of memory traffic per image (%s elementwise kernels, %s)",
 			flops/1e9, md.ForwardGMACsPerSample, acts/1e6, traffic/1e6, fusion, stack.Note),
-		fmt.Sprintf("data parallel over %d GPUs, %.0f images per GPU per step; reading from %s", c.GPUs, perGPU, pipe.storage))
+		msg.New("data parallel over %d GPUs, %.0f images per GPU per step; reading from %s", c.GPUs, perGPU, pipe.storage))
 	// The verdict names the largest term of the step.
 	switch {
 	case pipe.utilization < 0.97:
@@ -126,15 +127,15 @@ func predictCNN(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error 
 		if c.Nodes > 1 {
 			p.Bottleneck = Network
 		}
-		p.Verdict = fmt.Sprintf("the gradient all-reduce leaves %.0f%% of each step exposed.", 100*exposed/step)
-		p.Fix = "a larger batch per GPU or a faster fabric would hide it"
+		p.Verdict = msg.New("the gradient all-reduce leaves %.0f%% of each step exposed.", 100*exposed/step)
+		p.Fix = msg.New("a larger batch per GPU or a faster fabric would hide it")
 	case tMem > tCompute:
 		p.Bottleneck = MemoryBandwidth
-		p.Verdict = fmt.Sprintf("memory-bound layers (batch norm, activations) take %.0f%% of the GPU time.", 100*tMem/(tMem+tCompute))
-		p.Fix = "fused kernels (channels-last, torch.compile, XLA, DALI) or a GPU with more memory bandwidth would help"
+		p.Verdict = msg.New("memory-bound layers (batch norm, activations) take %.0f%% of the GPU time.", 100*tMem/(tMem+tCompute))
+		p.Fix = msg.New("fused kernels (channels-last, torch.compile, XLA, DALI) or a GPU with more memory bandwidth would help")
 	default:
 		p.Bottleneck = Compute
-		p.Verdict = fmt.Sprintf("compute-bound: convolutions take %.0f%% of the GPU time.", 100*tCompute/(tMem+tCompute))
+		p.Verdict = msg.New("compute-bound: convolutions take %.0f%% of the GPU time.", 100*tCompute/(tMem+tCompute))
 	}
 	return nil
 }

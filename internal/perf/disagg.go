@@ -1,7 +1,7 @@
 package perf
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/workload"
@@ -48,9 +48,9 @@ func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cl
 	if np >= c.GPUs {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
-		p.Reason = fmt.Sprintf("parallelism.prefill_gpus %d leaves none of the cluster's %d GPUs to decode", np, c.GPUs)
-		p.Verdict = p.Reason + "."
-		p.Fix = "use a cluster with more GPUs than parallelism.prefill_gpus, or fewer prefill GPUs"
+		p.Reason = msg.New("parallelism.prefill_gpus %d leaves none of the cluster's %d GPUs to decode", np, c.GPUs)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("use a cluster with more GPUs than parallelism.prefill_gpus, or fewer prefill GPUs")
 		return nil
 	}
 	pc, dc := c.pool(np), c.pool(c.GPUs-np)
@@ -66,12 +66,10 @@ func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cl
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
 		p.MemoryPerGPUGB = scratch.MemoryPerGPUGB
-		p.Reason = fmt.Sprintf("the prefill pool of %d GPUs cannot hold the model; %s", np, scratch.Reason)
-		p.Verdict = p.Reason + "."
-		p.Fix = "more prefill GPUs (parallelism.prefill_gpus)"
-		if scratch.Fix != "" {
-			p.Fix += "; " + scratch.Fix
-		}
+		p.Reason = msg.New("the prefill pool of %d GPUs cannot hold the model; %s", np, scratch.Reason)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("more prefill GPUs (parallelism.prefill_gpus)")
+		p.Fix = p.Fix.Also(scratch.Fix)
 		return nil
 	}
 
@@ -82,13 +80,13 @@ func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cl
 	jd.decodeOnly = true
 	if jd.batching != workload.BatchingContinuous {
 		jd.batching = workload.BatchingContinuous
-		p.Assumptions = append(p.Assumptions, "with prefill and decode on separate pools the decode pool batches continuously (inference.batching is not applied)")
+		p.Assumptions = append(p.Assumptions, msg.New("with prefill and decode on separate pools the decode pool batches continuously (inference.batching is not applied)"))
 	}
 	par.PrefillGPUs = 0
 	bestD, ok := searchServing(m, &jd, dc, f, par, p)
 	if !ok {
-		p.Reason = fmt.Sprintf("the decode pool of %d GPUs cannot run the model; %s", dc.GPUs, p.Reason)
-		p.Verdict = p.Reason + "."
+		p.Reason = msg.New("the decode pool of %d GPUs cannot run the model; %s", dc.GPUs, p.Reason)
+		p.Verdict = p.Reason.Stop()
 		return nil
 	}
 
@@ -148,38 +146,34 @@ func predictDisaggregated(m *Params, par workload.Parallelism, j *inferJob, c Cl
 	perD, perP := decodeTokS/j.output/float64(dc.GPUs), prefillTokS/j.prompt/float64(np) // requests/s per GPU
 	balanced := float64(c.GPUs) * perD / (perD + perP)                                   // prefill GPUs at which both pools keep pace
 	p.Assumptions = append(p.Assumptions,
-		fmt.Sprintf("prefill and decode disaggregated (parallelism.prefill_gpus): %d GPUs prefill, %.0f prompt tokens/s; %d GPUs decode only, %.0f output tokens/s", np, prefillTokS, dc.GPUs, decodeTokS),
+		msg.New("prefill and decode disaggregated (parallelism.prefill_gpus): %d GPUs prefill, %.0f prompt tokens/s; %d GPUs decode only, %.0f output tokens/s", np, prefillTokS, dc.GPUs, decodeTokS),
 		prefillLayoutNote(bestP.r),
-		fmt.Sprintf("each request's KV cache (%.0f MB for a %.0f-token prompt) crosses from the prefill pool to the decode pool over %s in %.2f ms", j.kvPerTokenBytes*j.prompt/1e6, j.prompt, linkName, kvS*1000))
+		msg.New("each request's KV cache (%.0f MB for a %.0f-token prompt) crosses from the prefill pool to the decode pool over %s in %.2f ms", j.kvPerTokenBytes*j.prompt/1e6, j.prompt, linkName, kvS*1000))
 	if j.rps != nil && load > 1 {
 		p.Bottleneck = Compute
-		p.Verdict = fmt.Sprintf("%.0f requests/s need %.0f%% of what the two pools can serve: queues grow without bound.", *j.rps, load*100)
-		p.Fix = fmt.Sprintf("more GPUs in both pools, about %d in all at this split", int(math.Ceil(load*float64(c.GPUs))))
+		p.Verdict = msg.New("%.0f requests/s need %.0f%% of what the two pools can serve: queues grow without bound.", *j.rps, load*100)
+		p.Fix = msg.New("more GPUs in both pools, about %d in all at this split", int(math.Ceil(load*float64(c.GPUs))))
 		return nil
 	}
 	if prefillTokS/j.prompt < decodeTokS/j.output {
 		p.Bottleneck = Compute
-		p.Verdict = fmt.Sprintf("the prefill pool sets the pace: its %d GPUs prefill %.1f requests/s while the %d decode GPUs could finish %.1f requests/s.", np, prefillTokS/j.prompt, dc.GPUs, decodeTokS/j.output)
-		p.Fix = fmt.Sprintf("about %d of the %d GPUs on prefill would balance the pools", int(math.Round(balanced)), c.GPUs)
+		p.Verdict = msg.New("the prefill pool sets the pace: its %d GPUs prefill %.1f requests/s while the %d decode GPUs could finish %.1f requests/s.", np, prefillTokS/j.prompt, dc.GPUs, decodeTokS/j.output)
+		p.Fix = msg.New("about %d of the %d GPUs on prefill would balance the pools", int(math.Round(balanced)), c.GPUs)
 		return nil
 	}
 	if b := int(math.Round(balanced)); b < np && np-b >= max(1, np/5) {
-		hint := fmt.Sprintf("the prefill pool idles part of the time: about %d of the %d GPUs on prefill would balance the pools", b, c.GPUs)
-		if p.Fix != "" {
-			hint = p.Fix + "; " + hint
-		}
-		p.Fix = hint
+		p.Fix = p.Fix.Also(msg.New("the prefill pool idles part of the time: about %d of the %d GPUs on prefill would balance the pools", b, c.GPUs))
 	}
 	return nil
 }
 
 // prefillLayoutNote says how one prefill replica splits the model.
-func prefillLayoutNote(r replica) string {
+func prefillLayoutNote(r replica) msg.Msg {
 	switch {
 	case r.pp > 1:
-		return fmt.Sprintf("a prefill replica takes %d GPUs: tensor parallelism %d in %d pipeline stages", r.tp*r.pp, r.tp, r.pp)
+		return msg.New("a prefill replica takes %d GPUs: tensor parallelism %d in %d pipeline stages", r.tp*r.pp, r.tp, r.pp)
 	case r.attnDP:
-		return fmt.Sprintf("a prefill replica takes %d GPUs: experts split over them, attention data-parallel", r.tp)
+		return msg.New("a prefill replica takes %d GPUs: experts split over them, attention data-parallel", r.tp)
 	}
-	return fmt.Sprintf("a prefill replica takes %d GPUs in tensor parallelism", r.tp)
+	return msg.New("a prefill replica takes %d GPUs in tensor parallelism", r.tp)
 }

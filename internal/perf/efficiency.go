@@ -1,7 +1,7 @@
 package perf
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -208,8 +208,8 @@ type servingEngine struct {
 	Version   string // the series the prediction assumes
 	// Outside is set when stack.version lies outside the table: the
 	// nearest known release is used and confidence drops.
-	Outside string
-	Note    string
+	Outside msg.Msg
+	Note    msg.Msg
 }
 
 // backendOf names the software backend an accelerator's vendor uses.
@@ -283,9 +283,9 @@ func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngi
 			share = k[1]
 		}
 		out.Kernel *= share
-		out.Note = fmt.Sprintf("%s %s (%s build) on %s: %.2fx the kernel efficiency of its CUDA release", fw, version, build, b, share)
+		out.Note = msg.New("%s %s (%s build) on %s: %.2fx the kernel efficiency of its CUDA release", fw, version, build, b, share)
 	} else {
-		out.Note = fmt.Sprintf("%s %s: %s", fw, version, rel.Note)
+		out.Note = msg.New("%s %s: %s", fw, version, rel.Note)
 	}
 	return out
 }
@@ -293,12 +293,12 @@ func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngi
 // pickRelease returns the release whose range holds the newest version the
 // constraint allows, that version, and a note when the constraint allows no
 // version the table covers.
-func pickRelease(e engine, constraint string) (engineRelease, string, string) {
+func pickRelease(e engine, constraint string) (engineRelease, string, msg.Msg) {
 	latest, _ := compat.ParseVersion(e.Latest)
 	first, _ := compat.ParseVersion(e.Releases[0].From)
 	cons, err := compat.ParseConstraint(constraint)
 	if err != nil || cons.Any() {
-		return releaseAt(e, latest), e.Latest, ""
+		return releaseAt(e, latest), e.Latest, msg.Msg{}
 	}
 	// The newest allowed series the table covers; else whether the
 	// constraint allows only newer or only older ones.
@@ -318,13 +318,13 @@ func pickRelease(e engine, constraint string) (engineRelease, string, string) {
 	}
 	switch {
 	case best == nil && beyond != nil:
-		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q is newer than the tables (%s is the latest known); assumed %s", constraint, e.Latest, e.Latest)
+		return releaseAt(e, latest), e.Latest, msg.New("stack.version %q is newer than the tables (%s is the latest known); assumed %s", constraint, e.Latest, e.Latest)
 	case best == nil:
-		return releaseAt(e, latest), e.Latest, fmt.Sprintf("stack.version %q allows no release the tables know; assumed %s", constraint, e.Latest)
+		return releaseAt(e, latest), e.Latest, msg.New("stack.version %q allows no release the tables know; assumed %s", constraint, e.Latest)
 	case best.Compare(first) < 0:
-		return e.Releases[0], first.String(), fmt.Sprintf("stack.version %q is older than the tables (from %s); assumed %s", constraint, e.Releases[0].From, first)
+		return e.Releases[0], first.String(), msg.New("stack.version %q is older than the tables (from %s); assumed %s", constraint, e.Releases[0].From, first)
 	}
-	return releaseAt(e, best), best.String(), ""
+	return releaseAt(e, best), best.String(), msg.Msg{}
 }
 
 func part(v compat.Version, i int) int {

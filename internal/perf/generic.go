@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -19,7 +20,7 @@ func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) er
 	f := c.factors(m)
 	dt, fell := dataTypeFor(a, g.Precision)
 	if fell {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s has no %s path: predicted in %s", a.ID, g.Precision, dt))
+		p.Assumptions = append(p.Assumptions, msg.New("%s has no %s path: predicted in %s", a.ID, g.Precision, dt))
 	}
 	roof := func(acc *catalog.Accelerator) (t, tc, tm float64) {
 		ff := m.archFor(acc.Architecture)
@@ -47,7 +48,7 @@ func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) er
 		tRef, _, _ := roof(ref)
 		if t > 0 && tRef > 0 {
 			t = t / tRef / ms.ItemsPerS
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("scaled from %.3g items/s measured on %s by the roofline ratio", ms.ItemsPerS, ref.ID))
+			p.Assumptions = append(p.Assumptions, msg.New("scaled from %.3g items/s measured on %s by the roofline ratio", ms.ItemsPerS, ref.ID))
 		} else {
 			// No FLOPs or bytes: scale by the geometric mean of the compute and bandwidth ratios.
 			d1, _ := dataTypeFor(ref, g.Precision)
@@ -55,7 +56,7 @@ func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) er
 			rb := ref.MemBandwidthGBps * m.archFor(ref.Architecture).BW / (a.MemBandwidthGBps * f.BW)
 			t = math.Sqrt(rc*rb) / ms.ItemsPerS
 			tc, tm = t, t
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("no flops_per_item or bytes_per_item: %.3g items/s on %s scaled by the geometric mean of the compute and bandwidth ratios", ms.ItemsPerS, ref.ID))
+			p.Assumptions = append(p.Assumptions, msg.New("no flops_per_item or bytes_per_item: %.3g items/s on %s scaled by the geometric mean of the compute and bandwidth ratios", ms.ItemsPerS, ref.ID))
 			p.Confidence = "low"
 		}
 	}
@@ -67,9 +68,9 @@ func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) er
 	p.MemoryPerGPUGB = g.MemoryGB
 	if g.MemoryGB > capGB {
 		p.Fits, p.Bottleneck = false, MemoryCapacity
-		p.Reason = fmt.Sprintf("the job needs %.0f GB per GPU; %s has %.0f GB", g.MemoryGB, a.ID, capGB)
-		p.Verdict = p.Reason + "."
-		p.Fix = "a GPU with more memory, or splitting each item"
+		p.Reason = msg.New("the job needs %.0f GB per GPU; %s has %.0f GB", g.MemoryGB, a.ID, capGB)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("a GPU with more memory, or splitting each item")
 		return nil
 	}
 	p.Fits = true
@@ -94,12 +95,12 @@ func predictGeneric(m *Params, spec *workload.Spec, c Cluster, p *Prediction) er
 		p.Bottleneck, p.Verdict, p.Fix = pipe.stage, pipe.verdict, pipe.fix
 	case tm > tc:
 		p.Bottleneck = MemoryBandwidth
-		p.Verdict = fmt.Sprintf("bandwidth-bound: %.2g bytes per item against %.2g FLOP (arithmetic intensity %.1f FLOP/byte, below this GPU's ridge point of %.0f).",
+		p.Verdict = msg.New("bandwidth-bound: %.2g bytes per item against %.2g FLOP (arithmetic intensity %.1f FLOP/byte, below this GPU's ridge point of %.0f).",
 			g.BytesPerItem, g.FLOPsPerItem, g.FLOPsPerItem/math.Max(g.BytesPerItem, 1), m.matmulFLOPS(a, f, dt)/(a.MemBandwidthGBps*1e9*f.BW))
-		p.Fix = "a GPU with more memory bandwidth, not more FLOPS, would speed it up"
+		p.Fix = msg.New("a GPU with more memory bandwidth, not more FLOPS, would speed it up")
 	default:
 		p.Bottleneck = Compute
-		p.Verdict = fmt.Sprintf("compute-bound in %s: more FLOPS per dollar is what matters.", dt)
+		p.Verdict = msg.New("compute-bound in %s: more FLOPS per dollar is what matters.", dt)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -91,7 +92,7 @@ type imageJob struct {
 	videoFrames int
 }
 
-func newImageJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (imageJob, error) {
+func newImageJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (imageJob, error) {
 	md, im := spec.Model, spec.Image
 	if md == nil || im == nil || md.ReferenceTokens <= 0 || md.ForwardGMACsPerSample <= 0 {
 		return imageJob{}, fmt.Errorf("perf: image-generation needs a diffusion model with forward_gmacs_per_sample and reference_tokens (a preset such as sdxl)")
@@ -105,7 +106,7 @@ func newImageJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	var fell bool
 	j.dt, fell = dataTypeFor(a, im.Precision)
 	if fell {
-		*notes = append(*notes, fmt.Sprintf("%s has no %s path: the denoiser is predicted in %s (image.precision)", a.ID, im.Precision, j.dt))
+		*notes = append(*notes, msg.New("%s has no %s path: the denoiser is predicted in %s (image.precision)", a.ID, im.Precision, j.dt))
 	}
 	j.attnDT, _ = dataTypeFor(a, workload.FP16)
 	if j.dt == catalog.FP32 || j.dt == catalog.TF32 {
@@ -340,7 +341,7 @@ const serviceHeadroom = 0.7
 func predictImage(m *Params, spec *workload.Spec, c Cluster, p *Prediction) error {
 	a := c.GPU
 	f := c.factors(m)
-	var notes []string
+	var notes []msg.Msg
 	j, err := newImageJob(spec, a, &notes)
 	if err != nil {
 		return err
@@ -350,9 +351,9 @@ func predictImage(m *Params, spec *workload.Spec, c Cluster, p *Prediction) erro
 	if j.cp > c.GPUs || c.GPUs%j.cp != 0 {
 		p.Fits = false
 		p.Bottleneck = Interconnect
-		p.Reason = fmt.Sprintf("parallelism.context %d does not divide the %d GPUs", j.cp, c.GPUs)
-		p.Verdict = p.Reason + "."
-		p.Fix = "use a GPU count that is a multiple of parallelism.context"
+		p.Reason = msg.New("parallelism.context %d does not divide the %d GPUs", j.cp, c.GPUs)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("use a GPU count that is a multiple of parallelism.context")
 		return nil
 	}
 	groups := c.GPUs / j.cp
@@ -367,12 +368,12 @@ func predictImage(m *Params, spec *workload.Spec, c Cluster, p *Prediction) erro
 	if mem.TotalGB > capGB {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
-		p.Reason = fmt.Sprintf("%s with its text encoders needs %.0f GB per GPU at batch %d, more than %.0f GB", j.md.Preset, mem.TotalGB, im.Batch, capGB)
+		p.Reason = msg.New("%s with its text encoders needs %.0f GB per GPU at batch %d, more than %.0f GB", j.md.Preset, mem.TotalGB, im.Batch, capGB)
 		if j.md.Preset == "" {
-			p.Reason = fmt.Sprintf("the model with its text encoders needs %.0f GB per GPU at batch %d, more than %.0f GB", mem.TotalGB, im.Batch, capGB)
+			p.Reason = msg.New("the model with its text encoders needs %.0f GB per GPU at batch %d, more than %.0f GB", mem.TotalGB, im.Batch, capGB)
 		}
-		p.Verdict = p.Reason + "."
-		p.Fix = "a smaller image.batch, fp8 or int8 weights, offloading the text encoders (they run once per request), or a GPU with more memory would fit"
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("a smaller image.batch, fp8 or int8 weights, offloading the text encoders (they run once per request), or a GPU with more memory would fit")
 		return nil
 	}
 	p.Fits = true
@@ -401,10 +402,10 @@ func predictImage(m *Params, spec *workload.Spec, c Cluster, p *Prediction) erro
 		p.Serving = imageService(j, call, groups, *rps, p)
 	}
 	p.Assumptions = append(p.Assumptions,
-		fmt.Sprintf("%.0f latent tokens per image; one denoiser pass %.0f GMAC per image (%.0f linear, %.0f attention)%s; VAE decode %.0f GMAC; text encoders %.0f GMAC per prompt",
+		msg.New("%.0f latent tokens per image; one denoiser pass %.0f GMAC per image (%.0f linear, %.0f attention)%s; VAE decode %.0f GMAC; text encoders %.0f GMAC per prompt",
 			j.tokens, j.linGMAC+j.attnGMAC, j.linGMAC, j.attnGMAC, guidanceNote(j.guide), j.vaeGMAC, j.textGMAC),
-		fmt.Sprintf("%s: %s; denoiser in %s, VAE in %s", j.fw, j.eng.note, j.dt, j.vaeDT),
-		fmt.Sprintf("each of %d GPU groups of %d runs its own pipeline calls of %d images: %.2f s per call (%.3f s text encoding, %d steps of %.3f s, %.3f s VAE decode)",
+		msg.New("%s: %s; denoiser in %s, VAE in %s", j.fw, j.eng.note, j.dt, j.vaeDT),
+		msg.New("each of %d GPU groups of %d runs its own pipeline calls of %d images: %.2f s per call (%.3f s text encoding, %d steps of %.3f s, %.3f s VAE decode)",
 			groups, j.cp, im.Batch, call.latencyS, call.textS, im.Steps, call.stepS, call.vaeS))
 	imageVerdict(j, call, p)
 	return nil
@@ -471,25 +472,25 @@ func imageVerdict(j imageJob, call imageCall, p *Prediction) {
 	}
 	t := terms[best]
 	p.Bottleneck = t.name
-	p.Verdict = fmt.Sprintf("%s take %.0f%% of each %.2f s pipeline call.", t.what, 100*t.s/call.latencyS, call.latencyS)
+	p.Verdict = msg.New("%s take %.0f%% of each %.2f s pipeline call.", t.what, 100*t.s/call.latencyS, call.latencyS)
 	switch t.name {
 	case Compute:
 		if call.attnS > call.linS {
-			p.Fix = "attention dominates at this resolution: fewer tokens (lower resolution or frames) or an engine with faster attention would help"
+			p.Fix = msg.New("attention dominates at this resolution: fewer tokens (lower resolution or frames) or an engine with faster attention would help")
 		} else if j.dt != catalog.FP8 && j.dt != catalog.INT8 && j.dt != catalog.FP4 {
-			p.Fix = "fp8 or int8 denoiser weights (TensorRT ModelOpt) or fewer steps would cut it"
+			p.Fix = msg.New("fp8 or int8 denoiser weights (TensorRT ModelOpt) or fewer steps would cut it")
 		} else {
-			p.Fix = "fewer steps (a distilled sampler) or a faster GPU would cut it"
+			p.Fix = msg.New("fewer steps (a distilled sampler) or a faster GPU would cut it")
 		}
 	case MemoryBandwidth:
 		if j.eng.compiled {
-			p.Fix = "a larger image.batch would reuse each weight read for more images"
+			p.Fix = msg.New("a larger image.batch would reuse each weight read for more images")
 		} else {
-			p.Fix = "a compiled engine (tensorrt, diffusers-compile) fuses the elementwise kernels into the GEMMs"
+			p.Fix = msg.New("a compiled engine (tensorrt, diffusers-compile) fuses the elementwise kernels into the GEMMs")
 		}
 	case Interconnect:
-		p.Fix = "fewer GPUs per image (parallelism.context) trades latency for throughput"
+		p.Fix = msg.New("fewer GPUs per image (parallelism.context) trades latency for throughput")
 	case CPU:
-		p.Fix = "a compiled engine (tensorrt, diffusers-compile) or a larger batch would hide the launches"
+		p.Fix = msg.New("a compiled engine (tensorrt, diffusers-compile) or a larger batch would hide the launches")
 	}
 }

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -35,7 +36,7 @@ func imagePredict(t testing.TB, spec *workload.Spec, gpu string, n int) Predicti
 	}
 	p, err := Predict(spec, c)
 	if err != nil || !p.Fits {
-		t.Fatalf("%s on %s: %v %s", spec.Model.Preset, gpu, err, p.Reason)
+		t.Fatalf("%s on %s: %v %s", spec.Model.Preset, gpu, err, p.Reason.String())
 	}
 	return p
 }
@@ -66,7 +67,7 @@ func TestImageGenProperties(t *testing.T) {
 				if p.MFU > 1 || p.MFU <= 0 {
 					t.Errorf("MFU %v", p.MFU)
 				}
-				j, _ := newImageJob(s, a, new([]string))
+				j, _ := newImageJob(s, a, new([]msg.Msg))
 				call := j.call(defaultParams, c, c.factors(defaultParams), 1)
 				peak := peakNominal(a, j.dt)
 				if *p.DurationHours*3600 < 1000*call.flops/peak*0.999 {
@@ -97,7 +98,7 @@ func TestImageGenProperties(t *testing.T) {
 				// At batch 4: at batch 1 a UNet's deepest GEMMs are so small
 				// (SD 1.5 at 16²: 256 rows) that guidance's doubled rows
 				// also raise their efficiency.
-				j1, _ := newImageJob(&noCFG, a, new([]string))
+				j1, _ := newImageJob(&noCFG, a, new([]msg.Msg))
 				c1 := j1.call(defaultParams, c, c.factors(defaultParams), 4)
 				c2 := j.call(defaultParams, c, c.factors(defaultParams), 4)
 				den2, den1 := c2.linS+c2.attnS, c1.linS+c1.attnS
@@ -178,7 +179,7 @@ func TestImageGenCacheShare(t *testing.T) {
 			prev, prevLat := 0.0, 0.0
 			for _, b := range []int{1, 2, 4, 8, 16} {
 				s := imageSpec(t, fmt.Sprintf("model: {preset: %s}\nimage: {images: 100, steps: 20, guidance: true, batch: %d}\nstack: {framework: diffusers}\n", preset, b))
-				j, _ := newImageJob(s, a, new([]string))
+				j, _ := newImageJob(s, a, new([]msg.Msg))
 				bytes := j.linGMAC * 1e9 / j.width() * float64(b) * j.guide * 2
 				sh := j.dramShare(defaultParams, a, bytes)
 				if !(sh > 0 && sh <= 1) || sh < prev {

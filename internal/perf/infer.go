@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 
@@ -58,7 +59,7 @@ type inferJob struct {
 	offloadGB float64
 }
 
-func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (inferJob, error) {
+func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (inferJob, error) {
 	m, inf := spec.Model, spec.Inference
 	if m == nil || inf == nil || m.Layers == 0 {
 		return inferJob{}, fmt.Errorf("perf: llm-inference needs a transformer model and an inference block")
@@ -79,7 +80,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 		a := inf.SpeculativeAcceptance
 		j.draft = k
 		j.yield = (1 - math.Pow(a, float64(k+1))) / (1 - a)
-		*notes = append(*notes, fmt.Sprintf("speculative decoding: %d draft token(s) per step accepted with chance %.2f each, %.2f tokens per sequence and step; a step verifies %d tokens per sequence and drafts with one extra layer per token", k, a, j.yield, k+1))
+		*notes = append(*notes, msg.New("speculative decoding: %d draft token(s) per step accepted with chance %.2f each, %.2f tokens per sequence and step; a step verifies %d tokens per sequence and drafts with one extra layer per token", k, a, j.yield, k+1))
 	}
 	if j.kvHeads == 0 {
 		j.kvHeads = j.heads
@@ -109,7 +110,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	var fell bool
 	j.dt, fell = dataTypeFor(a, inf.WeightPrecision)
 	if fell && inf.WeightPrecision != workload.INT4 {
-		*notes = append(*notes, fmt.Sprintf("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
+		*notes = append(*notes, msg.New("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
 	}
 	j.eng = resolveEngine(spec.Stack, a)
 	if j.eng.Static && j.rps == nil && !specGave(spec, "batching") {
@@ -119,10 +120,10 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	if j.eng.ReserveFull || j.batching == workload.BatchingStatic {
 		kv = "prompt + output, reserved at admission"
 	}
-	*notes = append(*notes, "serving engine "+j.eng.Note,
-		fmt.Sprintf("%s batching: the engine takes %.0f%% of GPU memory, holds at most %d sequences per replica, and sizes each sequence's KV cache at %s",
+	*notes = append(*notes, msg.New("serving engine %s", j.eng.Note),
+		msg.New("%s batching: the engine takes %.0f%% of GPU memory, holds at most %d sequences per replica, and sizes each sequence's KV cache at %s",
 			j.batching, j.eng.MemShare*100, j.eng.MaxBatch, kv))
-	if j.eng.Outside != "" {
+	if !j.eng.Outside.IsZero() {
 		*notes = append(*notes, j.eng.Outside)
 	}
 	return j, nil
@@ -729,7 +730,7 @@ func searchServing(m *Params, j *inferJob, c Cluster, f archFactors, par workloa
 		tps = []int{c.GPUs / par.Data} // data = replicas: the rest of the GPUs go to each replica
 	}
 	if par.Data > 0 && len(tps) == 1 && par.Data*tps[0] != c.GPUs {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("parallelism.data %d x %d GPUs per replica is not the cluster's %d GPUs: the cluster holds %d replicas", par.Data, tps[0], c.GPUs, c.GPUs/max(1, tps[0])))
+		p.Assumptions = append(p.Assumptions, msg.New("parallelism.data %d x %d GPUs per replica is not the cluster's %d GPUs: the cluster holds %d replicas", par.Data, tps[0], c.GPUs, c.GPUs/max(1, tps[0])))
 	}
 	lays := make([]layout, 0, len(tps))
 	for _, tp := range tps {
@@ -743,7 +744,7 @@ func searchServing(m *Params, j *inferJob, c Cluster, f archFactors, par workloa
 		lays = []layout{{tp: tp, pp: par.Pipeline}}
 	}
 	if par.Context > 1 {
-		p.Assumptions = append(p.Assumptions, "parallelism.context is not modelled for serving: each replica is predicted with tensor, pipeline and expert parallelism only")
+		p.Assumptions = append(p.Assumptions, msg.New("parallelism.context is not modelled for serving: each replica is predicted with tensor, pipeline and expert parallelism only"))
 		p.Confidence = lowerConfidence(p.Confidence)
 	}
 	better := func(a, b inferEval) bool { // is a better than b?
@@ -803,7 +804,7 @@ func searchServing(m *Params, j *inferJob, c Cluster, f archFactors, par workloa
 	if best.r.nodes() > 1 {
 		p.Confidence = lowerConfidence(p.Confidence) // the fabric's terms are not calibrated against measurements
 	}
-	if j.eng.Outside != "" {
+	if !j.eng.Outside.IsZero() {
 		p.Confidence = lowerConfidence(p.Confidence)
 	}
 	return best, true
@@ -858,23 +859,23 @@ func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	need := r.weightsGB + runtimeGB + workspaceGB + r.kvGBPerSeq
 	p.MemoryPerGPUGB = round(need, 1)
 	if g := e.lay.gpus(); g > c.GPUs || c.GPUs%max(1, g) != 0 {
-		p.Reason = fmt.Sprintf("the parallelism block asks for %d GPUs per replica, but the cluster has %d", g, c.GPUs)
-		p.Verdict = p.Reason + "."
-		p.Fix = "use a multiple of that many GPUs, or change parallelism.tensor"
+		p.Reason = msg.New("the parallelism block asks for %d GPUs per replica, but the cluster has %d", g, c.GPUs)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("use a multiple of that many GPUs, or change parallelism.tensor")
 		p.TTFTMs, p.TPOTMs = nil, nil
 		return
 	}
-	p.Reason = fmt.Sprintf("the weights alone take %.0f GB per GPU at tensor parallelism %d, with room for no sequence in %.0f GB (%.0f%% usable)",
+	p.Reason = msg.New("the weights alone take %.0f GB per GPU at tensor parallelism %d, with room for no sequence in %.0f GB (%.0f%% usable)",
 		r.weightsGB, e.tp, r.capGB, j.eng.MemShare*100)
-	p.Verdict = p.Reason + "."
-	var hints []string
+	p.Verdict = p.Reason.Stop()
+	var hints []msg.Msg
 	if need2 := j.n * j.wBytes / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
-		hints = append(hints, fmt.Sprintf("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
+		hints = append(hints, msg.New("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
 	}
 	if j.wBytes > 1 {
-		hints = append(hints, "fp8 or int4 weights halve or quarter the weight memory")
+		hints = append(hints, msg.New("fp8 or int4 weights halve or quarter the weight memory"))
 	}
-	hints = append(hints, "a GPU with more memory")
+	hints = append(hints, msg.New("a GPU with more memory"))
 	p.Fix = joinHints(hints)
 	p.TTFTMs, p.TPOTMs = nil, nil
 }
@@ -960,22 +961,22 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		p.DurationHours = ptr(j.requests * j.tokensPerRequest() / total / 3600)
 	}
 	p.Serving = s
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
+	p.Assumptions = append(p.Assumptions, msg.New("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
 	if j.attnDP {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
+		p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
 	}
 	if n := r.nodes(); n > 1 {
 		p.Assumptions = append(p.Assumptions, spanNote(r, c))
 	}
 	if r.offGB > 0 {
 		_, link := hostLink(c.GPU)
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%.1f GB of weights per GPU live in host memory (inference.offload_gb) and stream in over %s at %.0f GB/s: %.1f ms per decode step, beside the weights read from GPU memory", r.offGB, link, r.hostBW/1e9, r.offloadS()*1000))
+		p.Assumptions = append(p.Assumptions, msg.New("%.1f GB of weights per GPU live in host memory (inference.offload_gb) and stream in over %s at %.0f GB/s: %.1f ms per decode step, beside the weights read from GPU memory", r.offGB, link, r.hostBW/1e9, r.offloadS()*1000))
 	}
 	if j.rps != nil {
-		p.Assumptions = append(p.Assumptions, "under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)")
+		p.Assumptions = append(p.Assumptions, msg.New("under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)"))
 	}
 	if j.batching == workload.BatchingBurst {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))
+		p.Assumptions = append(p.Assumptions, msg.New("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))
 	}
 	p.Bottleneck, p.Verdict, p.Fix = inferVerdict(j, e, s.ReplicasNeeded)
 	if j.rps != nil && !e.sustainable && c.Offer != "" && c.GPUsPerNode > 0 {
@@ -983,11 +984,11 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		// recommend and cost would price.
 		need := max(s.ReplicasNeeded, int(math.Ceil(e.load*float64(e.replicas))))
 		if n := r.nodes(); n > 1 {
-			p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, need*n, need*n*c.GPUsPerNode, need)
+			p.Fix = msg.New("%s; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", p.Fix, c.Offer, need*n, need*n*c.GPUsPerNode, need)
 		} else {
 			perInstance := max(1, c.GPUsPerNode/e.tp)
 			inst := (need + perInstance - 1) / perInstance
-			p.Fix += fmt.Sprintf("; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", c.Offer, inst, inst*c.GPUsPerNode, inst*perInstance)
+			p.Fix = msg.New("%s; on whole instances of %s: %d instance(s), %d GPUs, %d replicas", p.Fix, c.Offer, inst, inst*c.GPUsPerNode, inst*perInstance)
 		}
 	}
 }
@@ -1020,16 +1021,16 @@ func FabricName(kind string) string {
 
 // spanNote says how a replica that spans nodes is laid out and what its
 // step pays for the links between them.
-func spanNote(r replica, c Cluster) string {
+func spanNote(r replica, c Cluster) msg.Msg {
 	n := r.nodes()
 	switch {
 	case r.pp > 1:
-		return fmt.Sprintf("a replica spans %d nodes: tensor parallelism %d inside each node and %d pipeline stages of at most %d of the %d layers; each decode step runs %d micro-batches through every stage, with a hop of %.0f µs plus the activations at %.1f GB/s per GPU over %s between stages",
+		return msg.New("a replica spans %d nodes: tensor parallelism %d inside each node and %d pipeline stages of at most %d of the %d layers; each decode step runs %d micro-batches through every stage, with a hop of %.0f µs plus the activations at %.1f GB/s per GPU over %s between stages",
 			n, r.tp, r.pp, int(math.Round(r.frac*float64(r.j.layers))), r.j.layers, r.pp, r.hopLat*1e6, r.hopBW/1e9, fabricName(c))
 	case r.tp > c.fastDomain():
-		return fmt.Sprintf("a replica spans %d nodes: experts split over %d GPUs with attention data-parallel; the experts' all-to-all runs at %.1f GB/s per GPU, part over %s", n, r.tp, r.a2a/1e9, fabricName(c))
+		return msg.New("a replica spans %d nodes: experts split over %d GPUs with attention data-parallel; the experts' all-to-all runs at %.1f GB/s per GPU, part over %s", n, r.tp, r.a2a/1e9, fabricName(c))
 	}
-	return fmt.Sprintf("a replica spans %d nodes of one NVLink domain of %d GPUs: tensor parallelism %d over NVLink, no fabric in the step", n, c.GPU.NVLinkDomain, r.tp)
+	return msg.New("a replica spans %d nodes of one NVLink domain of %d GPUs: tensor parallelism %d over NVLink, no fabric in the step", n, c.GPU.NVLinkDomain, r.tp)
 }
 
 // tokensPerRequest is what one request adds to the throughput's count:
@@ -1045,21 +1046,21 @@ func (j *inferJob) tokensPerRequest() float64 {
 func noSLO(s workload.SLO) bool { return s.TTFTMs == 0 && s.TPOTMs == 0 }
 
 // inferVerdict names the largest term of the operating point's decode step.
-func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string, string) {
+func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, msg.Msg, msg.Msg) {
 	if j.rps != nil && !e.sustainable {
 		// The same count the serving figures give (within the SLO where
 		// there is one), not a second estimate from the load alone.
 		need := max(replicasNeeded, int(math.Ceil(e.load*float64(e.replicas))))
-		return Compute, fmt.Sprintf("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
-			fmt.Sprintf("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
+		return Compute, msg.New("%.0f requests/s need %.0f%% of what this cluster can serve: queues grow without bound.", *j.rps, e.load*100),
+			msg.New("about %d replicas of tensor parallelism %d (%d GPUs) would keep up", need, e.tp, need*e.tp)
 	}
 	if j.output == 0 {
-		return Compute, fmt.Sprintf("prefill only (embedding or scoring): %.2f ms of batched compute per %.0f-token prompt (%.1f ms for one prompt alone).", e.r.pfWork*1000, j.prompt, e.tPrefill*1000),
-			"more FLOPS (or fp8 maths) would raise throughput; memory bandwidth matters little here"
+		return Compute, msg.New("prefill only (embedding or scoring): %.2f ms of batched compute per %.0f-token prompt (%.1f ms for one prompt alone).", e.r.pfWork*1000, j.prompt, e.tPrefill*1000),
+			msg.New("more FLOPS (or fp8 maths) would raise throughput; memory bandwidth matters little here")
 	}
 	if !noSLO(j.slo) && e.bSLO == 0 {
-		return Compute, fmt.Sprintf("no batch size meets the SLO: a single request already takes %.0f ms to its first token and %.1f ms per token.", e.ttft*1000, e.tpot*1000),
-			"more tensor parallelism, faster GPUs, or lower-precision weights would shorten each step"
+		return Compute, msg.New("no batch size meets the SLO: a single request already takes %.0f ms to its first token and %.1f ms per token.", e.ttft*1000, e.tpot*1000),
+			msg.New("more tensor parallelism, faster GPUs, or lower-precision weights would shorten each step")
 	}
 	r := e.r
 	terms := map[string]float64{MemoryBandwidth: e.tMem, Compute: e.tComp, Interconnect: e.tComm, CPU: e.tHost}
@@ -1071,25 +1072,25 @@ func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, string,
 	}
 	switch top {
 	case Interconnect:
-		return Interconnect, fmt.Sprintf("GPU-to-GPU collectives take %.0f%% of each decode step.", 100*e.tComm/e.tStep),
-			"fewer GPUs per replica (more replicas) or a faster GPU link would help"
+		return Interconnect, msg.New("GPU-to-GPU collectives take %.0f%% of each decode step.", 100*e.tComm/e.tStep),
+			msg.New("fewer GPUs per replica (more replicas) or a faster GPU link would help")
 	case CPU:
-		return CPU, fmt.Sprintf("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000),
-			"an engine with a lighter scheduler (CUDA graphs, asynchronous scheduling) or larger batches would amortise it"
+		return CPU, msg.New("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000),
+			msg.New("an engine with a lighter scheduler (CUDA graphs, asynchronous scheduling) or larger batches would amortise it")
 	case MemoryBandwidth:
 		if r.offGB > 0 && r.offloadS() >= e.tMem*0.999 {
 			_, link := hostLink(r.c.GPU)
-			return Interconnect, fmt.Sprintf("weights offloaded to host memory stream in over %s at every step: %.1f ms of each %.1f ms decode step.", link, r.offloadS()*1000, e.tStep*1000),
-				"a GPU with more memory, more GPUs per replica, or quantised weights would keep the weights in GPU memory"
+			return Interconnect, msg.New("weights offloaded to host memory stream in over %s at every step: %.1f ms of each %.1f ms decode step.", link, r.offloadS()*1000, e.tStep*1000),
+				msg.New("a GPU with more memory, more GPUs per replica, or quantised weights would keep the weights in GPU memory")
 		}
 		if e.bOp == r.bMem && r.bMem < j.eng.MaxBatch && (j.maxBatch == 0 || r.bMem < j.maxBatch) {
-			return MemoryCapacity, fmt.Sprintf("the KV cache limits the batch to %d sequences, so decode stays bound by memory bandwidth.", r.bMem),
-				"more GPU memory per replica, an fp8 KV cache, or quantised weights would allow larger batches and more throughput"
+			return MemoryCapacity, msg.New("the KV cache limits the batch to %d sequences, so decode stays bound by memory bandwidth.", r.bMem),
+				msg.New("more GPU memory per replica, an fp8 KV cache, or quantised weights would allow larger batches and more throughput")
 		}
-		return MemoryBandwidth, fmt.Sprintf("decode reads weights and KV cache at each step: %.1f ms of memory traffic against %.1f ms of maths.", e.tMem*1000, e.tComp*1000),
-			"larger batches (when the SLO allows), quantised weights or a GPU with more memory bandwidth would raise throughput"
+		return MemoryBandwidth, msg.New("decode reads weights and KV cache at each step: %.1f ms of memory traffic against %.1f ms of maths.", e.tMem*1000, e.tComp*1000),
+			msg.New("larger batches (when the SLO allows), quantised weights or a GPU with more memory bandwidth would raise throughput")
 	}
-	return Compute, fmt.Sprintf("compute-bound at batch %d: %.1f ms of maths per step against %.1f ms of memory traffic.", e.bOp, e.tComp*1000, e.tMem*1000), ""
+	return Compute, msg.New("compute-bound at batch %d: %.1f ms of maths per step against %.1f ms of memory traffic.", e.bOp, e.tComp*1000, e.tMem*1000), msg.Msg{}
 }
 
 // ServingCurve is one replica's continuous-batching behaviour, for the
@@ -1115,7 +1116,7 @@ func Curve(spec *workload.Spec, c Cluster) (ServingCurve, Prediction, error) {
 	if !p.Fits || spec.Kind != workload.KindLLMInference {
 		return ServingCurve{}, p, fmt.Errorf("perf: no serving curve: %s", p.Reason)
 	}
-	var notes []string
+	var notes []msg.Msg
 	m := defaultParams
 	j, err := newInferJob(spec, c.GPU, &notes)
 	if err != nil {

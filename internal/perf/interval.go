@@ -1,7 +1,7 @@
 package perf
 
 import (
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
 	"github.com/gpupick/gpupick/internal/workload"
@@ -18,7 +18,7 @@ type Interval struct {
 	// Widened is how much the regime's band was widened for the
 	// prediction's confidence (1 for high).
 	Widened float64 `json:"widened"`
-	Basis   string  `json:"basis"`
+	Basis   msg.Msg `json:"basis"`
 }
 
 // widening is how much wider than its regime's band a prediction of each
@@ -60,9 +60,9 @@ func applyInterval(m *Params, spec *workload.Spec, p *Prediction) {
 	lo := math.Exp(math.Max(q[0]*w, q[0]-math.Log(w)))
 	hi := math.Exp(math.Min(q[1]*w, q[1]+math.Log(w)))
 	iv := &Interval{Regime: reg, SpeedP10: round(lo, 3), SpeedP90: round(hi, 3), Widened: w,
-		Basis: fmt.Sprintf("80%% interval from the leave-one-source-out residuals of %s predictions (measured speed %.2f-%.2f times predicted)", reg, math.Exp(q[0]), math.Exp(q[1]))}
+		Basis: msg.New("80%% interval from the leave-one-source-out residuals of %s predictions (measured speed %.2f-%.2f times predicted)", reg, math.Exp(q[0]), math.Exp(q[1]))}
 	if w > 1 {
-		iv.Basis += fmt.Sprintf(", widened to %.2f-%.2f times for %s confidence", lo, hi, p.Confidence)
+		iv.Basis = msg.New("%s, widened to %.2f-%.2f times for %s confidence", iv.Basis, lo, hi, p.Confidence)
 	}
 	p.Interval = iv
 	d := throughputDigits(spec)

@@ -117,7 +117,7 @@ func TestPipelineNeverBeatsOneNode(t *testing.T) {
 			for _, pp := range []int{2, 4} {
 				two := mustPredict(t, cat, base+fmt.Sprintf("parallelism: {tensor: 8, pipeline: %d}\n", pp), gpu, 8*pp, pp)
 				if !one.Fits || !two.Fits {
-					t.Fatalf("%s on %s: %s / %s", preset, gpu, one.Reason, two.Reason)
+					t.Fatalf("%s on %s: %s / %s", preset, gpu, one.Reason.String(), two.Reason.String())
 				}
 				if two.Parallelism.Pipeline != pp || *two.TPOTMs < *one.TPOTMs || *two.TTFTMs < *one.TTFTMs {
 					t.Errorf("%s on %s: pipeline %d (%+v) gives %.2f ms per token, %.1f ms to the first, one node %.2f and %.1f",

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestMemoryMatchesMegatron(t *testing.T) {
 	a100, _ := cat.Accelerator("a100-80gb")
 	c, _ := NewCluster(a100, 8, 1, nil)
 	spec := mustSpec(t, "kind: llm-train\nmodel: {layers: 48, hidden: 6144, heads: 64, ffn_hidden: 24576, gated_mlp: false, vocab: 51200, tied_embeddings: true}\ntraining: {seq_len: 2048, global_batch: 4, tokens: 1e9, precision: fp16}\nstack: {framework: megatron}\n")
-	var notes []string
+	var notes []msg.Msg
 	j, err := newTrainJob(spec, a100, &notes)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestScalingIsSublinearAcrossNodes(t *testing.T) {
 	for _, g := range []int{8, 16, 32, 64} {
 		p := mustPredict(t, cat, y, "h100-sxm", g, 0)
 		if !p.Fits {
-			t.Fatalf("%d GPUs: %s", g, p.Reason)
+			t.Fatalf("%d GPUs: %s", g, p.Reason.String())
 		}
 		per := p.Throughput.Value / float64(g)
 		t.Logf("%d GPUs: %.0f tokens/s (%.0f per GPU), %s", g, p.Throughput.Value, per, describe(p))
@@ -139,7 +140,7 @@ func TestFP8OnlyWhereHardwareHasIt(t *testing.T) {
 			if math.Abs(ratio-1) > 0.01 {
 				t.Errorf("%s has no fp8: fp8 must run like bf16, got %.2fx", tc.gpu, ratio)
 			}
-			if !strings.Contains(strings.Join(f8.Assumptions, "\n"), "no fp8 path") {
+			if !strings.Contains(strings.Join(msg.Strings(f8.Assumptions), "\n"), "no fp8 path") {
 				t.Errorf("%s: the fallback from fp8 is not stated in the assumptions", tc.gpu)
 			}
 		}
@@ -152,8 +153,8 @@ func TestSeventyBFullFinetuneDoesNotFitOn24GB(t *testing.T) {
 	if p.Fits {
 		t.Fatalf("a 70B full fine-tune fits on one 24 GB GPU? %+v", p.Memory)
 	}
-	if p.Bottleneck != MemoryCapacity || !strings.Contains(p.Reason, "GB per GPU") || p.Fix == "" {
-		t.Errorf("want a memory-capacity verdict that says by how much and what would fit; got %q / %q", p.Reason, p.Fix)
+	if p.Bottleneck != MemoryCapacity || !strings.Contains(p.Reason.String(), "GB per GPU") || p.Fix.String() == "" {
+		t.Errorf("want a memory-capacity verdict that says by how much and what would fit; got %q / %q", p.Reason.String(), p.Fix.String())
 	}
 	if p.MemoryPerGPUGB < 24 {
 		t.Errorf("memory per GPU %.0f GB is below the 24 GB it does not fit in", p.MemoryPerGPUGB)
@@ -161,7 +162,7 @@ func TestSeventyBFullFinetuneDoesNotFitOn24GB(t *testing.T) {
 	// QLoRA of the same model fits on two 80 GB GPUs.
 	q := mustPredict(t, cat, "kind: llm-finetune\nmodel: {preset: llama-3-70b}\ntraining: {method: qlora, seq_len: 2048, global_batch: 16, tokens: 1e8}\n", "a100-80gb", 2, 1)
 	if !q.Fits {
-		t.Errorf("QLoRA 70B should fit on 2 x A100 80GB: %s", q.Reason)
+		t.Errorf("QLoRA 70B should fit on 2 x A100 80GB: %s", q.Reason.String())
 	}
 }
 
@@ -210,8 +211,8 @@ func TestStorageStarvesCNN(t *testing.T) {
 	if p.Bottleneck != Storage || p.Utilization >= 0.97 {
 		t.Fatalf("8 H100 reading ImageNet-size JPEGs from object storage should starve: %s, utilisation %.2f", p.Bottleneck, p.Utilization)
 	}
-	if !strings.Contains(p.Fix, "GB/s") {
-		t.Errorf("the fix should say what storage speed would keep the GPUs busy: %q", p.Fix)
+	if !strings.Contains(p.Fix.String(), "GB/s") {
+		t.Errorf("the fix should say what storage speed would keep the GPUs busy: %q", p.Fix.String())
 	}
 	y2 := strings.Replace(y, "storage: object", "storage: object, cpu_ms_per_sample: 20", 1)
 	p2 := mustPredict(t, cat, strings.Replace(y2, "storage: object", "storage_gb_s: 100, storage: object", 1), "h100-sxm", 8, 1)

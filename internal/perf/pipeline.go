@@ -1,8 +1,7 @@
 package perf
 
 import (
-	"fmt"
-
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -11,9 +10,9 @@ import (
 type pipeline struct {
 	utilization float64 // GPU busy fraction once the slowest feeding stage is counted
 	stage       string  // the limiting stage when utilization < 1
-	verdict     string
-	fix         string
-	storage     string  // the storage the job reads from
+	verdict     msg.Msg
+	fix         msg.Msg
+	storage     msg.Msg // the storage the job reads from
 	storageGBps float64 // its throughput for the whole cluster
 	needGBps    float64
 }
@@ -31,7 +30,7 @@ func balance(spec *workload.Spec, c Cluster, samplesS, bytesS float64) pipeline 
 		if u := p.storageGBps * 1e9 / bytesS; u < util {
 			util = u
 			p.stage = Storage
-			p.verdict = fmt.Sprintf("%s reads %.1f GB/s but the GPUs could consume %.1f GB/s: they wait for data %.0f%% of the time.",
+			p.verdict = msg.New("%s reads %.1f GB/s but the GPUs could consume %.1f GB/s: they wait for data %.0f%% of the time.",
 				kind, p.storageGBps, bytesS/1e9, 100*(1-u))
 			p.fix = storageFix(spec, c, bytesS)
 		}
@@ -46,9 +45,9 @@ func balance(spec *workload.Spec, c Cluster, samplesS, bytesS float64) pipeline 
 		if u := capacity / samplesS; u < util {
 			util = u
 			p.stage = CPU
-			p.verdict = fmt.Sprintf("CPU preprocessing (%.1f ms per sample on %d vCPUs) delivers %.0f samples/s against %.0f the GPUs could take.",
+			p.verdict = msg.New("CPU preprocessing (%.1f ms per sample on %d vCPUs) delivers %.0f samples/s against %.0f the GPUs could take.",
 				ms, int(workers), capacity, samplesS)
-			p.fix = fmt.Sprintf("%d vCPUs per node (or GPU-side decoding such as DALI) would keep the GPUs busy", int(samplesS*ms/1000/float64(c.Nodes))+c.GPUsPerNode+1)
+			p.fix = msg.New("%d vCPUs per node (or GPU-side decoding such as DALI) would keep the GPUs busy", int(samplesS*ms/1000/float64(c.Nodes))+c.GPUsPerNode+1)
 		}
 	}
 	p.utilization = util
@@ -57,34 +56,34 @@ func balance(spec *workload.Spec, c Cluster, samplesS, bytesS float64) pipeline 
 
 // storageFor picks the storage the job reads from and its read throughput
 // per node, GB/s.
-func storageFor(spec *workload.Spec, c Cluster) (string, float64) {
+func storageFor(spec *workload.Spec, c Cluster) (msg.Msg, float64) {
 	if spec.Data.StorageGBps > 0 {
-		return fmt.Sprintf("%s storage (measured)", spec.Data.Storage), spec.Data.StorageGBps
+		return msg.New("%s storage (measured)", spec.Data.Storage), spec.Data.StorageGBps
 	}
 	object := min(defaultObjectGBps, c.NetworkGbps/8*0.6)
 	switch spec.Data.Storage {
 	case workload.StorageLocalNVMe:
 		if c.NVMeReadGBps > 0 {
-			return "local NVMe", c.NVMeReadGBps
+			return msg.New("local NVMe"), c.NVMeReadGBps
 		}
-		return "block storage (the offer has no local NVMe)", c.BlockGBps
+		return msg.New("block storage (the offer has no local NVMe)"), c.BlockGBps
 	case workload.StorageBlock:
-		return "block storage", c.BlockGBps
+		return msg.New("block storage"), c.BlockGBps
 	case workload.StorageObject:
-		return "object storage", object
+		return msg.New("object storage"), object
 	}
 	// auto: local NVMe when the dataset fits on it (staged once), else
 	// streamed from object storage.
 	if c.NVMeReadGBps > 0 && spec.Data.DatasetGB <= c.NVMeTB*1000*0.9*float64(c.Nodes) {
-		return "local NVMe", c.NVMeReadGBps
+		return msg.New("local NVMe"), c.NVMeReadGBps
 	}
-	return "object storage", object
+	return msg.New("object storage"), object
 }
 
-func storageFix(spec *workload.Spec, c Cluster, bytesS float64) string {
+func storageFix(spec *workload.Spec, c Cluster, bytesS float64) msg.Msg {
 	need := bytesS / 1e9 / float64(c.Nodes)
 	if c.NVMeReadGBps >= need {
-		return fmt.Sprintf("staging the dataset on local NVMe (%.1f GB/s per node) would keep the GPUs busy", c.NVMeReadGBps)
+		return msg.New("staging the dataset on local NVMe (%.1f GB/s per node) would keep the GPUs busy", c.NVMeReadGBps)
 	}
-	return fmt.Sprintf("storage reading %.1f GB/s per node (local NVMe RAID, a parallel file system, or caching the dataset in RAM) would keep the GPUs busy", need)
+	return msg.New("storage reading %.1f GB/s per node (local NVMe RAID, a parallel file system, or caching the dataset in RAM) would keep the GPUs busy", need)
 }

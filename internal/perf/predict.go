@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
@@ -116,7 +117,7 @@ type Prediction struct {
 	Nodes          int         `json:"nodes"`
 	Offer          string      `json:"offer,omitempty"`
 	Fits           bool        `json:"fits"`
-	Reason         string      `json:"reason,omitempty"`
+	Reason         msg.Msg     `json:"reason,omitzero"`
 	MemoryPerGPUGB float64     `json:"memory_per_gpu_gb"`
 	Parallelism    Parallelism `json:"parallelism"`
 	Throughput     Quantity    `json:"throughput"`
@@ -154,10 +155,10 @@ type Prediction struct {
 	Efficiency float64 `json:"efficiency"`
 	// Verdict is one sentence on the bottleneck (or on why it does not
 	// fit); Fix says what would change it.
-	Verdict     string   `json:"verdict"`
-	Fix         string   `json:"fix,omitempty"`
-	Confidence  string   `json:"confidence"`
-	Assumptions []string `json:"assumptions"`
+	Verdict     msg.Msg   `json:"verdict"`
+	Fix         msg.Msg   `json:"fix,omitzero"`
+	Confidence  string    `json:"confidence"`
+	Assumptions []msg.Msg `json:"assumptions"`
 	// Evidence is the published measurements nearest to this job (see
 	// NearestEvidence); predict fills it, the ranking's predictions leave
 	// it empty (recommend's answer carries it for #1 and the runner-up).
@@ -180,16 +181,16 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 	p.Assumptions = append(p.Assumptions, c.Assumed...)
 	for _, d := range spec.Defaults {
 		if performanceField(d.Field) {
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %s: %s", d.Field, d.Value, d.Why))
+			p.Assumptions = append(p.Assumptions, msg.New("%s = %s: %s", d.Field, d.Value, d.Why))
 		}
 	}
 	if peakNominal(c.GPU, catalog.FP32) == 0 && peakNominal(c.GPU, catalog.BF16) == 0 && peakNominal(c.GPU, catalog.FP16) == 0 {
 		p.Fits = false
 		p.Bottleneck = Compute
-		p.Reason = fmt.Sprintf("the catalog has no compute rates for %s, so no prediction can be made", c.GPU.ID)
-		p.Verdict = p.Reason + "."
-		p.Fix = "add its dense TFLOPS to accelerators.csv (--catalog DIR), or measure it with gpupick probe"
-		p.Assumptions = []string{}
+		p.Reason = msg.New("the catalog has no compute rates for %s, so no prediction can be made", c.GPU.ID)
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("add its dense TFLOPS to accelerators.csv (--catalog DIR), or measure it with gpupick probe")
+		p.Assumptions = []msg.Msg{}
 		return p, nil
 	}
 	var err error
@@ -212,7 +213,7 @@ func PredictWith(m *Params, spec *workload.Spec, c Cluster) (Prediction, error) 
 		applyInterval(m, spec, &p)
 	}
 	if p.Assumptions == nil {
-		p.Assumptions = []string{}
+		p.Assumptions = []msg.Msg{}
 	}
 	return p, err
 }

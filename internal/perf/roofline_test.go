@@ -72,7 +72,7 @@ func TestStepsBetweenRooflineAndAMultiple(t *testing.T) {
 				t.Errorf("%s: batch %d, TPOT %.3g ms below its roofline %.3g ms", where("decode"), p.Serving.Batch, tpot*1000, floor*1000)
 			}
 			if limit := decodeRoofMult*roof + decodeRoofPlusS; tpot > limit {
-				t.Errorf("%s: batch %d, TPOT %.3g ms over %.1f x its roofline %.3g ms + %.0f ms (%s)", where("decode"), p.Serving.Batch, tpot*1000, decodeRoofMult, roof*1000, decodeRoofPlusS*1000, p.Verdict)
+				t.Errorf("%s: batch %d, TPOT %.3g ms over %.1f x its roofline %.3g ms + %.0f ms (%s)", where("decode"), p.Serving.Batch, tpot*1000, decodeRoofMult, roof*1000, decodeRoofPlusS*1000, p.Verdict.String())
 			}
 			bd := p.Breakdown
 			top, topV := "", 0.0
@@ -114,7 +114,7 @@ func TestStepsBetweenRooflineAndAMultiple(t *testing.T) {
 		}
 		if p.Fits {
 			if p.MFU > 1 || p.MFU < 1/trainRoofMult {
-				t.Errorf("%s: MFU %.3f: the step is faster than its roofline or more than %.0f x slower (%s)", where("train"), p.MFU, trainRoofMult, p.Verdict)
+				t.Errorf("%s: MFU %.3f: the step is faster than its roofline or more than %.0f x slower (%s)", where("train"), p.MFU, trainRoofMult, p.Verdict.String())
 			}
 		}
 	}
@@ -160,7 +160,7 @@ func TestTrainingAtThousandsOfGPUs(t *testing.T) {
 		y := fmt.Sprintf("kind: llm-train\nmodel: {preset: llama-3-70b}\ntraining: {seq_len: 4096, global_batch: %d, tokens: 1e11, precision: bf16}\nparallelism: {tensor: 8, sharding: fsdp}\nstack: {framework: torchtitan}\n", g/8*4)
 		p := mustPredict(t, cat, y, "h100-sxm", g, g/8)
 		if !p.Fits {
-			t.Fatalf("%d GPUs: %s", g, p.Reason)
+			t.Fatalf("%d GPUs: %s", g, p.Reason.String())
 		}
 		per := p.Throughput.Value / float64(g)
 		share := p.Breakdown.CommTotalS / p.StepTimeS

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 func hasNote(p Prediction, sub string) bool {
-	return strings.Contains(strings.Join(p.Assumptions, "\n"), sub)
+	return strings.Contains(strings.Join(msg.Strings(p.Assumptions), "\n"), sub)
 }
 
 // TestEngineVersions: the release a stack.version allows decides the
@@ -31,18 +32,18 @@ func TestEngineVersions(t *testing.T) {
 		t.Errorf("engines %q and %q: a range picks its newest known release", v06.Serving.Engine, open.Serving.Engine)
 	}
 	if open.Confidence != "high" || hasNote(open, "outside") || hasNote(open, "newer than the tables") {
-		t.Errorf(">=0.6 is covered by the tables: confidence %s, %v", open.Confidence, open.Assumptions)
+		t.Errorf(">=0.6 is covered by the tables: confidence %s, %v", open.Confidence, msg.Strings(open.Assumptions))
 	}
 	future := at(">=5.0")
 	if !(hasNote(future, "newer than the tables") || hasNote(future, "allows no release")) || future.Confidence != "medium" {
-		t.Errorf("vLLM 5.0: want the nearest release, a note and medium confidence; got %s %v", future.Confidence, future.Assumptions)
+		t.Errorf("vLLM 5.0: want the nearest release, a note and medium confidence; got %s %v", future.Confidence, msg.Strings(future.Assumptions))
 	}
 	if w := future.Interval.SpeedP90 / future.Interval.SpeedP10; w <= open.Interval.SpeedP90/open.Interval.SpeedP10 {
 		t.Errorf("an untabled version must widen the interval: %.2f vs %.2f", w, open.Interval.SpeedP90/open.Interval.SpeedP10)
 	}
 	ancient := at("<0.1")
 	if !hasNote(ancient, "older than the tables") && !hasNote(ancient, "allows no release") {
-		t.Errorf("vLLM <0.1: the assumption must say the table has no such release: %v", ancient.Assumptions)
+		t.Errorf("vLLM <0.1: the assumption must say the table has no such release: %v", msg.Strings(ancient.Assumptions))
 	}
 }
 
@@ -53,7 +54,7 @@ func TestPrecisionFallbackIsStated(t *testing.T) {
 	y := "kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {seq_len: 4096, global_batch: 64, tokens: 1e10, precision: fp4}\nstack: {framework: megatron}\n"
 	h := mustPredict(t, cat, y, "h100-sxm", 8, 1)
 	if !hasNote(h, "has no fp4 path: predicted in fp8") {
-		t.Errorf("fp4 training on H100 must fall back to fp8 and say so: %v", h.Assumptions)
+		t.Errorf("fp4 training on H100 must fall back to fp8 and say so: %v", msg.Strings(h.Assumptions))
 	}
 	b := mustPredict(t, cat, y, "b200", 8, 1)
 	if hasNote(b, "no fp4 path") {
@@ -135,7 +136,7 @@ func TestParallelismBlockIsFollowed(t *testing.T) {
 		t.Errorf("layout %+v does not follow the block", pl)
 	}
 	if !hasNote(p, "as the parallelism block gives it") {
-		t.Errorf("the assumptions must say the layout was given: %v", p.Assumptions)
+		t.Errorf("the assumptions must say the layout was given: %v", msg.Strings(p.Assumptions))
 	}
 }
 
@@ -144,7 +145,7 @@ func TestMoELayoutUsesExperts(t *testing.T) {
 	cat := embedded(t)
 	p := mustPredict(t, cat, "kind: llm-train\nmodel: {preset: qwen3-30b-a3b}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nstack: {framework: megatron}\n", "h100-sxm", 16, 2)
 	if !p.Fits || p.Parallelism.Expert < 2 {
-		t.Errorf("an MoE on 16 GPUs should use expert parallelism: %+v (%s)", p.Parallelism, p.Reason)
+		t.Errorf("an MoE on 16 GPUs should use expert parallelism: %+v (%s)", p.Parallelism, p.Reason.String())
 	}
 	dense := mustPredict(t, cat, "kind: llm-train\nmodel: {layers: 48, hidden: 2048, heads: 32, kv_heads: 4, head_dim: 128, ffn_hidden: 6144, vocab: 151936}\ntraining: {seq_len: 4096, global_batch: 256, tokens: 1e10, precision: bf16}\nstack: {framework: megatron}\n", "h100-sxm", 16, 2)
 	if p.MFU >= dense.MFU {
@@ -183,7 +184,7 @@ func TestPowerCapIsAnAttribute(t *testing.T) {
 		t.Errorf("500 W of 700 W: throughput ratio %.2f, want somewhat slower", r)
 	}
 	if !hasNote(capped, "capped at 500 W") {
-		t.Errorf("the cap must be stated: %v", capped.Assumptions)
+		t.Errorf("the cap must be stated: %v", msg.Strings(capped.Assumptions))
 	}
 }
 
@@ -249,7 +250,7 @@ func TestPhysicsProperties(t *testing.T) {
 		if p.Utilization > 1 || p.Utilization <= 0 {
 			t.Errorf("%s utilisation %.3f outside (0, 1]", where, p.Utilization)
 		}
-		if p.Bottleneck == "" || p.Verdict == "" {
+		if p.Bottleneck == "" || p.Verdict.String() == "" {
 			t.Errorf("%s no bottleneck or verdict", where)
 		}
 		if p.Throughput.P10 == nil || !(*p.Throughput.P10 <= p.Throughput.Value && p.Throughput.Value <= *p.Throughput.P90) {
@@ -299,7 +300,7 @@ func TestBottleneckIsTheLargestTerm(t *testing.T) {
 	} {
 		p := mustPredict(t, cat, tc.y, tc.gpu, 8, 1)
 		if !p.Fits {
-			t.Fatalf("%s: %s", tc.y, p.Reason)
+			t.Fatalf("%s: %s", tc.y, p.Reason.String())
 		}
 		bd := p.Breakdown
 		terms := map[string]float64{Compute: bd.ComputeS, MemoryBandwidth: bd.MemoryS, Interconnect: bd.CommExposedS, CPU: bd.OverheadS}
@@ -361,7 +362,7 @@ func TestGlobalBatchIsKeptOrSaid(t *testing.T) {
 	for _, gpus := range []int{1, 2, 3, 4, 6, 8} {
 		p := mustPredict(t, cat, y, "h100-sxm", gpus, 1)
 		if !p.Fits {
-			t.Fatalf("%d GPUs: %s", gpus, p.Reason)
+			t.Fatalf("%d GPUs: %s", gpus, p.Reason.String())
 		}
 		pl := p.Parallelism
 		ran := pl.MicroBatch * pl.Data * pl.GradAccumulation

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
@@ -103,7 +104,7 @@ type trainEval struct {
 	matmulEff              float64
 }
 
-func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (trainJob, error) {
+func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (trainJob, error) {
 	m, tr := spec.Model, spec.Training
 	if m == nil || tr == nil || m.Layers == 0 || m.Hidden == 0 {
 		return trainJob{}, fmt.Errorf("perf: %s needs a transformer model with layers and hidden", spec.Kind)
@@ -158,7 +159,7 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	var fell bool
 	j.dt, fell = dataTypeFor(a, tr.Precision)
 	if fell {
-		*notes = append(*notes, fmt.Sprintf("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, j.dt))
+		*notes = append(*notes, msg.New("%s has no %s path: predicted in %s (training.precision)", a.ID, tr.Precision, j.dt))
 	}
 	j.attnDT = j.dt
 	if j.dt == catalog.FP8 || j.dt == catalog.FP4 {
@@ -174,7 +175,7 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]string) (
 	if j.fused {
 		fusion = "fused elementwise kernels"
 	}
-	*notes = append(*notes, fmt.Sprintf("software stack %s: %s, %s, %.2fx the scheduling speed of tuned Megatron-Core (%s)",
+	*notes = append(*notes, msg.New("software stack %s: %s, %s, %.2fx the scheduling speed of tuned Megatron-Core (%s)",
 		j.framework, attn, fusion, j.stack.Speed, j.stack.Note))
 	return j, nil
 }
@@ -687,12 +688,12 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 	if tried == 0 {
 		p.Fits = false
 		p.Bottleneck = MemoryCapacity
-		p.Reason = fmt.Sprintf("no parallel layout exists for %d GPUs with a global batch of %d sequences (each data-parallel replica needs at least one)", c.GPUs, j.globalBatch)
+		p.Reason = msg.New("no parallel layout exists for %d GPUs with a global batch of %d sequences (each data-parallel replica needs at least one)", c.GPUs, j.globalBatch)
 		if fixedLayout(j.fixed) {
-			p.Reason = fmt.Sprintf("the parallelism block (%s) does not fit %d GPUs with a global batch of %d sequences", describeFixed(j.fixed), c.GPUs, j.globalBatch)
+			p.Reason = msg.New("the parallelism block (%s) does not fit %d GPUs with a global batch of %d sequences", describeFixed(j.fixed), c.GPUs, j.globalBatch)
 		}
-		p.Verdict = p.Reason + "."
-		p.Fix = "raise training.global_batch, use fewer GPUs, or change the parallelism block"
+		p.Verdict = p.Reason.Stop()
+		p.Fix = msg.New("raise training.global_batch, use fewer GPUs, or change the parallelism block")
 		return nil
 	}
 	p.Parallelism = Parallelism{Data: best.cfg.dp, Tensor: best.cfg.tp, Pipeline: best.cfg.pp, Context: best.cfg.cp,
@@ -710,9 +711,9 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 		if fixedLayout(j.fixed) {
 			what = "with the given parallelism"
 		}
-		p.Reason = fmt.Sprintf("needs %.0f GB per GPU %s (%s) but %s has %.0f GB",
+		p.Reason = msg.New("needs %.0f GB per GPU %s (%s) but %s has %.0f GB",
 			best.mem.TotalGB, what, describeLayout(best.cfg), c.GPU.ID, best.mem.CapacityGB)
-		p.Verdict = p.Reason + "."
+		p.Verdict = p.Reason.Stop()
 		p.Fix = fitHint(m, j, c, f)
 		return nil
 	}
@@ -721,7 +722,7 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 	// global batch when it divides, else the next multiple, which is said.
 	ran := best.cfg.micro * best.cfg.dp * best.cfg.accum
 	if ran != j.globalBatch {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("training.global_batch %d is not a multiple of data parallel %d x micro-batch %d: each step runs %d sequences (%d x %d x %d accumulation steps); keep %d with a GPU count that divides it, or set global_batch to %d",
+		p.Assumptions = append(p.Assumptions, msg.New("training.global_batch %d is not a multiple of data parallel %d x micro-batch %d: each step runs %d sequences (%d x %d x %d accumulation steps); keep %d with a GPU count that divides it, or set global_batch to %d",
 			j.globalBatch, best.cfg.dp, best.cfg.micro, ran, best.cfg.dp, best.cfg.micro, best.cfg.accum, j.globalBatch, ran))
 		p.Parallelism.GlobalBatch = ran
 	}
@@ -732,22 +733,22 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 	p.MFU = round(best.modelFLOPsPerToken*tokS/(float64(c.GPUs)*peakNominal(c.GPU, j.dt)), 3)
 	p.Breakdown = Breakdown{ComputeS: round(best.computeS, 4), CommExposedS: round(best.commExposedS, 4),
 		CommTotalS: round(best.commTotalS, 4), BubbleS: round(best.bubbleS+best.imbalanceS, 4), CommLink: best.link}
-	how := fmt.Sprintf("parallel layout chosen from %d evaluated", tried)
+	how := msg.New("parallel layout chosen from %d evaluated", tried)
 	if fixedLayout(j.fixed) {
-		how = "parallel layout as the parallelism block gives it"
+		how = msg.New("parallel layout as the parallelism block gives it")
 	}
-	p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s: %s", how, describeLayout(best.cfg)))
+	p.Assumptions = append(p.Assumptions, msg.New("%s: %s", how, describeLayout(best.cfg)))
 	if best.cfg.pp > 1 {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("pipeline: whole layers per stage, the embedding on the first and the output head and loss on the last; stage imbalance %.2f s and bubbles %.2f s of each %.2f s step",
+		p.Assumptions = append(p.Assumptions, msg.New("pipeline: whole layers per stage, the embedding on the first and the output head and loss on the last; stage imbalance %.2f s and bubbles %.2f s of each %.2f s step",
 			best.imbalanceS, best.bubbleS, best.stepS))
 	}
 	if j.experts > 0 {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("mixture of experts: %.1fB of %.1fB parameters active per token; %d experts per GPU, %.0f tokens per expert per micro-batch in grouped GEMMs",
+		p.Assumptions = append(p.Assumptions, msg.New("mixture of experts: %.1fB of %.1fB parameters active per token; %d experts per GPU, %.0f tokens per expert per micro-batch in grouped GEMMs",
 			(j.denseParams+j.activeExpert+j.embedParams)/1e9, j.n/1e9, j.experts/max(1, best.cfg.ep),
 			float64(best.cfg.micro*j.seq)/float64(best.cfg.cp)*float64(j.active*best.cfg.ep)/float64(j.experts)))
 	}
 	if c.GPU.PowerCapWatts > 0 {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s is capped at %.0f W of its %.0f W: tensor clocks at %.0f%% of full power",
+		p.Assumptions = append(p.Assumptions, msg.New("%s is capped at %.0f W of its %.0f W: tensor clocks at %.0f%% of full power",
 			c.GPU.ID, c.GPU.PowerCapWatts, c.GPU.TDPWatts, 100*powerDerate(c.GPU)))
 	}
 	// The data pipeline can only slow the GPUs down.
@@ -786,25 +787,27 @@ func describeFixed(f workload.Parallelism) string {
 	return strings.Join(parts, ", ")
 }
 
-func describeLayout(cfg trainConfig) string {
-	s := fmt.Sprintf("data %d x tensor %d x pipeline %d", cfg.dp, cfg.tp, cfg.pp)
-	if cfg.vp > 1 {
-		s += fmt.Sprintf(" (%d chunks per stage, interleaved)", cfg.vp)
+// describeLayout is a training layout in words: each optional part holds
+// the rest of the description as its last argument.
+func describeLayout(cfg trainConfig) msg.Msg {
+	s := msg.New(", micro-batch %d x %d accumulation steps, sharding %s, activation checkpointing %s",
+		cfg.micro, cfg.accum, cfg.shard, cfg.rc)
+	if cfg.ep > 1 {
+		s = msg.New(", expert %d%s", cfg.ep, s)
 	}
 	if cfg.cp > 1 {
-		s += fmt.Sprintf(" x context %d", cfg.cp)
+		s = msg.New(" x context %d%s", cfg.cp, s)
 	}
-	if cfg.ep > 1 {
-		s += fmt.Sprintf(", expert %d", cfg.ep)
+	if cfg.vp > 1 {
+		s = msg.New(" (%d chunks per stage, interleaved)%s", cfg.vp, s)
 	}
-	return s + fmt.Sprintf(", micro-batch %d x %d accumulation steps, sharding %s, activation checkpointing %s",
-		cfg.micro, cfg.accum, cfg.shard, cfg.rc)
+	return msg.New("data %d x tensor %d x pipeline %d%s", cfg.dp, cfg.tp, cfg.pp, s)
 }
 
 // fitHint finds what would make a training job fit: more GPUs of the same
 // kind, or a lighter method.
-func fitHint(m *Params, j trainJob, c Cluster, f archFactors) string {
-	var hints []string
+func fitHint(m *Params, j trainJob, c Cluster, f archFactors) msg.Msg {
+	var hints []msg.Msg
 	if !fixedLayout(j.fixed) && !c.Brief {
 		for _, mult := range []int{2, 4, 8, 16, 32, 64} {
 			g := c.GPUs * mult
@@ -819,51 +822,49 @@ func fitHint(m *Params, j trainJob, c Cluster, f archFactors) string {
 				c2.FabricGbps, c2.FabricKind = fabricGuess(c.GPU, c.GPUsPerNode)
 			}
 			if _, ok, _ := j.search(m, c2, f); ok {
-				hints = append(hints, fmt.Sprintf("%d GPUs of this kind fit it", g))
+				hints = append(hints, msg.New("%d GPUs of this kind fit it", g))
 				break
 			}
 		}
 	} else {
-		hints = append(hints, "a parallelism block with more tensor or pipeline parallelism (or none, to let gpupick choose)")
+		hints = append(hints, msg.New("a parallelism block with more tensor or pipeline parallelism (or none, to let gpupick choose)"))
 	}
 	if j.method == workload.MethodFull {
-		hints = append(hints, "LoRA or QLoRA fine-tuning keeps the frozen weights without optimizer state (2 or 0.56 bytes per parameter instead of 16)")
+		hints = append(hints, msg.New("LoRA or QLoRA fine-tuning keeps the frozen weights without optimizer state (2 or 0.56 bytes per parameter instead of 16)"))
 	} else if j.method == workload.MethodLoRA {
-		hints = append(hints, "QLoRA stores the frozen weights in 4 bits")
+		hints = append(hints, msg.New("QLoRA stores the frozen weights in 4 bits"))
 	}
 	if j.recompute == workload.CheckpointNone || j.recompute == workload.CheckpointSelective {
-		hints = append(hints, "full activation checkpointing cuts activation memory to the layer inputs")
+		hints = append(hints, msg.New("full activation checkpointing cuts activation memory to the layer inputs"))
 	}
-	hints = append(hints, "a GPU with more memory")
+	hints = append(hints, msg.New("a GPU with more memory"))
 	return joinHints(hints)
 }
 
-func joinHints(h []string) string {
-	h = slices.Compact(h)
-	switch len(h) {
-	case 0:
-		return ""
-	case 1:
-		return h[0] + "."
-	}
-	out := ""
+// joinHints is the hints as one sentence: "a; b; or c."
+func joinHints(h []msg.Msg) msg.Msg {
+	h = slices.CompactFunc(h, func(a, b msg.Msg) bool { return a.String() == b.String() })
+	var out msg.Msg
 	for i, s := range h {
 		switch {
 		case i == 0:
 			out = s
 		case i == len(h)-1:
-			out += "; or " + s
+			out = msg.New("%s; or %s", out, s)
 		default:
-			out += "; " + s
+			out = out.Also(s)
 		}
 	}
-	return out + "."
+	if out.IsZero() {
+		return out
+	}
+	return out.Stop()
 }
 
 // trainVerdict names the largest of the step's terms: the data pipeline
 // when it starves the GPUs, else compute, or communication and pipeline
 // waits when together they take more of the step than compute does.
-func trainVerdict(e trainEval, pipe pipeline, c Cluster) (bottleneck, verdict, fix string) {
+func trainVerdict(e trainEval, pipe pipeline, c Cluster) (bottleneck string, verdict, fix msg.Msg) {
 	if pipe.utilization < 0.97 {
 		return pipe.stage, pipe.verdict, pipe.fix
 	}
@@ -873,15 +874,15 @@ func trainVerdict(e trainEval, pipe pipeline, c Cluster) (bottleneck, verdict, f
 		if c.Nodes > 1 && strings.HasPrefix(e.link, "inter-node") {
 			b = Network
 		}
-		return b, fmt.Sprintf("%.0f%% of each step waits for communication over the %s link, pipeline bubbles or stage imbalance.", 100*waits/e.stepS, e.link),
-			"a faster inter-node fabric, fewer nodes with more GPUs each, or a larger global batch (more compute per exchange) would lift it"
+		return b, msg.New("%.0f%% of each step waits for communication over the %s link, pipeline bubbles or stage imbalance.", 100*waits/e.stepS, e.link),
+			msg.New("a faster inter-node fabric, fewer nodes with more GPUs each, or a larger global batch (more compute per exchange) would lift it")
 	}
 	share := 100 * e.computeS / e.stepS
 	if waits > 0.25*e.stepS {
-		return Compute, fmt.Sprintf("compute is the largest part (%.0f%% of each step), but %.0f%% waits for communication over the %s link or pipeline bubbles.", share, 100*waits/e.stepS, e.link),
-			"a larger global batch or fewer pipeline stages would hide more of the waiting"
+		return Compute, msg.New("compute is the largest part (%.0f%% of each step), but %.0f%% waits for communication over the %s link or pipeline bubbles.", share, 100*waits/e.stepS, e.link),
+			msg.New("a larger global batch or fewer pipeline stages would hide more of the waiting")
 	}
-	return Compute, fmt.Sprintf("compute-bound: the GPUs spend %.0f%% of each step computing; communication is mostly hidden.", share), ""
+	return Compute, msg.New("compute-bound: the GPUs spend %.0f%% of each step computing; communication is mostly hidden.", share), msg.Msg{}
 }
 
 func round(v float64, digits int) float64 {

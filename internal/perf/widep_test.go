@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestWideEPOnNVLinkDomain(t *testing.T) {
 	for _, ep := range []int{8, 16, 32, 64} {
 		p := mustPredict(t, cat, fmt.Sprintf(dsv3, "", fmt.Sprintf("expert: %d", ep)), "gb200", ep, 0)
 		if !p.Fits {
-			t.Fatalf("EP%d on gb200: does not fit: %s", ep, p.Reason)
+			t.Fatalf("EP%d on gb200: does not fit: %s", ep, p.Reason.String())
 		}
 		if !strings.HasPrefix(p.Breakdown.CommLink, "intra-node") {
 			t.Errorf("EP%d inside one NVL72 domain: communication on %q, want NVLink", ep, p.Breakdown.CommLink)
@@ -53,7 +54,7 @@ func TestWideEPOverFabric(t *testing.T) {
 		y := fmt.Sprintf(dsv3, ", max_batch: "+fmt.Sprint(64*ep), fmt.Sprintf("expert: %d", ep))
 		p := mustPredict(t, cat, y, "h200", ep, 0)
 		if !p.Fits {
-			t.Fatalf("EP%d on h200: does not fit: %s", ep, p.Reason)
+			t.Fatalf("EP%d on h200: does not fit: %s", ep, p.Reason.String())
 		}
 		return p.Breakdown.CommTotalS / float64(p.Serving.Batch/ep), p
 	}
@@ -92,7 +93,7 @@ func TestExpertSlots(t *testing.T) {
 // whose attention FLOPs per position run over the latent: 2·128·(512+64)
 // for QK and 2·128·512 for PV, about three times a 192-wide head's 4·128·192.
 func TestMLADecodeAttention(t *testing.T) {
-	var notes []string
+	var notes []msg.Msg
 	cat := embedded(t)
 	a, _ := cat.Accelerator("h100-sxm")
 	j, err := newInferJob(mustSpec(t, fmt.Sprintf(dsv3, "", "")), a, &notes)
@@ -121,7 +122,7 @@ func TestDisaggregatedPools(t *testing.T) {
 	colo := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "expert: 48"), "gb200", 48, 0)
 	dis := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "expert: 48, prefill_gpus: 16"), "gb200", 64, 0)
 	if !colo.Fits || !dis.Fits {
-		t.Fatalf("fits: colocated %v, disaggregated %v (%s)", colo.Fits, dis.Fits, dis.Reason)
+		t.Fatalf("fits: colocated %v, disaggregated %v (%s)", colo.Fits, dis.Fits, dis.Reason.String())
 	}
 	s := dis.Serving
 	if s.DecodeTokensS/48 <= colo.Throughput.Value/48 {
@@ -138,15 +139,15 @@ func TestDisaggregatedPools(t *testing.T) {
 		t.Errorf("layout %+v: want 16 prefill GPUs and the decode pool's EP48", dis.Parallelism)
 	}
 	prefillBound := s.PrefillTokensS/2000 < s.DecodeTokensS/1000
-	if prefillBound != strings.HasPrefix(dis.Verdict, "the prefill pool sets the pace") {
-		t.Errorf("verdict %q does not name the slower pool (prefill %.1f, decode %.1f requests/s)", dis.Verdict, s.PrefillTokensS/2000, s.DecodeTokensS/1000)
+	if prefillBound != strings.HasPrefix(dis.Verdict.String(), "the prefill pool sets the pace") {
+		t.Errorf("verdict %q does not name the slower pool (prefill %.1f, decode %.1f requests/s)", dis.Verdict.String(), s.PrefillTokensS/2000, s.DecodeTokensS/1000)
 	}
 	if dis.MFU > 1 || dis.Utilization > 1 {
 		t.Errorf("MFU %.3f, utilisation %.3f", dis.MFU, dis.Utilization)
 	}
 	none := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "prefill_gpus: 8"), "gb200", 8, 0)
-	if none.Fits || !strings.Contains(none.Reason, "parallelism.prefill_gpus 8") {
-		t.Errorf("8 prefill GPUs of 8: fits %v, reason %q", none.Fits, none.Reason)
+	if none.Fits || !strings.Contains(none.Reason.String(), "parallelism.prefill_gpus 8") {
+		t.Errorf("8 prefill GPUs of 8: fits %v, reason %q", none.Fits, none.Reason.String())
 	}
 }
 

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/perf"
@@ -28,7 +29,7 @@ type Calibration struct {
 	NetworkGbps float64 `json:"network_gbps,omitempty"`
 	// Notes say, one sentence each, which measured figure replaces which
 	// catalog figure; they belong in the prediction's assumptions.
-	Notes []string `json:"notes"`
+	Notes []msg.Msg `json:"notes"`
 }
 
 // Calibration returns the measured figures of r that a prediction for
@@ -36,7 +37,7 @@ type Calibration struct {
 // catalog's. Compute is calibrated only when r measured the same
 // accelerator; storage and network are taken as measured on r's host.
 func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibration {
-	cal := Calibration{MatmulEffScale: 1, Notes: []string{}}
+	cal := Calibration{MatmulEffScale: 1, Notes: []msg.Msg{}}
 	if len(r.GPUs) > 0 {
 		cal.GPU = r.GPUs[0].CatalogID
 	}
@@ -44,7 +45,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 	switch {
 	case a == nil || r.Bench == nil:
 	case cal.GPU != a.ID:
-		cal.Notes = append(cal.Notes, fmt.Sprintf("the %s measured %s, not %s: its compute figures are not used", from, orNone(cal.GPU), a.ID))
+		cal.Notes = append(cal.Notes, msg.New("the %s measured %s, not %s: its compute figures are not used", from, orNone(cal.GPU), a.ID))
 	default:
 		for _, name := range BenchTypes {
 			got, ok := r.Bench.TFLOPS[name]
@@ -56,7 +57,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 			cal.DataType, cal.MatmulShare = name, got/peak
 			expected := perf.MatmulShare(a, dt)
 			cal.MatmulEffScale = min(1.5, max(0.25, cal.MatmulShare/expected))
-			cal.Notes = append(cal.Notes, fmt.Sprintf("compute efficiency x%.2f from the %s: %s matmul reached %.0f of %g peak TFLOPS (%.0f%%; the model assumes %.0f%%)",
+			cal.Notes = append(cal.Notes, msg.New("compute efficiency x%.2f from the %s: %s matmul reached %.0f of %g peak TFLOPS (%.0f%%; the model assumes %.0f%%)",
 				cal.MatmulEffScale, from, name, got, peak, 100*cal.MatmulShare, 100*expected))
 			break
 		}
@@ -75,7 +76,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 		if !s.Direct {
 			n += "; through the page cache, so it may be optimistic"
 		}
-		cal.Notes = append(cal.Notes, n)
+		cal.Notes = append(cal.Notes, msg.Text(n))
 	}
 	if nw := r.Network; nw != nil && nw.ThroughputGbps > 0 {
 		cal.NetworkGbps = nw.ThroughputGbps
@@ -83,7 +84,7 @@ func (r *Report) Calibration(a *catalog.Accelerator, o *catalog.Offer) Calibrati
 		if o != nil && o.NetworkGbps > 0 {
 			n += fmt.Sprintf(" (catalog: %g)", o.NetworkGbps)
 		}
-		cal.Notes = append(cal.Notes, n)
+		cal.Notes = append(cal.Notes, msg.Text(n))
 	}
 	return cal
 }

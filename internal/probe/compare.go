@@ -213,16 +213,16 @@ func (s *Stack) version(dist string) string {
 
 func (c *comparer) stack(res compat.Result) {
 	for _, rs := range res.Reasons {
-		if rs.Verdict == compat.Compatible || strings.Contains(rs.Text, "driver") {
+		if rs.Verdict == compat.Compatible || strings.Contains(rs.Text.String(), "driver") {
 			continue // the driver is judged below, from the measured version
 		}
 		sev := Warning
 		if rs.Verdict == compat.Incompatible {
 			sev = Critical
 		}
-		s := rs.Text
-		if rs.Fix != "" {
-			s += ": " + rs.Fix
+		s := rs.Text.String()
+		if !rs.Fix.IsZero() {
+			s += ": " + rs.Fix.String()
 		}
 		c.add(Finding{Part: "stack", Severity: sev, Sentence: s})
 	}

@@ -195,13 +195,13 @@ func TestCalibration(t *testing.T) {
 	if want := 610 / a.PeakTFLOPS[catalog.BF16] / perf.MatmulShare(a, catalog.BF16); math.Abs(c.MatmulEffScale-want) > 1e-9 {
 		t.Errorf("MatmulEffScale = %v, want %v", c.MatmulEffScale, want)
 	}
-	if !strings.Contains(c.Notes[1], "(catalog: 3.2 for local NVMe)") {
+	if !strings.Contains(c.Notes[1].String(), "(catalog: 3.2 for local NVMe)") {
 		t.Errorf("storage note = %q", c.Notes[1])
 	}
 
 	a100, _ := catalogtest.Embedded(t).Accelerator("a100-80gb")
 	c = h100Report().Calibration(a100, nil)
-	if c.MatmulEffScale != 1 || !strings.Contains(c.Notes[0], "measured h100-sxm, not a100-80gb") {
+	if c.MatmulEffScale != 1 || !strings.Contains(c.Notes[0].String(), "measured h100-sxm, not a100-80gb") {
 		t.Errorf("other accelerator: %+v", c)
 	}
 	c = (&Report{}).Calibration(a, o)

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strconv"
@@ -67,7 +68,7 @@ func BuildAnswer(r *advisor.Result, l Lang) AnswerJSON {
 		a.ServiceFigures = serviceFigures(r, pick)
 	}
 	if c := r.ConfidenceVsNext; c != nil {
-		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: sureText(l, c)}
+		a.Confidence = &ConfidenceJSON{Confidence: *c, Sentence: message.Text(sureText(l, c))}
 	}
 	a.DeadlineRisk = deadlineRiskAnswer(r, l)
 	a.Risks = risks(r, pick, svc, l, a.DeadlineRisk)
@@ -534,10 +535,7 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang, dl *Deadli
 			if i >= len(w.Args) {
 				return ""
 			}
-			if s, ok := w.Args[i].(string); ok {
-				return Tr(l, s)
-			}
-			return w.Args[i]
+			return argIn(l, w.Args[i])
 		}
 		switch w.Code {
 		case advisor.WarnPriceUnknown:
@@ -590,7 +588,7 @@ func risks(r *advisor.Result, c *advisor.Candidate, svc bool, l Lang, dl *Deadli
 		case advisor.WarnNote:
 			add(w.Code, "low", sentenceCase(fmt.Sprint(arg(0))))
 		default:
-			add(w.Code, "low", sentenceCase(Tr(l, WarningText(English, w))))
+			add(w.Code, "low", sentenceCase(warningIn(l, w)))
 		}
 	}
 	// A close call against the same instance type elsewhere (another

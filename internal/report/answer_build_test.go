@@ -238,7 +238,7 @@ func TestMaxGPUsExclusionHasItsOwnCode(t *testing.T) {
 	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", workload.ObjectiveTime, func(s *workload.Spec) { s.Constraints.MaxGPUs = 4 })
 	n := 0
 	for _, x := range r.Excluded {
-		if strings.Contains(x.Reason, "constraints.max_gpus") && strings.HasPrefix(x.Reason, "one instance has") {
+		if strings.Contains(x.Reason.String(), "constraints.max_gpus") && strings.HasPrefix(x.Reason.String(), "one instance has") {
 			n++
 			if x.ReasonCode != advisor.ReasonMaxGPUs || x.Relax != advisor.RelaxMaxGPUs || x.Needed <= 4 {
 				t.Errorf("%+v", x)
@@ -318,7 +318,7 @@ func TestRecommendationInLanguage(t *testing.T) {
 	r := recommendFile(t, "../../examples/llama3-8b-lora.yaml", "", func(s *workload.Spec) { s.Constraints.MaxGPUs = 4 })
 	en := RecommendationIn("x", "llm-finetune", r, 10, English)
 	zh := RecommendationIn("x", "llm-finetune", r, 10, Chinese)
-	if en.Summary != r.Summary() || !strings.Contains(zh.Summary, "共评估") || !strings.Contains(zh.Summary, reasonMaxGPUsZh) {
+	if en.Summary.String() != r.Summary().String() || !strings.Contains(zh.Summary.String(), "共评估") || !strings.Contains(zh.Summary.String(), reasonMaxGPUsZh) {
 		t.Errorf("summary: %q / %q", en.Summary, zh.Summary)
 	}
 	if !strings.Contains(zh.Answer.Headline, "选择") || en.Answer.Pick.Offer != zh.Answer.Pick.Offer || *en.Answer.Pick.TotalUSD != *zh.Answer.Pick.TotalUSD {

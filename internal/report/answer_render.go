@@ -94,7 +94,7 @@ func answerParts(a AnswerJSON, l Lang) answerLines {
 		}
 	}
 	if c := a.Confidence; c != nil {
-		p.sure = label(l, am(l, "conf_head"), c.Sentence)
+		p.sure = label(l, am(l, "conf_head"), c.Sentence.String())
 		if a.Pick != nil && c.Next == a.Pick.Offer && !c.Distinguishable && len(c.Alternatives) == 0 {
 			// #2 is #1's hardware elsewhere: a tie that no probe settles.
 			p.sure = label(l, am(l, "conf_head"), am(l, "sure_same", 100*c.Probability))
@@ -595,15 +595,11 @@ func warningIn(l Lang, w advisor.Warning) string {
 		return WarningText(l, w)
 	}
 	if (w.Code == advisor.WarnPreferred || w.Code == advisor.WarnNote) && len(w.Args) == 1 {
-		return Tr(l, fmt.Sprint(w.Args[0])) // a whole sentence already
+		return argIn(l, w.Args[0]).(string) // a whole sentence already
 	}
 	args := make([]any, len(w.Args))
 	for i, a := range w.Args {
-		if s, ok := a.(string); ok {
-			args[i] = Tr(l, s)
-		} else {
-			args[i] = a
-		}
+		args[i] = argIn(l, a)
 	}
 	return WarningText(l, advisor.Warning{Code: w.Code, Args: args})
 }

@@ -35,7 +35,7 @@ func TestAnswerSaysAlternativesAndDeadlineRisk(t *testing.T) {
 			Chinese: {alt.Offer, "另一机型", fmt.Sprintf("%.0f%%", 100*alt.Probability)},
 		}[l]
 		for _, w := range want {
-			if !strings.Contains(cv.Sentence, w) {
+			if !strings.Contains(cv.Sentence.String(), w) {
 				t.Errorf("%s: how sure %q lacks %q", l, cv.Sentence, w)
 			}
 		}
@@ -48,7 +48,7 @@ func TestAnswerSaysAlternativesAndDeadlineRisk(t *testing.T) {
 				t.Errorf("%s: deadline risk %q lacks %q", l, dl.Sentence, w)
 			}
 		}
-		if strings.Contains(cv.Sentence+dl.Sentence, "%!") {
+		if strings.Contains(cv.Sentence.String()+dl.Sentence, "%!") {
 			t.Errorf("%s: a bad format in %q / %q", l, cv.Sentence, dl.Sentence)
 		}
 		found := false

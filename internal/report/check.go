@@ -108,9 +108,9 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	fmt.Fprintln(&b, tc(l, "check.stack", verdictWord(l, string(v.Compat.Verdict))))
 	fmt.Fprintf(&b, "  %s\n", subject)
 	for _, r := range v.Compat.Reasons {
-		fmt.Fprintf(&b, "  - [%s] %s\n", verdictWord(l, string(r.Verdict)), Tr(l, r.Text))
-		if r.Fix != "" {
-			fmt.Fprintf(&b, "    %s\n", tc(l, "check.fix", Tr(l, r.Fix)))
+		fmt.Fprintf(&b, "  - [%s] %s\n", verdictWord(l, string(r.Verdict)), Render(l, r.Text))
+		if !r.Fix.IsZero() {
+			fmt.Fprintf(&b, "    %s\n", tc(l, "check.fix", Render(l, r.Fix)))
 		}
 		if r.Source != "" {
 			fmt.Fprintf(&b, "    %s\n", source(r.Source))
@@ -128,8 +128,8 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 		}
 		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lowest", strings.Join(parts, tc(l, "list_sep"))))
 	}
-	if v.Compat.LockIn != "" {
-		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lockin", Tr(l, v.Compat.LockIn)))
+	if !v.Compat.LockIn.IsZero() {
+		fmt.Fprintf(&b, "  %s\n", tc(l, "check.lockin", Render(l, v.Compat.LockIn)))
 	}
 	b.WriteString("\n")
 	switch {
@@ -181,7 +181,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 	if len(v.Compat.Checklist) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", tc(l, "check.checklist"))
 		for i, s := range v.Compat.Checklist {
-			fmt.Fprintf(&b, "  %d. %s\n", i+1, Tr(l, s))
+			fmt.Fprintf(&b, "  %d. %s\n", i+1, Render(l, s))
 		}
 	}
 	if cut {

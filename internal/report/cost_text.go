@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"strings"
 	"time"
@@ -24,9 +25,9 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 	fmt.Fprintln(&b, head)
 	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
 	p := c.Pred
-	fmt.Fprintln(&b, tc(l, "pred.verdict", Tr(l, p.Verdict)))
-	if p.Fix != "" {
-		fmt.Fprintln(&b, tc(l, "pred.fix", Tr(l, p.Fix)))
+	fmt.Fprintln(&b, tc(l, "pred.verdict", Render(l, p.Verdict)))
+	if !p.Fix.IsZero() {
+		fmt.Fprintln(&b, tc(l, "pred.fix", Render(l, p.Fix)))
 	}
 	fmt.Fprintln(&b, tc(l, "cost.perf", cliFixed(p.Throughput.Value, 0), perfUnit(l, p.Throughput.Unit), p.Utilization*100,
 		bottleneckText(l, p.Bottleneck), p.MFU*100, confidenceWord(l, p.Confidence)))
@@ -43,7 +44,7 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 			line += tc(l, "cost.range_time", spanRange(l, c.DurationHoursP10, c.DurationHoursP90))
 		}
 		if p.Interval != nil {
-			line += tc(l, "paren", strings.TrimSuffix(Tr(l, p.Interval.Basis), "."))
+			line += tc(l, "paren", strings.TrimSuffix(Render(l, p.Interval.Basis), "."))
 		}
 		fmt.Fprintln(&b, line)
 	}
@@ -91,7 +92,7 @@ func WriteCost(w io.Writer, c *advisor.Candidate, now time.Time, l Lang) error {
 	}
 	fmt.Fprintln(&b, "\n"+tc(l, "pred.assumptions"))
 	for _, a := range p.Assumptions {
-		fmt.Fprintf(&b, "  - %s\n", Tr(l, a))
+		fmt.Fprintf(&b, "  - %s\n", Render(l, a))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -104,9 +105,14 @@ func costWarning(l Lang, w advisor.Warning) string {
 	if head, ok := demotedHead[w.Code]; ok {
 		why := ""
 		if len(w.Args) == 1 {
-			why = strings.TrimPrefix(fmt.Sprint(w.Args[0]), advisor.ReasonText(w.Code)+": ")
+			if m, ok := w.Args[0].(message.Msg); ok && m.Format() == "%s: %s" && len(m.Args()) == 2 {
+				// "reason: why", as app.Demote words it: the head says the reason
+				why = fmt.Sprint(argIn(l, m.Args()[1]))
+			} else {
+				why = Tr(l, strings.TrimPrefix(fmt.Sprint(w.Args[0]), advisor.ReasonText(w.Code)+": "))
+			}
 		}
-		return tc(l, "cost.demoted", tc(l, head), Tr(l, why))
+		return tc(l, "cost.demoted", tc(l, head), why)
 	}
 	if _, known := warnTemplates[w.Code]; !known && len(w.Args) != 1 {
 		return tc(l, "cost.demoted", reasonText(l, w.Code), "")
@@ -114,11 +120,11 @@ func costWarning(l Lang, w advisor.Warning) string {
 	if l == Chinese && len(w.Args) == 1 {
 		// A sentence carried whole (a note, a preference, a needed fix):
 		// translated before it goes into its template.
-		if s, ok := w.Args[0].(string); ok {
+		if _, ok := w.Args[0].(string); ok || isMsg(w.Args[0]) {
 			if w.Code == advisor.WarnPreferred {
-				return Tr(l, s) // the sentence names the preference itself
+				return fmt.Sprint(argIn(l, w.Args[0])) // the sentence names the preference itself
 			}
-			w.Args = []any{Tr(l, s)}
+			w.Args = []any{argIn(l, w.Args[0])}
 		}
 	}
 	return Tr(l, WarningText(l, w))

@@ -28,8 +28,8 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	fmt.Fprintln(&b, msg(l, "plan", PlanSentence(c.Plan, l)))
 	p := c.Pred
 	fmt.Fprintln(&b, msg(l, "verdict", VerdictText(l, p.Bottleneck, p.Verdict)))
-	if p.Fix != "" {
-		fmt.Fprintln(&b, am(l, "ex_fix", Tr(l, p.Fix)))
+	if !p.Fix.IsZero() {
+		fmt.Fprintln(&b, am(l, "ex_fix", Render(l, p.Fix)))
 	}
 	fmt.Fprintln(&b, am(l, "ex_speed", p.Throughput.Value, throughputUnit(l, p.Throughput.Unit), p.Utilization*100, bottleneckText(l, p.Bottleneck), p.MFU*100, levelName(l, p.Confidence)))
 	if c.DurationHours > 0 {
@@ -44,7 +44,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 		if c.DurationHoursP10 > 0 {
 			b.WriteString(am(l, "ex_range_time", c.DurationHoursP10, c.DurationHoursP90))
 		}
-		b.WriteString(am(l, "ex_basis", Tr(l, p.Interval.Basis)) + "\n")
+		b.WriteString(am(l, "ex_basis", Render(l, p.Interval.Basis)) + "\n")
 	}
 	if c.Cost.PriceKnown {
 		rule := ""
@@ -76,7 +76,7 @@ func WriteExplain(w io.Writer, c, winner *advisor.Candidate, now time.Time, l La
 	}
 	fmt.Fprintln(&b, heading(l, am(l, "ex_assumptions")))
 	for _, a := range p.Assumptions {
-		fmt.Fprintf(&b, "  - %s\n", Tr(l, a))
+		fmt.Fprintf(&b, "  - %s\n", Render(l, a))
 	}
 	b.WriteString("\n")
 	if winner == nil {
@@ -149,7 +149,7 @@ func ExplainOffer(w io.Writer, res *advisor.Result, offer string, l Lang) (bool,
 		if mode == "" {
 			mode = am(l, "ex_all_modes")
 		}
-		line := am(l, "ex_excl_line", x.Region, x.GPUs, mode, Tr(l, x.Reason))
+		line := am(l, "ex_excl_line", x.Region, x.GPUs, mode, Render(l, x.Reason))
 		if !seen[line] {
 			seen[line] = true
 			why = append(why, line)

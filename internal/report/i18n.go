@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strings"
 
@@ -72,16 +73,16 @@ var verdictZh = map[string]string{
 // VerdictText is a prediction's verdict in l: the model's sentence in
 // English; in Chinese its translation, or a sentence per bottleneck
 // followed by the English details when the catalog lacks it.
-func VerdictText(l Lang, bottleneck, english string) string {
+func VerdictText(l Lang, bottleneck string, verdict message.Msg) string {
 	if l == Chinese {
-		if Translated(english) {
-			return Tr(l, english)
+		if translated(verdict) {
+			return Render(l, verdict)
 		}
 		if z, ok := verdictZh[bottleneck]; ok {
-			return z + "（" + english + "）"
+			return z + "（" + verdict.String() + "）"
 		}
 	}
-	return english
+	return verdict.String()
 }
 
 // modeZh names the pricing modes in Chinese, as the page does.
@@ -152,7 +153,7 @@ func WarningText(l Lang, w advisor.Warning) string {
 		// A check's own code (an exclusion demoted to a warning, as cost
 		// does) comes with its sentence.
 		if len(w.Args) == 1 {
-			return Tr(l, fmt.Sprint(w.Args[0]))
+			return fmt.Sprint(argIn(l, w.Args[0]))
 		}
 		return w.Code
 	}
@@ -169,17 +170,16 @@ func WarningText(l Lang, w advisor.Warning) string {
 		return fmt.Sprintf(t[0], w.Args...)
 	}
 	if (w.Code == advisor.WarnPreferred || w.Code == advisor.WarnNote) && len(w.Args) == 1 {
+		if m, ok := w.Args[0].(message.Msg); ok && translated(m) {
+			return Render(l, m) // a whole sentence already
+		}
 		if s, ok := w.Args[0].(string); ok && Translated(s) {
 			return Tr(l, s) // a whole sentence already
 		}
 	}
 	args := make([]any, len(w.Args))
 	for i, a := range w.Args {
-		if s, ok := a.(string); ok {
-			args[i] = Tr(l, s)
-		} else {
-			args[i] = a
-		}
+		args[i] = argIn(l, a)
 	}
 	return fmt.Sprintf(t[1], args...)
 }

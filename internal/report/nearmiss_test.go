@@ -76,7 +76,7 @@ func holds(t *testing.T, name string, spec *workload.Spec, short bool) int {
 			why := "not evaluated"
 			for _, x := range r2.Excluded {
 				if x.Offer == m.Offer && x.Region == m.Region && (m.Pricing == "" || x.Pricing == "" || x.Pricing == m.Pricing) {
-					why = x.ReasonCode + ": " + x.Reason
+					why = x.ReasonCode + ": " + x.Reason.String()
 				}
 			}
 			t.Errorf("%s: %q\n  applied (%s), %s in %s (%s) does not qualify: %s", name, m.Sentence, m.Constraint, m.Offer, m.Region, m.Pricing, why)

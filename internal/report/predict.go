@@ -34,18 +34,18 @@ func writePrediction(w io.Writer, p perf.Prediction, setup string, l Lang) error
 	}
 	fmt.Fprintln(&b, tc(l, "pred.head", kindText(l, string(p.Kind)), where))
 	if !p.Fits {
-		fmt.Fprintln(&b, tc(l, "pred.nofit", strings.TrimSuffix(Tr(l, p.Reason), ".")))
-		if p.Fix != "" {
-			fmt.Fprintln(&b, tc(l, "pred.would_fit", Tr(l, p.Fix)))
+		fmt.Fprintln(&b, tc(l, "pred.nofit", strings.TrimSuffix(Render(l, p.Reason), ".")))
+		if !p.Fix.IsZero() {
+			fmt.Fprintln(&b, tc(l, "pred.would_fit", Render(l, p.Fix)))
 		}
 		writeMemory(&b, p.Memory, l)
 		writeAssumptions(&b, p, l)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintln(&b, tc(l, "pred.verdict", Tr(l, p.Verdict)))
-	if p.Fix != "" {
-		fmt.Fprintln(&b, tc(l, "pred.fix", Tr(l, p.Fix)))
+	fmt.Fprintln(&b, tc(l, "pred.verdict", Render(l, p.Verdict)))
+	if !p.Fix.IsZero() {
+		fmt.Fprintln(&b, tc(l, "pred.fix", Render(l, p.Fix)))
 	}
 	b.WriteString("\n")
 	t := &Table{Columns: []Column{{tc(l, "col.quantity"), "quantity", false}, {tc(l, "col.value"), "value", true}, {tc(l, "col.range"), "range", true}, {tc(l, "col.unit"), "unit", false}}}
@@ -101,7 +101,7 @@ func writePrediction(w io.Writer, p perf.Prediction, setup string, l Lang) error
 	}
 	b.WriteString("\n" + tc(l, "pred.eff", p.Efficiency*100) + "\n")
 	if p.Interval != nil {
-		fmt.Fprintln(&b, tc(l, "pred.range", strings.TrimSuffix(Tr(l, p.Interval.Basis), ".")))
+		fmt.Fprintln(&b, tc(l, "pred.range", strings.TrimSuffix(Render(l, p.Interval.Basis), ".")))
 	}
 	if s := p.Serving; s != nil && !image {
 		b.WriteString(tc(l, "pred.serving", s.Engine, cliWord(l, s.Batching), cliFixed(s.OfflineTokensS, 0), cliFixed(s.RequestsPerS, 2), cliFixed(s.PrefillMs, 1)))
@@ -192,7 +192,7 @@ func writeMemory(b *strings.Builder, m perf.Memory, l Lang) {
 func writeAssumptions(b *strings.Builder, p perf.Prediction, l Lang) {
 	b.WriteString("\n" + tc(l, "pred.assumptions") + "\n")
 	for _, a := range p.Assumptions {
-		fmt.Fprintf(b, "  - %s\n", Tr(l, a))
+		fmt.Fprintf(b, "  - %s\n", Render(l, a))
 	}
 	if lines := evidenceLines(p.Evidence, l); len(lines) > 0 {
 		b.WriteString("\n" + heading(l, am(l, "ev_head_job")) + "\n")

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"html"
 	"io"
 	"math"
@@ -235,7 +236,7 @@ type CostJSON struct {
 // ConfidenceJSON is how sure the ranking is that #1 beats #2.
 type ConfidenceJSON struct {
 	advisor.Confidence
-	Sentence string `json:"sentence"`
+	Sentence message.Msg `json:"sentence"`
 }
 
 // WarningJSON is a warning with its code and its English text.
@@ -246,12 +247,12 @@ type WarningJSON struct {
 
 // ExcludedJSON is one element of "excluded".
 type ExcludedJSON struct {
-	Offer      string `json:"offer"`
-	Region     string `json:"region"`
-	GPUs       int    `json:"gpus"`
-	Pricing    string `json:"pricing,omitempty"`
-	ReasonCode string `json:"reason_code"`
-	Reason     string `json:"reason"`
+	Offer      string      `json:"offer"`
+	Region     string      `json:"region"`
+	GPUs       int         `json:"gpus"`
+	Pricing    string      `json:"pricing,omitempty"`
+	ReasonCode string      `json:"reason_code"`
+	Reason     message.Msg `json:"reason"`
 }
 
 // ExclusionGroupJSON is the exclusions of one reason.
@@ -313,7 +314,7 @@ type RecommendJSON struct {
 	Kind       string          `json:"kind"`
 	Objective  string          `json:"objective"`
 	Evaluated  int             `json:"evaluated"`
-	Summary    string          `json:"summary"`
+	Summary    message.Msg     `json:"summary"`
 	Candidates []CandidateJSON `json:"candidates"`
 	Excluded   []ExcludedJSON  `json:"excluded"`
 	// ExcludedByReason groups the exclusions by reason code, the largest
@@ -321,8 +322,8 @@ type RecommendJSON struct {
 	ExcludedByReason []ExclusionGroupJSON `json:"excluded_by_reason"`
 	// ExcludedOmitted is how many exclusions a slim answer (the API's,
 	// unless ?exclusions=all) leaves out of excluded: the groups count them.
-	ExcludedOmitted int      `json:"excluded_omitted,omitempty"`
-	Notes           []string `json:"notes"`
+	ExcludedOmitted int           `json:"excluded_omitted,omitempty"`
+	Notes           []message.Msg `json:"notes"`
 	// ConfidenceVsNext is the probability that #1 really beats #2 (null
 	// with fewer than two candidates).
 	ConfidenceVsNext *ConfidenceJSON `json:"confidence_vs_next"`
@@ -405,9 +406,9 @@ func Recommendation(name, kind string, r *advisor.Result, top int) RecommendJSON
 // not change with the language.
 func RecommendationIn(name, kind string, r *advisor.Result, top int, l Lang) RecommendJSON {
 	d := RecommendJSON{Workload: name, Kind: kind, Objective: string(r.Objective), Evaluated: r.Evaluated,
-		Summary: summaryText(r, l), Candidates: []CandidateJSON{}, Excluded: []ExcludedJSON{}, Notes: r.Notes}
+		Summary: message.Text(summaryText(r, l)), Candidates: []CandidateJSON{}, Excluded: []ExcludedJSON{}, Notes: r.Notes}
 	if d.Notes == nil {
-		d.Notes = []string{}
+		d.Notes = []message.Msg{}
 	}
 	into, others := regionFolds(r.Candidates)
 	for i, c := range r.Candidates {
@@ -440,7 +441,7 @@ func confidenceText(l Lang, c *advisor.Confidence) string {
 		return ""
 	}
 	if l != Chinese {
-		return c.Sentence()
+		return c.Sentence().String()
 	}
 	better := "更便宜"
 	if c.Basis == "time" {
@@ -478,7 +479,7 @@ func isService(r *advisor.Result) bool {
 
 func summaryText(r *advisor.Result, l Lang) string {
 	if l != Chinese {
-		return r.Summary()
+		return r.Summary().String()
 	}
 	count := map[string]int{}
 	var order []string
@@ -813,7 +814,7 @@ func exclusionGroups(r *advisor.Result, l Lang) []string {
 	out := make([]string, len(codes))
 	for i, c := range codes {
 		x := example[c]
-		out[i] = am(l, "excl_group", thousands(count[c]), reasonText(l, c), x.Offer, x.Region, Tr(l, x.Reason))
+		out[i] = am(l, "excl_group", thousands(count[c]), reasonText(l, c), x.Offer, x.Region, Render(l, x.Reason))
 	}
 	return out
 }
@@ -871,7 +872,7 @@ func WriteRecommendTextOpts(w io.Writer, name string, r *advisor.Result, o Repor
 	}
 	fmt.Fprintf(&b, "\n%s\n", excludedLine(r, l))
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "%s\n", label(l, am(l, "note"), Tr(l, n)))
+		fmt.Fprintf(&b, "%s\n", label(l, am(l, "note"), Render(l, n)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -945,7 +946,7 @@ func WriteRecommendMarkdownOpts(w io.Writer, name string, r *advisor.Result, o R
 		fmt.Fprintf(&b, "- %s\n", mdEscape(g))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "- %s\n", mdEscape(label(l, am(l, "note"), Tr(l, n))))
+		fmt.Fprintf(&b, "- %s\n", mdEscape(label(l, am(l, "note"), Render(l, n))))
 	}
 	b.WriteString("\n</details>\n")
 	_, err := io.WriteString(w, b.String())
@@ -1095,7 +1096,7 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 		fmt.Fprintf(&b, "<li>%s</li>\n", e(g))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "<li>%s</li>\n", e(label(l, am(l, "note"), Tr(l, n))))
+		fmt.Fprintf(&b, "<li>%s</li>\n", e(label(l, am(l, "note"), Render(l, n))))
 	}
 	b.WriteString("</ul></details>\n</body></html>\n")
 	_, err := io.WriteString(w, b.String())

@@ -1,6 +1,10 @@
 package report
 
-import message "github.com/gpupick/gpupick/internal/msg"
+import (
+	"strings"
+
+	message "github.com/gpupick/gpupick/internal/msg"
+)
 
 // Tr returns s, a sentence produced by a domain package (a verdict, a
 // bottleneck, an exclusion reason, a warning, a validation message), in
@@ -41,7 +45,9 @@ func (zhCatalog) Lookup(en string) (string, bool) {
 // arguments rendered in turn (no parsing of finished text).
 func Render(l Lang, m message.Msg) string {
 	if l == Chinese {
-		return m.Render(zhCatalog{})
+		// A sentence that ends a phrase already ending in a full stop
+		// ends once.
+		return strings.ReplaceAll(tidySpaces(m.Render(zhCatalog{})), "。。", "。")
 	}
 	return m.String()
 }
@@ -56,4 +62,60 @@ func RenderAll(l Lang, ms []message.Msg) []string {
 		out[i] = Render(l, m)
 	}
 	return out
+}
+
+// Localize is m rendered in l, kept as a message: a JSON view's sentence
+// put in the reader's language (it marshals as that text).
+func Localize(l Lang, m message.Msg) message.Msg {
+	if l == English || m.IsZero() {
+		return m
+	}
+	return message.Text(Render(l, m))
+}
+
+// LocalizeAll is Localize of each message.
+func LocalizeAll(l Lang, ms []message.Msg) []message.Msg {
+	if l == English || ms == nil {
+		return ms
+	}
+	out := make([]message.Msg, len(ms))
+	for i, m := range ms {
+		out[i] = Localize(l, m)
+	}
+	return out
+}
+
+// translated reports whether the catalog has m's key and the keys of the
+// messages among its arguments: whether Render(Chinese, m) is Chinese
+// throughout.
+func translated(m message.Msg) bool {
+	if _, ok := (zhCatalog{}).Lookup(m.Format()); !ok {
+		if _, ok := m.Args()[0].(string); m.Format() == "%s" && len(m.Args()) == 1 && ok {
+			return Translated(m.Args()[0].(string))
+		}
+		return false
+	}
+	for _, a := range m.Args() {
+		if n, ok := a.(message.Msg); ok && !translated(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// argIn is an argument of a sentence in l: a message rendered, a string
+// (a term, a fixed phrase) translated, anything else as it is.
+func argIn(l Lang, a any) any {
+	switch v := a.(type) {
+	case message.Msg:
+		return Render(l, v)
+	case string:
+		return Tr(l, v)
+	}
+	return a
+}
+
+func isMsg(a any) bool {
+	_, ok := a.(message.Msg)
+	return ok
 }

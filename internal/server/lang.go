@@ -104,11 +104,11 @@ func localizePrediction(p *perf.Prediction, l report.Lang) {
 	if l == report.English {
 		return
 	}
-	p.Reason = report.Tr(l, p.Reason)
-	p.Verdict = report.Tr(l, p.Verdict)
-	p.Fix = report.Tr(l, p.Fix)
+	p.Reason = report.Localize(l, p.Reason)
+	p.Verdict = report.Localize(l, p.Verdict)
+	p.Fix = report.Localize(l, p.Fix)
 	p.Confidence = report.Tr(l, p.Confidence)
-	p.Assumptions = trAll(l, p.Assumptions)
+	p.Assumptions = report.LocalizeAll(l, p.Assumptions)
 }
 
 // localizeCandidate puts the sentences of c, the view of src, in l: its
@@ -134,17 +134,17 @@ func localizeRecommendation(d *report.RecommendJSON, res *advisor.Result, l repo
 	if l == report.English {
 		return
 	}
-	d.Summary = report.Tr(l, d.Summary)
-	d.Notes = trAll(l, d.Notes)
+	d.Summary = report.Localize(l, res.Summary())
+	d.Notes = report.LocalizeAll(l, d.Notes)
 	for i := range d.Candidates {
 		localizeCandidate(&d.Candidates[i], res.Candidates[i], l)
 	}
 	for i := range d.Excluded {
-		d.Excluded[i].Reason = report.Tr(l, d.Excluded[i].Reason)
+		d.Excluded[i].Reason = report.Localize(l, d.Excluded[i].Reason)
 	}
 	if d.ConfidenceVsNext != nil {
 		c := *d.ConfidenceVsNext
-		c.Sentence = report.Tr(l, c.Sentence)
+		c.Sentence = report.Localize(l, c.Sentence)
 		d.ConfidenceVsNext = &c
 	}
 	d.PriceFreshness.Sentence = report.Tr(l, d.PriceFreshness.Sentence)
@@ -158,10 +158,10 @@ func localizeCheck(v *report.CheckJSON, l report.Lang) {
 	v.Compat.Reasons = slices.Clone(v.Compat.Reasons)
 	for i := range v.Compat.Reasons {
 		r := &v.Compat.Reasons[i]
-		r.Text, r.Fix = report.Tr(l, r.Text), report.Tr(l, r.Fix)
+		r.Text, r.Fix = report.Localize(l, r.Text), report.Localize(l, r.Fix)
 	}
-	v.Compat.LockIn = report.Tr(l, v.Compat.LockIn)
-	v.Compat.Checklist = trAll(l, v.Compat.Checklist)
+	v.Compat.LockIn = report.Localize(l, v.Compat.LockIn)
+	v.Compat.Checklist = report.LocalizeAll(l, v.Compat.Checklist)
 	// The compliance reasons and the due-diligence list come rendered in
 	// l (app.Check).
 }

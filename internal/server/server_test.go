@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -723,8 +724,8 @@ func TestCalibrateOverAPI(t *testing.T) {
 		return p
 	}
 	plain, cal := predict(""), predict(string(b))
-	if !(cal.Throughput.Value < 0.8*plain.Throughput.Value) || !strings.Contains(strings.Join(cal.Assumptions, "\n"), "compute efficiency x") {
-		t.Errorf("calibrated predict: %.0f vs %.0f %s, assumptions %q", cal.Throughput.Value, plain.Throughput.Value, plain.Throughput.Unit, cal.Assumptions)
+	if !(cal.Throughput.Value < 0.8*plain.Throughput.Value) || !strings.Contains(strings.Join(msg.Strings(cal.Assumptions), "\n"), "compute efficiency x") {
+		t.Errorf("calibrated predict: %.0f vs %.0f %s, assumptions %q", cal.Throughput.Value, plain.Throughput.Value, plain.Throughput.Unit, msg.Strings(cal.Assumptions))
 	}
 
 	recommend := func(calibrate string) map[string]float64 {

@@ -67,7 +67,7 @@ func (ev *Evaluator) Eval(p *perf.Params, i int) Row {
 		return r
 	}
 	if !pred.Fits {
-		r.Note = "predicted not to fit: " + pred.Reason
+		r.Note = "predicted not to fit: " + pred.Reason.String()
 		r.Err, r.Speed = math.Inf(1), math.Inf(-1)
 		return r
 	}
