@@ -175,7 +175,7 @@ func (k *Checker) Checks() []advisor.Check {
 					// verdicts speak for a machine the workload refuses.
 					code = advisor.ReasonOperator
 				}
-				why = append(why, msg.New("%s %s: %s", q.Name, q.Verdict, q.Reason))
+				why = append(why, msg.New("%s %s: %s", compliance.NameMsg(q.Name), q.Verdict, q.Reason))
 			}
 			return code, msg.Join(msg.Sentences, why), nil
 		}

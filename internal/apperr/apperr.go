@@ -7,6 +7,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 )
 
@@ -33,7 +34,11 @@ type Error struct {
 	Line  int
 	Field string // dotted path, e.g. "training.seq_len" or a CSV column name
 	Msg   string
-	Err   error // wrapped cause, may be nil
+	// Message is Msg as a message value, for a renderer to say it in the
+	// reader's language; zero when Msg is fixed text (the catalog's exact
+	// entry translates it then).
+	Message msg.Msg
+	Err     error // wrapped cause, may be nil
 }
 
 func (e *Error) Error() string {
@@ -63,22 +68,38 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// AsMsg is the error as a message: its message value when it has one and
+// nothing around it (no file, line, field or cause), else its text.
+func (e *Error) AsMsg() msg.Msg {
+	if !e.Message.IsZero() && e.File == "" && e.Line == 0 && e.Field == "" && e.Err == nil {
+		return e.Message
+	}
+	return msg.Text(e.Error())
+}
+
 // Invalidf returns an Invalid error about field (may be empty).
 func Invalidf(field, format string, args ...any) *Error {
-	return &Error{Code: Invalid, Field: field, Msg: fmt.Sprintf(format, args...)}
+	return Newf(Invalid, field, format, args...)
 }
 
 // NotFoundf returns a NotFound error about field (may be empty).
 func NotFoundf(field, format string, args ...any) *Error {
-	return &Error{Code: NotFound, Field: field, Msg: fmt.Sprintf(format, args...)}
+	return Newf(NotFound, field, format, args...)
 }
 
 // Emptyf returns an Empty error: nothing qualifies.
 func Emptyf(format string, args ...any) *Error {
-	return &Error{Code: Empty, Msg: fmt.Sprintf(format, args...)}
+	return Newf(Empty, "", format, args...)
 }
 
 // Wrap gives err a code unless it already carries one. A nil err stays nil.
+// Newf is an error of code on field (empty for none) whose message is
+// format with args: its text in English, and the message for renderers.
+func Newf(code Code, field, format string, args ...any) *Error {
+	m := msg.New(format, args...)
+	return &Error{Code: code, Field: field, Msg: m.String(), Message: m}
+}
+
 func Wrap(code Code, msg string, err error) error {
 	if err == nil {
 		return nil

@@ -3,6 +3,7 @@ package autoscale
 import (
 	"cmp"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"sort"
@@ -313,7 +314,7 @@ func (cs *candSearch) defaults(kind string) Policy {
 }
 
 func (cs *candSearch) fixed(n int) (bool, error) {
-	e, err := cs.eval(Policy{Kind: PolicyFixed, Replicas: n}, fmt.Sprintf("fixed %d", n))
+	e, err := cs.eval(Policy{Kind: PolicyFixed, Replicas: n}, summarize(Policy{Kind: PolicyFixed, Replicas: n}))
 	if err != nil || e == nil {
 		return false, err
 	}
@@ -322,7 +323,7 @@ func (cs *candSearch) fixed(n int) (bool, error) {
 
 func (cs *candSearch) run() error {
 	// Own policy first, so the user's choice is always compared.
-	if _, err := cs.eval(cs.base.Policy, cs.base.Policy.Kind+" (as given)"); err != nil {
+	if _, err := cs.eval(cs.base.Policy, asGiven(cs.base.Policy).String()); err != nil {
 		return err
 	}
 	// Smallest fixed fleet that meets the SLO.
@@ -451,16 +452,34 @@ func neighbours(p Policy) []Policy {
 	return out
 }
 
-func summarize(p Policy) string {
+func summarize(p Policy) string { return summaryOf(p).String() }
+
+// summaryOf is a policy in a few words.
+func summaryOf(p Policy) msg.Msg {
 	switch p.Kind {
 	case PolicyFixed:
-		return fmt.Sprintf("fixed %d", p.Replicas)
+		return msg.New("fixed %d", p.Replicas)
 	case PolicyTarget:
-		return fmt.Sprintf("target %s=%g, %d-%d replicas, scale-down window %gs, cooldown %gs", p.Metric, p.Target, p.MinReplicas, p.MaxReplicas, p.ScaleDownStabilizationS, p.CooldownS)
+		return msg.New("target %s=%g, %d-%d replicas, scale-down window %gs, cooldown %gs", p.Metric, p.Target, p.MinReplicas, p.MaxReplicas, p.ScaleDownStabilizationS, p.CooldownS)
 	case PolicyServerless:
-		return fmt.Sprintf("serverless %d-%d workers, idle timeout %gs", p.MinWorkers, p.MaxWorkers, p.IdleTimeoutS)
+		return msg.New("serverless %d-%d workers, idle timeout %gs", p.MinWorkers, p.MaxWorkers, p.IdleTimeoutS)
 	}
-	return p.Kind
+	return msg.Text(p.Kind)
+}
+
+// asGiven is the summary of the user's own policy, compared as given.
+func asGiven(p Policy) msg.Msg { return msg.New("%s (as given)", p.Kind) }
+
+// SummaryMsg is the entry's summary as a message, made again from its
+// policy (the stored entry keeps the English text): the user's policy
+// as given, or the policy in a few words.
+func (e *SearchEntry) SummaryMsg() msg.Msg {
+	for _, m := range [...]msg.Msg{summaryOf(e.Policy), asGiven(e.Policy)} {
+		if m.String() == e.Summary {
+			return m
+		}
+	}
+	return msg.Text(e.Summary)
 }
 
 func uniq(v []float64) []float64 {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"maps"
 	"os"
 	"path/filepath"
@@ -80,7 +81,7 @@ the ranked candidates gets its own SkyPilot task, skypilot-<family>.yaml, with i
 			// One sentence per other software family: where its candidates
 			// went, or that these manifests leave them out.
 			for _, n := range export.Notes(kind, in) {
-				fmt.Fprintln(e.Stderr, report.Tr(l, n))
+				fmt.Fprintln(e.Stderr, report.Render(l, n))
 			}
 			if dir == "" {
 				// One stream holds one file: the chosen family's. The other
@@ -93,7 +94,7 @@ the ranked candidates gets its own SkyPilot task, skypilot-<family>.yaml, with i
 							others = append(others, name)
 						}
 					}
-					fmt.Fprintln(e.Stderr, report.Tr(l, fmt.Sprintf("Printed %s only; -o DIR also writes %s.", primary, strings.Join(others, ", "))))
+					fmt.Fprintln(e.Stderr, report.Render(l, msg.New("Printed %s only; -o DIR also writes %s.", primary, strings.Join(others, ", "))))
 				}
 				_, err := e.Stdout.Write(files[primary])
 				return err

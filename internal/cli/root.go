@@ -225,23 +225,9 @@ func translateErr(l report.Lang, err error) string {
 	case errors.As(err, &al) && len(al) == 1:
 		return translateErr(l, al[0])
 	case errors.As(err, &ae):
-		c := *ae
-		c.Msg, c.Err = report.Tr(l, ae.Msg), nil
-		s := c.Error()
-		if ae.Err != nil {
-			inner := ae.Err.Error()
-			var sub *apperr.Error
-			if errors.As(ae.Err, &sub) {
-				inner = translateErr(l, ae.Err)
-			}
-			if c.Msg != "" {
-				s += ": "
-			}
-			s += inner
-		}
-		return s
+		return report.ErrorText(l, ae)
 	}
-	return report.Tr(l, err.Error())
+	return report.ErrorText(l, err)
 }
 
 // errorLang is the language of an error message: the command's --lang when

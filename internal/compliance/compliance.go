@@ -188,7 +188,7 @@ func (r Result) Warnings() []msg.Msg {
 		if q.Required || q.Verdict == Pass {
 			continue
 		}
-		out = append(out, msg.New("preferred %s is %s: %s", q.Name, q.Verdict, q.Reason))
+		out = append(out, msg.New("preferred %s is %s: %s", NameMsg(q.Name), q.Verdict, q.Reason))
 	}
 	return out
 }
@@ -303,4 +303,14 @@ func upperAll(list []string) []string {
 		}
 	}
 	return out
+}
+
+// NameMsg is a requirement's name as a message: a certification is
+// "certification:NAME" (its translation names the certificate), any
+// other name a term of the glossary.
+func NameMsg(name string) msg.Msg {
+	if cert, ok := strings.CutPrefix(name, CertificationPrefix); ok {
+		return msg.New("certification:%s", cert)
+	}
+	return msg.Text(name)
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"sort"
 	"strings"
 
@@ -102,7 +103,7 @@ func PrimaryFile(kind string, in Input, files map[string][]byte) string {
 // which file holds its SkyPilot task (skypilot, all) or that these
 // manifests leave it out (k8s, karpenter). A ScaledObject carries no
 // candidates: keda has none. The documents carry the same sentences.
-func Notes(kind string, in Input) []string {
+func Notes(kind string, in Input) []msg.Msg {
 	switch kind {
 	case "skypilot", "all":
 		tasks, err := skyPilotTasks(in)
@@ -192,7 +193,7 @@ func All(in Input) (map[string][]byte, error) {
 		fmt.Fprintf(&b, "\n## Other software families\n\nA failover list holds the candidates of one software family, here %s: an image runs on one.\n", r.family().Label())
 		b.WriteString("The ranked candidates of the others have their own SkyPilot task, with their own image and plan:\n\n")
 		for _, n := range skyPilotNotes(tasks, 0) {
-			b.WriteString("- " + n + "\n")
+			b.WriteString("- " + n.String() + "\n")
 		}
 		for _, t := range tasks[1:] {
 			if t.err == nil {

@@ -2,7 +2,7 @@ package export
 
 import (
 	"errors"
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strings"
 
@@ -103,29 +103,29 @@ func (r *resolved) family() Family { return AcceleratorFamily(r.GPU) }
 //   - TPU: docs.cloud.google.com/tpu/docs/run-in-container (PyTorch/XLA
 //     images at us-central1-docker.pkg.dev/tpu-pytorch-releases/docker/xla),
 //     2026-11-29.
-func imageHint(f workload.Framework, fam Family) string {
+func imageHint(f workload.Framework, fam Family) msg.Msg {
 	torch := slices.Contains(torchStacks, f)
 	switch {
 	case fam == FamilyNeuron && f == workload.FrameworkVLLM:
-		return "an AWS Neuron vLLM Deep Learning Container whose tag matches your instances and Neuron SDK (public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:TAG)"
+		return msg.New("an AWS Neuron vLLM Deep Learning Container whose tag matches your instances and Neuron SDK (public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:TAG)")
 	case fam == FamilyNeuron && torch:
-		return "an AWS Neuron PyTorch training Deep Learning Container whose tag matches your Neuron SDK (public.ecr.aws/neuron/pytorch-training-neuronx:TAG)"
+		return msg.New("an AWS Neuron PyTorch training Deep Learning Container whose tag matches your Neuron SDK (public.ecr.aws/neuron/pytorch-training-neuronx:TAG)")
 	case fam == FamilyGaudi && f == workload.FrameworkVLLM:
-		return "a vLLM image built on Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH) with the vllm-gaudi plugin"
+		return msg.New("a vLLM image built on Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH) with the vllm-gaudi plugin")
 	case fam == FamilyGaudi && torch:
-		return "Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH)"
+		return msg.New("Intel's Gaudi PyTorch container of your Gaudi software release (vault.habana.ai/gaudi-docker/VERSION/ubuntu22.04/habanalabs/pytorch-installer-TORCH)")
 	case fam == FamilyCANN && f == workload.FrameworkVLLM:
-		return "a vllm-ascend image whose tag matches your NPUs and CANN driver (quay.io/ascend/vllm-ascend:TAG)"
+		return msg.New("a vllm-ascend image whose tag matches your NPUs and CANN driver (quay.io/ascend/vllm-ascend:TAG)")
 	case fam == FamilyCANN && torch:
-		return "an image with torch_npu on the CANN toolkit of your driver (built from quay.io/ascend/cann:TAG)"
+		return msg.New("an image with torch_npu on the CANN toolkit of your driver (built from quay.io/ascend/cann:TAG)")
 	case fam == FamilyTPU && torch:
-		return "a PyTorch/XLA image for TPU VMs (us-central1-docker.pkg.dev/tpu-pytorch-releases/docker/xla:TAG)"
+		return msg.New("a PyTorch/XLA image for TPU VMs (us-central1-docker.pkg.dev/tpu-pytorch-releases/docker/xla:TAG)")
 	case fam == FamilyTPU && f != workload.FrameworkJAX && f != workload.FrameworkOther:
-		return fmt.Sprintf("an image with %s built for TPUs, or serve with vllm, whose TPU image gpupick knows", f)
+		return msg.New("an image with %s built for TPUs, or serve with vllm, whose TPU image gpupick knows", f)
 	case f == workload.FrameworkOther:
-		return fmt.Sprintf("your own image, built for %s", fam.Label())
+		return msg.New("your own image, built for %s", fam.Label())
 	}
-	return fmt.Sprintf("an image with %s built for %s", f, fam.Label())
+	return msg.New("an image with %s built for %s", f, fam.Label())
 }
 
 // offerKeys lists offers as provider/instance-type@region, comma-separated.
@@ -170,7 +170,7 @@ func skyPilotTasks(in Input) ([]familyTask, error) {
 	}
 	for i := range tasks {
 		if tasks[i].err == nil {
-			tasks[i].body, tasks[i].err = skyPilotTask(tasks[i].in, skyPilotNotes(tasks, i))
+			tasks[i].body, tasks[i].err = skyPilotTask(tasks[i].in, msg.Strings(skyPilotNotes(tasks, i)))
 		}
 	}
 	return tasks, nil
@@ -190,40 +190,44 @@ const (
 
 // skyPilotNotes are the sentences the task of family self carries about
 // every other family's task (self -1: all of them, for Notes).
-func skyPilotNotes(tasks []familyTask, self int) []string {
-	var notes []string
+func skyPilotNotes(tasks []familyTask, self int) []msg.Msg {
+	var notes []msg.Msg
 	for i, t := range tasks {
 		if i == self || len(t.in.Offers) == 0 {
 			continue
 		}
 		label := AcceleratorFamily(t.in.GPU).Label()
 		if t.err != nil {
-			why := t.err.Error()
+			why := msg.Text(t.err.Error())
 			ae := (*apperr.Error)(nil)
 			if errors.As(t.err, &ae) && ae.Msg != "" {
-				why = ae.Msg // the field is that family's input, not the reader's
+				// the field is that family's input, not the reader's
+				why = ae.Message
+				if why.IsZero() {
+					why = msg.Text(ae.Msg)
+				}
 			}
 			if ae != nil && ae.Field == "image" && i > 0 {
-				notes = append(notes, fmt.Sprintf(familyNoImageNote, label, offerKeys(t.in.Offers), why, t.in.Offers[0].ID()))
+				notes = append(notes, msg.New(familyNoImageNote, label, offerKeys(t.in.Offers), why, t.in.Offers[0].ID()))
 				continue
 			}
-			notes = append(notes, fmt.Sprintf(familyNoTaskNote, label, offerKeys(t.in.Offers), why))
+			notes = append(notes, msg.New(familyNoTaskNote, label, offerKeys(t.in.Offers), why))
 			continue
 		}
-		notes = append(notes, fmt.Sprintf(familyTaskNote, label, offerKeys(t.in.Offers), t.file))
+		notes = append(notes, msg.New(familyTaskNote, label, offerKeys(t.in.Offers), t.file))
 	}
 	return notes
 }
 
 // leftOutNotes are the sentences the Kubernetes objects and the NodePool
 // carry about the other families, which they leave out.
-func leftOutNotes(others []Input) []string {
-	var notes []string
+func leftOutNotes(others []Input) []msg.Msg {
+	var notes []msg.Msg
 	for _, o := range others {
 		if len(o.Offers) == 0 || o.Offers[0] == nil {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf(familyLeftOut, AcceleratorFamily(o.GPU).Label(), offerKeys(o.Offers), o.Offers[0].ID()))
+		notes = append(notes, msg.New(familyLeftOut, AcceleratorFamily(o.GPU).Label(), offerKeys(o.Offers), o.Offers[0].ID()))
 	}
 	return notes
 }

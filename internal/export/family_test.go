@@ -144,7 +144,7 @@ func TestSkyPilotWithoutTheChosenFamily(t *testing.T) {
 		t.Errorf("the CUDA task does not say %q:\n%s", say, files["skypilot-cuda.yaml"])
 	}
 	notes := export.Notes("skypilot", in)
-	if len(notes) != 3 || notes[0] != say {
+	if len(notes) != 3 || notes[0].String() != say {
 		t.Errorf("notes %q: want the chosen family's, then one per other family", notes)
 	}
 	// Nothing to launch anywhere: the chosen family's reason is the error.

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,7 +138,7 @@ func Karpenter(in Input) ([]byte, error) {
 	if len(other) > 0 {
 		header = append(header, fmt.Sprintf("Ranked offers of other providers (%s) are left out: a NodePool serves one cloud.", strings.Join(other, ", ")))
 	}
-	header = append(header, leftOutNotes(r.Others)...)
+	header = append(header, msg.Strings(leftOutNotes(r.Others))...)
 	comments := map[string]string{
 		"spec.template.spec.nodeClassRef": fmt.Sprintf("Create the %s %q yourself (image with %s drivers, subnets, security groups, role);\ngpupick does not write it.", ref.Kind, ref.Name, r.vendor),
 		"spec.template.spec.requirements": "Instance types in gpupick's rank order; Karpenter launches the cheapest one that fits.",

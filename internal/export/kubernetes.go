@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strconv"
@@ -222,7 +223,7 @@ func Kubernetes(in Input) ([]byte, error) {
 		},
 	}
 	header := append(r.header("Kubernetes objects"), r.imageNote(), r.modelNote())
-	header = append(header, leftOutNotes(r.Others)...)
+	header = append(header, msg.Strings(leftOutNotes(r.Others))...)
 	comments := map[string]string{
 		"spec.template.spec.affinity": "Prefers the ranked instance types, best first; the Karpenter NodePool restricts them.",
 	}

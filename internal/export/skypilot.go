@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,14 +144,14 @@ func skyPilotTask(in Input, notes []string) ([]byte, error) {
 		}
 	}
 	if len(ordered) == 0 {
-		var why []string
+		var why []msg.Msg
 		if len(unsupported) > 0 {
-			why = append(why, fmt.Sprintf("no SkyPilot cloud for %s", strings.Join(unsupported, ", ")))
+			why = append(why, msg.New("no SkyPilot cloud for %s", strings.Join(unsupported, ", ")))
 		}
 		if len(small) > 0 {
-			why = append(why, fmt.Sprintf("fewer than %d accelerators on %d node(s): %s", need, nodes, strings.Join(small, ", ")))
+			why = append(why, msg.New("fewer than %d accelerators on %d node(s): %s", need, nodes, strings.Join(small, ", ")))
 		}
-		return nil, apperr.Invalidf("offers", "no offer SkyPilot can launch: %s", strings.Join(why, "; "))
+		return nil, apperr.Invalidf("offers", "no offer SkyPilot can launch: %s", msg.Join(msg.Clauses, why))
 	}
 	m, _ := model(r.Spec)
 	task := skyTask{Name: r.Name, Envs: map[string]string{"MODEL": m}, Resources: skyResources{Ordered: ordered}}

@@ -56,7 +56,8 @@ func (m *Msg) UnmarshalText(b []byte) error {
 }
 
 // Term is an argument that is a term of the glossary (a requirement's
-// name, a verdict, a pricing mode): a catalog translates it as a whole.
+// name, a verdict, a pricing mode): a catalog translates it as a whole,
+// as it does any string argument; the type says so where it is built.
 type Term string
 
 // Catalog is one language's translations: Lookup returns the translation
@@ -135,6 +136,8 @@ func (m Msg) argsIn(c Catalog) []any {
 		switch v := a.(type) {
 		case Msg:
 			args[i] = v.Render(c)
+		case Messager:
+			args[i] = v.AsMsg().Render(c)
 		case Term:
 			args[i] = lookup(c, string(v))
 		case string:
@@ -310,4 +313,43 @@ func Text(s string) Msg {
 		return Msg{}
 	}
 	return New("%s", s)
+}
+
+// Messager is a value that says itself as a message (an error that
+// carries one): as an argument it is rendered in the catalog's language.
+type Messager interface {
+	AsMsg() Msg
+}
+
+// CheckTranslation reports what is wrong with zh as the translation of
+// the format en, as Render will use it: every verb of zh must stand for
+// an argument en has (its n-th verb, or its %[n] verb), and every
+// argument of en must be said at least once.
+func CheckTranslation(en, zh string) error {
+	ev, zv := verbs(en), verbs(zh)
+	if n := strings.Count(en, "%") - 2*strings.Count(en, "%%"); n != len(ev) {
+		return fmt.Errorf("%q: a verb the catalog cannot read", en)
+	}
+	if n := strings.Count(zh, "%") - 2*strings.Count(zh, "%%"); n != len(zv) {
+		return fmt.Errorf("%q: its translation %q has a verb the catalog cannot read", en, zh)
+	}
+	used := make([]bool, len(ev))
+	next := 0
+	for _, v := range zv {
+		n := next
+		if v.index > 0 {
+			n = v.index - 1
+		}
+		if n < 0 || n >= len(ev) {
+			return fmt.Errorf("%q: its translation %q names argument %d; the English has %d", en, zh, n+1, len(ev))
+		}
+		used[n] = true
+		next = n + 1
+	}
+	for i, u := range used {
+		if !u {
+			return fmt.Errorf("%q: its translation %q leaves out argument %d", en, zh, i+1)
+		}
+	}
+	return nil
 }

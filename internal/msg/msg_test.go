@@ -64,3 +64,24 @@ func TestRender(t *testing.T) {
 		t.Errorf("JSON %s: a message is its English sentence", b)
 	}
 }
+
+func TestCheckTranslation(t *testing.T) {
+	for _, c := range []struct {
+		en, zh string
+		ok     bool
+	}{
+		{"%s has %d GPUs", "%s 有 %d 块 GPU", true},
+		{"%s has %d GPUs", "%[2]d 块 GPU 属于 %[1]s", true},
+		{"%s has %d GPUs", "%s 有 GPU", false},          // an argument left out
+		{"%s has %d GPUs", "%s 有 %d 块 %s", false},      // an argument the English has not
+		{"%s has %d GPUs", "%[3]s", false},             // out of range
+		{"50%% off", "五折", true},                       // no arguments on either side
+		{"%s is %.0f%% busy", "%s 忙碌 %.0f%%", true},    // percent signs are not verbs
+		{"%s is %.0f%% busy", "%s 忙碌 %.0f%", false},    // a lone percent sign is
+		{"%s then %s", "%[2]s，然后 %[1]s，再 %[2]s", true}, // said twice
+	} {
+		if err := msg.CheckTranslation(c.en, c.zh); (err == nil) != c.ok {
+			t.Errorf("msg.CheckTranslation(%q, %q) = %v, want ok %v", c.en, c.zh, err, c.ok)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"html"
 	"math"
 	"strconv"
@@ -521,15 +522,17 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 	var out []warningGroup
 	at := map[string]int{}
 	texts := map[string]map[string]bool{}
+	prefs := map[string][2]string{}        // a preference's key: its requirement and verdict
 	sharedLo, sharedHi := math.Inf(1), 0.0 // whole instances / slices paid
 	for _, row := range rows {
 		for _, w := range shownWarnings(row.c) {
 			t := warningIn(l, w)
 			key := t
-			if w.Code == advisor.WarnPreferred && len(w.Args) == 1 {
-				if head, _, ok := strings.Cut(fmt.Sprint(w.Args[0]), ": "); ok {
-					key = "preferred\x00" + head
-				}
+			if m, ok := firstMsg(w); ok && w.Code == advisor.WarnPreferred && len(w.Args) == 1 && len(m.Args()) == 3 {
+				// "preferred %s is %s: %s": one line per requirement and verdict
+				name, verdict := fmt.Sprint(m.Args()[0]), fmt.Sprint(m.Args()[1])
+				key = "preferred\x00" + name + "\x00" + verdict
+				prefs[key] = [2]string{name, verdict}
 			}
 			if w.Code == advisor.WarnSharedPool && len(w.Args) == 5 {
 				key = "shared\x00"
@@ -560,16 +563,12 @@ func groupWarnings(rows []shownRow, l Lang) []warningGroup {
 		out[i].text = am(l, "agg_shared", times)
 	}
 	for key, i := range at {
-		if head, ok := strings.CutPrefix(key, "preferred\x00"); ok && len(texts[key]) > 1 {
-			if name, verdict, ok := strings.Cut(strings.TrimPrefix(head, "preferred "), " is "); ok && l == Chinese {
-				head = am(l, "pref_head", name, complianceVerdictZh(verdict))
+		if p, ok := prefs[key]; ok && len(texts[key]) > 1 {
+			head := fmt.Sprintf("preferred %s is %s", p[0], p[1])
+			if l == Chinese {
+				head = am(l, "pref_head", requirementName(l, p[0]), complianceVerdictZh(p[1]))
 			}
 			out[i].text = am(l, "agg_unknown", head)
-		}
-	}
-	if l == Chinese {
-		for i := range out {
-			out[i].text = Tr(l, out[i].text)
 		}
 	}
 	return out
@@ -595,7 +594,7 @@ func warningIn(l Lang, w advisor.Warning) string {
 		return WarningText(l, w)
 	}
 	if (w.Code == advisor.WarnPreferred || w.Code == advisor.WarnNote) && len(w.Args) == 1 {
-		return argIn(l, w.Args[0]).(string) // a whole sentence already
+		return fmt.Sprint(argIn(l, w.Args[0])) // a whole sentence already
 	}
 	args := make([]any, len(w.Args))
 	for i, a := range w.Args {
@@ -647,4 +646,13 @@ func writeEvidenceTable(b *strings.Builder, p *AnswerPickJSON, l Lang, head stri
 			strconv.FormatFloat(x.Ratio, 'f', 2, 64), e(evidenceUnit(l, x.Unit)), strconv.FormatFloat(x.Distance, 'f', 1, 64))
 	}
 	b.WriteString("</table></div>\n")
+}
+
+// firstMsg is a warning's first argument when it is a message.
+func firstMsg(w advisor.Warning) (message.Msg, bool) {
+	if len(w.Args) == 0 {
+		return message.Msg{}, false
+	}
+	m, ok := w.Args[0].(message.Msg)
+	return m, ok
 }

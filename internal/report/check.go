@@ -194,16 +194,7 @@ func WriteCheck(w io.Writer, v CheckJSON, l Lang) error {
 // requirementName names a compliance requirement in l ("residency",
 // "certification:SOC2").
 func requirementName(l Lang, name string) string {
-	if l != Chinese {
-		return name
-	}
-	if cert, ok := strings.CutPrefix(name, "certification:"); ok {
-		return "认证 " + cert
-	}
-	if z, ok := trGlossary[name]; ok {
-		return z
-	}
-	return name
+	return Render(l, compliance.NameMsg(name))
 }
 
 // componentName names a stack component of the lowest versions in l: the

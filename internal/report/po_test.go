@@ -2,8 +2,12 @@ package report
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 func TestParsePO(t *testing.T) {
@@ -58,38 +62,50 @@ func TestCatalogIsWellFormed(t *testing.T) {
 			}
 		}
 	}
-	if _, err := compileCatalog(trCatalogEntries()); err != nil {
-		t.Error(err)
+	// A sentence's or a message's Chinese says the English's arguments,
+	// each at least once, and no other (as msg.Render reads it).
+	for _, e := range zhEntries {
+		if e.Ctx == "" || e.Ctx == "msg" {
+			if err := message.CheckTranslation(e.ID, e.Str); err != nil {
+				t.Errorf("locales/zh.po:%d: %v", e.Line, err)
+			}
+			if strings.TrimSpace(e.Str) == "" {
+				t.Errorf("locales/zh.po:%d: %q has no Chinese", e.Line, e.ID)
+			}
+		}
 	}
 }
 
 // phraseArgs are sample arguments of the types a phrase's verbs take
 // (nil when it has none, or when it is not a format at all).
 func phraseArgs(f string) []any {
-	verbs, err := parseFormat(f)
-	if err != nil {
-		return nil
-	}
 	var args []any
 	next := 0
-	for _, v := range verbs {
+	for _, v := range fmtVerbRe.FindAllStringSubmatch(strings.ReplaceAll(f, "%%", ""), -1) {
 		i := next
-		if v.index > 0 {
-			i = v.index - 1
+		if v[1] != "" {
+			n, _ := strconv.Atoi(v[1])
+			i = n - 1
+		}
+		if i < 0 || i > 64 {
+			return nil
 		}
 		next = i + 1
 		for len(args) <= i {
 			args = append(args, "x")
 		}
-		switch v.verb {
-		case 'd':
+		switch v[2] {
+		case "d":
 			args[i] = 7
-		case 'f', 'g', 'e':
+		case "f", "g", "e":
 			args[i] = 1.5
 		}
 	}
 	return args
 }
+
+// fmtVerbRe is one verb of a format: its explicit index, its letter.
+var fmtVerbRe = regexp.MustCompile(`%[-+# 0]*[0-9.]*(?:\[([0-9]+)\])?[-+# 0]*[0-9.]*([a-zA-Z])`)
 
 func FuzzParsePO(f *testing.F) {
 	f.Add(string(zhPO[:2000]))

@@ -174,7 +174,7 @@ func WriteSearch(w io.Writer, s *autoscale.SearchResult, l Lang) error {
 		if s.Best.Region != "" {
 			where += tc(l, "search.in", s.Best.Region)
 		}
-		fmt.Fprintln(&b, tc(l, "search.best", where, Tr(l, s.Best.Summary), s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100))
+		fmt.Fprintln(&b, tc(l, "search.best", where, Render(l, s.Best.SummaryMsg()), s.Best.CostUSD, s.Best.P95LatencyS, s.Best.SLOViolationFraction*100, s.Best.Utilization*100))
 		b.WriteString("\n")
 	} else {
 		b.WriteString(tc(l, "search.none") + "\n\n")
@@ -190,7 +190,7 @@ func WriteSearch(w io.Writer, s *autoscale.SearchResult, l Lang) error {
 		if !e.MeetsSLO {
 			ok = tc(l, "search.missed")
 		}
-		t.Add(fmt.Sprint(i+1), e.Candidate, orDash(e.Region), Tr(l, e.Summary), fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
+		t.Add(fmt.Sprint(i+1), e.Candidate, orDash(e.Region), Render(l, e.SummaryMsg()), fmt.Sprintf("%.2f", e.CostUSD), f3(e.P95LatencyS),
 			fmt.Sprintf("%.2f", e.SLOViolationFraction*100), fmt.Sprintf("%.0f", e.Utilization*100), ok)
 	}
 	if err := t.WriteText(&b); err != nil {

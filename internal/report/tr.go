@@ -6,24 +6,44 @@ import (
 	message "github.com/gpupick/gpupick/internal/msg"
 )
 
-// Tr returns s, a sentence produced by a domain package (a verdict, a
-// bottleneck, an exclusion reason, a warning, a validation message), in
-// language l. English is the domain's own language; Chinese comes from the
-// translation catalog (locales/zh.po, keyed by the domain's English format
-// strings) and the glossary (tr_glossary.go). A sentence the catalog does
-// not know is returned unchanged, in English.
+// Tr returns s, a fixed text (a glossary term, a phrase or sentence
+// without arguments: a bottleneck's name, a matrix sentence, a provider's
+// data-centre model), in language l: the catalog's entry for it, looked
+// up whole. A sentence with arguments is a message (see Render); nothing
+// here parses finished text. A text the catalog does not know is returned
+// unchanged, in English.
 func Tr(l Lang, s string) string {
 	if l != Chinese || s == "" {
 		return s
 	}
-	return matcher().translateCached(s)
+	if z, ok := lookupText(s); ok {
+		return z
+	}
+	if t := strings.TrimSpace(s); t != s && t != "" {
+		if z, ok := lookupText(t); ok {
+			return z // a piece written with its leading space: Chinese needs none
+		}
+	}
+	return s
 }
 
-// Translated reports whether Tr(Chinese, s) changes s: tests and the API use
-// it to find sentences the catalog does not cover.
+// Translated reports whether the catalog has s whole: tests and the API
+// use it to find texts the catalog does not cover.
 func Translated(s string) bool {
-	_, ok := matcher().translate(s, 0)
+	_, ok := lookupText(s)
 	return ok
+}
+
+// lookupText is the Chinese of a fixed text. The catalog's keys are
+// formats, so a text's percent sign is %% in its key.
+func lookupText(s string) (string, bool) {
+	if z, ok := (zhCatalog{}).Lookup(s); ok && !strings.Contains(s, "%") {
+		return z, true
+	}
+	if z, ok := (zhCatalog{}).Lookup(strings.ReplaceAll(s, "%", "%%")); ok {
+		return strings.ReplaceAll(z, "%%", "%"), true
+	}
+	return "", false
 }
 
 // zhCatalog looks a message's key up among the sentences of
@@ -118,4 +138,31 @@ func argIn(l Lang, a any) any {
 func isMsg(a any) bool {
 	_, ok := a.(message.Msg)
 	return ok
+}
+
+// tidySpaces drops the spaces that English put next to what is now
+// full-width punctuation: "（NxD Inference） 在" reads "（NxD Inference）在".
+func tidySpaces(s string) string {
+	if !strings.Contains(s, " ") {
+		return s
+	}
+	const fullWidth = "，。；：（）、！？"
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == ' ' {
+			next := rune(0)
+			if i+1 < len(rs) {
+				next = rs[i+1]
+			}
+			if strings.ContainsRune(fullWidth, prev) || strings.ContainsRune(fullWidth, next) {
+				continue
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
 }

@@ -7,12 +7,15 @@ import (
 )
 
 // The translation catalog is data: locales/zh.po, keyed by the English
-// format string exactly as it is written in a domain package's source (the
-// coverage test, TestCatalogCoversDomainStrings, reads the source and
-// fails on a string missing there). Values are Chinese templates: the same
-// verbs in the same order, or explicit indexes (%[2]s) where Chinese needs
-// another order. Captured arguments that are themselves catalog sentences
-// or glossary terms (msgctxt "term") are translated in turn.
+// format string of a message exactly as a domain package writes it in
+// msg.New (the coverage test, TestCatalogCoversDomainStrings, reads the
+// source and fails on a key missing there), or by a fixed text whole.
+// Values are Chinese templates whose verbs stand for the English's
+// arguments in order, or by explicit index (%[2]s) where Chinese needs
+// another order (see msg.Msg.Render); message.CheckTranslation holds
+// every entry to that. A string argument is looked up whole in turn: a
+// glossary term (msgctxt "term") or a fixed phrase is translated, an id
+// is kept.
 //
 // Terms follow docs/glossary-zh.md: 显存 for GPU memory, 吞吐, 张量并行,
 // 流水线并行, 竞价实例, 按需, 预留, 首 token 延迟, 副本 (never 节点数 for
@@ -36,7 +39,7 @@ func mustParsePO(po []byte) []poEntry {
 
 // trGlossary holds the terms (msgctxt "term"), trSentences the sentences
 // (no msgctxt) of locales/zh.po, and trMessages the keys only messages
-// use (msgctxt "msg": too general for the matcher, such as "%s %s").
+// use (msgctxt "msg": joiners such as "%s %s", never a text of their own).
 var trGlossary, trSentences, trMessages = loadCatalog(zhEntries)
 
 func loadCatalog(entries []poEntry) (terms, sentences, messages map[string]string) {
@@ -66,7 +69,3 @@ func keyed(table string) map[string][2]string {
 	}
 	return out
 }
-
-// trCatalogs are the glossary and the sentences; a sentence wins over a
-// term of the same English.
-func trCatalogs() []map[string]string { return []map[string]string{trGlossary, trSentences} }

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"errors"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/apperr"
@@ -37,7 +38,7 @@ func TestExportSentencesTranslated(t *testing.T) {
 		"intel":  {Provider: "aws", InstanceType: "dl2q.24xlarge", Region: "us-west-2", GPU: "gaudi3", GPUCount: 8},
 		"huawei": {Provider: "huawei", InstanceType: "ai1s.8xlarge", Region: "cn-southwest-2", GPU: "ascend-910b", GPUCount: 8},
 	}
-	var sentences []string
+	var sentences []message.Msg
 	var ae *apperr.Error
 	for _, f := range []workload.Framework{workload.FrameworkVLLM, workload.FrameworkPyTorch, workload.FrameworkJAX, workload.FrameworkTGI, workload.FrameworkSGLang} {
 		kind := workload.KindLLMInference
@@ -58,7 +59,7 @@ func TestExportSentencesTranslated(t *testing.T) {
 			for _, o := range in.Others {
 				// The message, as the command line prints it after the field.
 				if _, err := export.SkyPilot(o); errors.As(err, &ae) {
-					sentences = append(sentences, ae.Msg)
+					sentences = append(sentences, ae.Message)
 				}
 			}
 		}
@@ -67,12 +68,13 @@ func TestExportSentencesTranslated(t *testing.T) {
 		t.Fatalf("only %d sentences: the inputs no longer exercise the families", len(sentences))
 	}
 	seen := map[string]bool{}
-	for _, s := range sentences {
+	for _, m := range sentences {
+		s := m.String()
 		if seen[s] {
 			continue
 		}
 		seen[s] = true
-		zh := report.Tr(report.Chinese, s)
+		zh := report.Render(report.Chinese, m)
 		if words := englishWords(zh, allowed); len(words) > 0 {
 			t.Errorf("%q\nin Chinese %q\nkeeps English: %v", s, zh, words)
 		}

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
+	"github.com/gpupick/gpupick/internal/report"
 	"net/http"
 	"strconv"
 	"strings"
@@ -94,43 +95,46 @@ func statusOf(code string) int {
 // errorBody turns any error into the response body. Internal errors keep
 // their message out of the response (it is logged): it may name files or
 // queries.
-func errorBody(err error) ErrorBody {
+func errorBody(err error) ErrorBody { return errorBodyIn(err, report.English) }
+
+// errorBodyIn is errorBody with its sentences in l.
+func errorBodyIn(err error, lang report.Lang) ErrorBody {
 	var he *httpError
 	if errors.As(err, &he) {
 		return he.body
 	}
 	var l apperr.List
 	if errors.As(err, &l) && len(l) > 0 {
-		b := fromAppErr(l[0])
+		b := fromAppErr(l[0], lang)
 		if len(l) > 1 {
 			for _, e := range l {
-				b.Errors = append(b.Errors, FieldError{Field: e.Field, Line: e.Line, Message: e.Msg})
+				b.Errors = append(b.Errors, FieldError{Field: e.Field, Line: e.Line, Message: report.ErrorMsg(lang, e)})
 			}
-			b.Message = fmt.Sprintf("%d problems; first: %s", len(l), b.Message)
+			b.Message = report.Render(lang, msg.New("%d problems; first: %s", len(l), msg.Text(b.Message)))
 		}
 		return b
 	}
 	var ae *apperr.Error
 	if errors.As(err, &ae) {
-		b := fromAppErr(ae)
+		b := fromAppErr(ae, lang)
 		if ae.Code != apperr.Internal {
-			b.Message = err.Error() // the whole chain: wrapped context helps the user
+			b.Message = report.ErrorText(lang, err) // the whole chain: wrapped context helps the user
 		}
 		return b
 	}
 	return ErrorBody{Code: string(apperr.Internal), Message: "internal error (logged; please report it)"}
 }
 
-func fromAppErr(e *apperr.Error) ErrorBody {
+func fromAppErr(e *apperr.Error, lang report.Lang) ErrorBody {
 	if e.Code == apperr.Internal {
 		return ErrorBody{Code: string(apperr.Internal), Message: "internal error (logged; please report it)"}
 	}
 	// The file name is the server's choice ("workload"), not the user's.
-	msg := strings.TrimPrefix(e.Error(), e.File+": ")
-	if e.File == "" {
-		msg = e.Error()
+	text := report.ErrorText(lang, e)
+	if e.File != "" {
+		text = strings.TrimPrefix(text, e.File+": ")
 	}
-	return ErrorBody{Code: string(e.Code), Message: msg, Field: firstField(e), Line: firstLine(e)}
+	return ErrorBody{Code: string(e.Code), Message: text, Field: firstField(e), Line: firstLine(e)}
 }
 
 // firstField finds the innermost field named in an error chain.

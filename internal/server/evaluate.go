@@ -135,18 +135,13 @@ func (s *Server) validate(_ http.ResponseWriter, _ *http.Request, in *ValidateRe
 	if err == nil {
 		return ValidateResponse{OK: true, Defaults: spec.Defaults}, nil
 	}
-	b := errorBody(err)
+	l := requestLang(in)
+	b := errorBodyIn(err, l) // the page's validation as you type, in its language
 	if b.Code != string(apperr.Invalid) && b.Code != string(apperr.NotFound) {
 		return ValidateResponse{}, err
 	}
 	if len(b.Errors) == 0 {
 		b.Errors = []FieldError{{Field: b.Field, Line: b.Line, Message: b.Message}}
-	}
-	if l := requestLang(in); l != report.English { // the page's validation as you type, in its language
-		b.Errors = slices.Clone(b.Errors)
-		for i := range b.Errors {
-			b.Errors[i].Message = report.Tr(l, b.Errors[i].Message)
-		}
 	}
 	return ValidateResponse{OK: false, Errors: b.Errors}, nil
 }
@@ -404,7 +399,7 @@ func (s *Server) exportFiles(_ http.ResponseWriter, r *http.Request, in *ExportR
 	if err != nil {
 		return out, err
 	}
-	out.Notes = trAll(requestLang(in), export.Notes(kind, ein))
+	out.Notes = report.RenderAll(requestLang(in), export.Notes(kind, ein))
 	out.Files = make(map[string]string, len(files))
 	for k, v := range files {
 		out.Files[k] = string(v)

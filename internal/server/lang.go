@@ -78,6 +78,12 @@ func translateBody(b ErrorBody, err error) ErrorBody {
 	if !errors.As(err, &il) {
 		return b
 	}
+	var ae *apperr.Error
+	var al apperr.List
+	var he *httpError
+	if (errors.As(il.err, &ae) || errors.As(il.err, &al)) && !errors.As(il.err, &he) {
+		return errorBodyIn(il.err, il.lang) // rendered from its messages
+	}
 	b.Message = report.Tr(il.lang, b.Message)
 	if len(b.Errors) > 0 {
 		b.Errors = slices.Clone(b.Errors)
@@ -86,17 +92,6 @@ func translateBody(b ErrorBody, err error) ErrorBody {
 		}
 	}
 	return b
-}
-
-func trAll(l report.Lang, ss []string) []string {
-	if len(ss) == 0 {
-		return ss
-	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = report.Tr(l, s)
-	}
-	return out
 }
 
 // localizePrediction puts a prediction's sentences in l.
@@ -180,7 +175,7 @@ func localizeJob(j *JobJSON, l report.Lang) {
 	if s := j.Search; s != nil {
 		c := *s
 		tr := func(e autoscale.SearchEntry) autoscale.SearchEntry {
-			e.Summary = report.Tr(l, e.Summary)
+			e.Summary = report.Render(l, e.SummaryMsg())
 			return e
 		}
 		if c.Best != nil {

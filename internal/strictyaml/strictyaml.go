@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"math"
 	"reflect"
@@ -156,10 +157,8 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
 			if !ok {
-				w.errs = append(w.errs, &apperr.Error{
-					Code: apperr.Invalid, Line: k.Line, Field: join(path, k.Value),
-					Msg: "unknown key" + suggest(k.Value, fields),
-				})
+				m := suggest(k.Value, fields)
+				w.errs = append(w.errs, &apperr.Error{Code: apperr.Invalid, Line: k.Line, Field: join(path, k.Value), Msg: m.String(), Message: m})
 				continue
 			}
 			w.lines[k.Line] = join(path, k.Value)
@@ -217,8 +216,9 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 	return m
 }
 
-// suggest names the closest known key when the unknown one looks like a typo.
-func suggest(key string, fields map[string]reflect.Type) string {
+// suggest says a key is unknown, naming the closest known key when the
+// unknown one looks like a typo, or the known keys when they are few.
+func suggest(key string, fields map[string]reflect.Type) msg.Msg {
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
 		keys = append(keys, k)
@@ -233,12 +233,12 @@ func suggest(key string, fields map[string]reflect.Type) string {
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
+		return msg.New("unknown key (did you mean %q?)", best)
 	}
 	if len(keys) > 12 {
-		return ""
+		return msg.New("unknown key")
 	}
-	return " (known keys: " + strings.Join(keys, ", ") + ")"
+	return msg.New("unknown key (known keys: %s)", strings.Join(keys, ", "))
 }
 
 // distance is the Levenshtein edit distance of two short strings.

@@ -97,7 +97,7 @@ func TestLines(t *testing.T) {
 func TestSuggestIsStable(t *testing.T) {
 	fields := map[string]reflect.Type{"rate_b": nil, "rate_a": nil, "rate_c": nil, "other": nil}
 	for range 200 {
-		if got := suggest("rate_x", fields); got != ` (did you mean "rate_a"?)` {
+		if got := suggest("rate_x", fields); got.String() != `unknown key (did you mean "rate_a"?)` {
 			t.Fatalf("suggest = %q", got)
 		}
 	}

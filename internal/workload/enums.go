@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/apperr"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -584,7 +585,7 @@ func parseEnum[T ~string](what, s string, known []T, aliases map[string]T) (T, e
 	for i, v := range known {
 		names[i] = string(v)
 	}
-	return "", fmt.Errorf("unknown %s %q (want one of %s)", what, s, strings.Join(names, ", "))
+	return "", apperr.Newf(apperr.Invalid, "", "unknown %s %q (want one of %s)", what, s, strings.Join(names, ", "))
 }
 
 // Availability is how much of a service's loss it must survive.
