@@ -33,7 +33,9 @@ type Error struct {
 	File  string
 	Line  int
 	Field string // dotted path, e.g. "training.seq_len" or a CSV column name
-	Msg   string
+	// Msg is the sentence in English; empty when Message says it (read
+	// either with Text).
+	Msg string
 	// Message is Msg as a message value, for a renderer to say it in the
 	// reader's language; zero when Msg is fixed text (the catalog's exact
 	// entry translates it then).
@@ -56,9 +58,10 @@ func (e *Error) Error() string {
 		b.WriteString(e.Field)
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	text := e.Text()
+	b.WriteString(text)
 	if e.Err != nil {
-		if e.Msg != "" {
+		if text != "" {
 			b.WriteString(": ")
 		}
 		b.WriteString(e.Err.Error())
@@ -67,6 +70,25 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Text is the error's own sentence in English: Msg, or its message.
+func (e *Error) Text() string {
+	if e.Msg == "" && !e.Message.IsZero() {
+		return e.Message.String()
+	}
+	return e.Msg
+}
+
+// Extend adds to the error's sentence: format's first verb is the
+// sentence so far ("%s; or give --force to run it anyway").
+func (e *Error) Extend(format string, args ...any) {
+	cur := e.Message
+	if cur.IsZero() {
+		cur = msg.Text(e.Msg)
+	}
+	e.Message = msg.New(format, append([]any{cur}, args...)...)
+	e.Msg = e.Message.String()
+}
 
 // AsMsg is the error as a message: its message value when it has one and
 // nothing around it (no file, line, field or cause), else its text.

@@ -42,3 +42,28 @@ func TestErrorText(t *testing.T) {
 		t.Error("an empty list is no error")
 	}
 }
+
+// TestMessageAndExtend: an error made by Newf says its sentence as a
+// message, and Extend keeps the message and the English in step.
+func TestMessageAndExtend(t *testing.T) {
+	e := Invalidf("traffic.duration_s", "the simulation takes %d s", 7200)
+	e.Extend("%s; or give --force to run it anyway")
+	if got, want := e.Error(), "traffic.duration_s: the simulation takes 7200 s; or give --force to run it anyway"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if e.Message.String() != e.Msg || e.Message.Format() != "%s; or give --force to run it anyway" {
+		t.Errorf("message %q (%q) out of step with %q", e.Message.String(), e.Message.Format(), e.Msg)
+	}
+	bare := Newf(Invalid, "", "unknown %s %q", "kind", "nope")
+	if bare.AsMsg().Format() != "unknown %s %q" {
+		t.Errorf("a bare error says its own message, got %q", bare.AsMsg().Format())
+	}
+	if e.AsMsg().Format() == e.Message.Format() {
+		t.Error("an error with a field says its whole text, not its bare message")
+	}
+	lit := &Error{Code: Invalid, Line: 3}
+	lit.Message = Newf(Invalid, "", "want %s", "x").Message
+	if lit.Text() != "want x" || lit.Error() != "line 3: want x" {
+		t.Errorf("a literal with only a message: Text %q, Error %q", lit.Text(), lit.Error())
+	}
+}

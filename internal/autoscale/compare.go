@@ -3,6 +3,7 @@ package autoscale
 import (
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -61,7 +62,7 @@ func Variants(data []byte, base *Spec) ([]*Spec, error) {
 			continue
 		}
 		if seen[name] {
-			errs = append(errs, &apperr.Error{Code: apperr.Invalid, Field: prefix + ".name", Line: lines.Line(prefix + ".name"), Msg: fmt.Sprintf("%q names another variant too", name)})
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, Field: prefix + ".name", Line: lines.Line(prefix + ".name"), Message: msg.New("%q names another variant too", name)})
 			continue
 		}
 		seen[name] = true

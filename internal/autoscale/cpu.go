@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"strconv"
 	"strings"
 
@@ -48,7 +49,7 @@ func ParseCPUInstances(data []byte) ([]CPUInstance, error) {
 	for i, row := range rows[1:] {
 		line := i + 2
 		bad := func(col, format string, args ...any) error {
-			return &apperr.Error{Code: apperr.Invalid, Line: line, Field: col, Msg: fmt.Sprintf(format, args...)}
+			return &apperr.Error{Code: apperr.Invalid, Line: line, Field: col, Message: msg.New(format, args...)}
 		}
 		c := CPUInstance{Provider: row[0], InstanceType: row[1], Region: row[2], CPU: row[3], Source: row[9], AsOf: row[10]}
 		if c.Provider == "" || c.Provider != strings.ToLower(c.Provider) || c.InstanceType == "" || c.Region == "" {

@@ -163,7 +163,7 @@ pricing: {per_hour_usd: 1}
 				parts := strings.SplitN(w, ":", 3)
 				found := false
 				for _, e := range l {
-					if e.Code == apperr.Invalid && strings.Contains(e.Msg, parts[2]) && e.Field == parts[1] && itoa(e.Line) == parts[0] {
+					if e.Code == apperr.Invalid && strings.Contains(e.Text(), parts[2]) && e.Field == parts[1] && itoa(e.Line) == parts[0] {
 						found = true
 					}
 				}

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"errors"
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"math"
 	"strconv"
@@ -92,7 +92,7 @@ type traceSource struct {
 func (t *traceSource) Err() error { return t.err }
 
 func (t *traceSource) fail(line int, field, format string, args ...any) (Request, bool) {
-	t.err = &apperr.Error{Code: apperr.Invalid, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	t.err = &apperr.Error{Code: apperr.Invalid, Line: line, Field: field, Message: msg.New(format, args...)}
 	return Request{}, false
 }
 

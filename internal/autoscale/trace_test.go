@@ -79,7 +79,7 @@ func TestReadTraceErrors(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("err = %v, want an *apperr.Error", err)
 			}
-			if e.Line != tc.line || e.Field != tc.field || !strings.Contains(e.Msg, tc.msg) || e.Code != apperr.Invalid {
+			if e.Line != tc.line || e.Field != tc.field || !strings.Contains(e.Text(), tc.msg) || e.Code != apperr.Invalid {
 				t.Errorf("err = %q (line %d, field %q), want line %d, field %q, %q", e, e.Line, e.Field, tc.line, tc.field, tc.msg)
 			}
 			if len(got) != tc.good {

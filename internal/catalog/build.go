@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"sort"
@@ -136,7 +137,7 @@ func Build(layers ...*Files) (*Catalog, error) {
 			rate, ok := c.fx[cur]
 			if !ok {
 				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ProvidersFile, Field: p.ID + ".egress_currency",
-					Msg: fmt.Sprintf("no exchange rate for %s in %s", cur, FXFile)})
+					Message: msg.New("no exchange rate for %s in %s", cur, FXFile)})
 				continue
 			}
 			// Copy before converting: the same Files may be built again.
@@ -155,7 +156,7 @@ func Build(layers ...*Files) (*Catalog, error) {
 	for _, r := range c.region {
 		if _, ok := c.provider[r.Provider]; !ok {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: RegionsFile, Field: "provider",
-				Msg: fmt.Sprintf("region %s: unknown provider %q (not in %s)", r.ID, r.Provider, ProvidersFile)})
+				Message: msg.New("region %s: unknown provider %q (not in %s)", r.ID, r.Provider, ProvidersFile)})
 		}
 		c.Regions = append(c.Regions, r)
 	}
@@ -207,7 +208,7 @@ func (c *Catalog) index(a *Accelerator, name string, errs *apperr.List) {
 	k := strings.ToLower(strings.TrimSpace(name))
 	if other, ok := c.byName[k]; ok && other != a {
 		*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: AcceleratorsFile, Field: "aliases",
-			Msg: fmt.Sprintf("%q names both %s and %s", name, other.ID, a.ID)})
+			Message: msg.New("%q names both %s and %s", name, other.ID, a.ID)})
 		return
 	}
 	c.byName[k] = a

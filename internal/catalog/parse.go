@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"path"
 	"slices"
@@ -135,7 +136,7 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 		for _, o := range p.offers {
 			if first, dup := seen[o.Key()]; dup {
 				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: p.name, Line: o.srcLine, Field: "instance_type",
-					Msg: fmt.Sprintf("%s is listed twice (first at %s:%d): one row per provider, instance type and region", o.Key(), first.file, first.line)})
+					Message: msg.New("%s is listed twice (first at %s:%d): one row per provider, instance type and region", o.Key(), first.file, first.line)})
 				continue
 			}
 			seen[o.Key()] = at{p.name, o.srcLine}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"net/http"
 	"os"
@@ -92,7 +93,7 @@ A source that fails keeps its previous snapshot; the others are saved.`,
 				if firstErr == nil {
 					return apperr.Invalidf("--source", "nothing to fetch")
 				}
-				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: fmt.Sprintf(
+				return &apperr.Error{Code: apperr.CodeOf(firstErr), Message: msg.New(
 					"catalog update: could not fetch %s (no network?); the store was not changed", strings.Join(failed, ", ")), Err: firstErr}
 			}
 			s, err := e.openStore(ctx, *db)
@@ -110,7 +111,7 @@ A source that fails keeps its previous snapshot; the others are saved.`,
 				}
 			}
 			if len(failed) > 0 {
-				return &apperr.Error{Code: apperr.Unavailable, Msg: fmt.Sprintf(
+				return &apperr.Error{Code: apperr.Unavailable, Message: msg.New(
 					"catalog update: %s failed; their previous snapshots stay in force", strings.Join(failed, ", "))}
 			}
 			return nil
@@ -197,7 +198,7 @@ today, with a warning.`,
 				}
 			}
 			if firstErr != nil {
-				return &apperr.Error{Code: apperr.CodeOf(firstErr), Msg: fmt.Sprintf(
+				return &apperr.Error{Code: apperr.CodeOf(firstErr), Message: msg.New(
 					"catalog import: %d of %d files could not be read (see above); nothing was imported", failed, len(args))}
 			}
 			if !allowShrink {
@@ -275,7 +276,7 @@ func snapshotsOf(format string, results []*importer.Result) ([]store.Snapshot, e
 	var providers []string
 	for _, res := range results {
 		if len(res.Offers) == 0 {
-			return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Msg: fmt.Sprintf(
+			return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Message: msg.New(
 				"no usable offers (%d rows rejected%s); nothing was imported", len(res.Rejected), firstRejects(res.Rejected, 3))}
 		}
 		for _, o := range res.Offers {
@@ -300,7 +301,7 @@ func snapshotsOf(format string, results []*importer.Result) ([]store.Snapshot, e
 			}
 			merged, err := mergeOffer(prev, o)
 			if err != nil {
-				return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Field: k, Msg: fmt.Sprintf("disagrees with %s", g.from[k]), Err: err}
+				return nil, &apperr.Error{Code: apperr.Invalid, File: res.URL, Field: k, Message: msg.New("disagrees with %s", g.from[k]), Err: err}
 			}
 			g.offers[k] = merged
 		}
@@ -396,7 +397,7 @@ func (e *Env) saveResult(ctx context.Context, s store.Store, source string, res 
 		snap.Providers = []string{res.Provider}
 	}
 	if len(res.Offers) == 0 {
-		return &apperr.Error{Code: apperr.Invalid, Msg: fmt.Sprintf("no usable offers (%d rows rejected%s); the previous snapshot stays in force",
+		return &apperr.Error{Code: apperr.Invalid, Message: msg.New("no usable offers (%d rows rejected%s); the previous snapshot stays in force",
 			len(res.Rejected), firstRejects(res.Rejected, 3))}
 	}
 	info, err := s.SaveSnapshot(ctx, snap)

@@ -297,7 +297,7 @@ func (s *simulation) checkWork(e *Env, o *simulateOpts, sh autoscale.Shard) erro
 	if err := est.Check(autoscale.DefaultLimits); err != nil && !o.force {
 		var ae *apperr.Error
 		if errors.As(err, &ae) {
-			ae.Msg += "; or give --force to run it anyway"
+			ae.Extend("%s; or give --force to run it anyway")
 		}
 		return apperr.InFile(err, o.file)
 	}

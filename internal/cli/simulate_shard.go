@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -144,7 +145,7 @@ func (e *Env) runShard(ctx context.Context, r shardRun) error {
 			continue
 		}
 		if stopAfter > 0 && searched == stopAfter {
-			return &apperr.Error{Code: apperr.Internal, Msg: fmt.Sprintf("stopped after %d unit(s) (%s)", searched, stopAfterEnv)}
+			return &apperr.Error{Code: apperr.Internal, Message: msg.New("stopped after %d unit(s) (%s)", searched, stopAfterEnv)}
 		}
 		entries, err := autoscale.SearchCandidate(r.Spec, c, r.Trace, r.Options)
 		if err != nil {
@@ -211,17 +212,17 @@ func mergeUnits(id string, shards []store.SearchShard, units []store.SearchUnit)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &apperr.Error{Code: apperr.Unavailable, Field: "--search-results", Msg: fmt.Sprintf(
+		return nil, &apperr.Error{Code: apperr.Unavailable, Field: "--search-results", Message: msg.New(
 			"search %s is incomplete: %d of %d shard(s) not done: shard %s; run them (gpupick simulate -f SERVICE.yaml --search --shards %d --shard I --search-id %s) and merge again",
 			id, len(missing), n, strings.Join(missing, ", shard "), n, id)}
 	}
 	if len(units) != total {
-		return nil, &apperr.Error{Code: apperr.Internal, Field: "--search-results", Msg: fmt.Sprintf(
+		return nil, &apperr.Error{Code: apperr.Internal, Field: "--search-results", Message: msg.New(
 			"search %s: every shard is done but the store holds %d of its %d unit(s)", id, len(units), total)}
 	}
 	for i, u := range units {
 		if u.Unit != i {
-			return nil, &apperr.Error{Code: apperr.Internal, Field: "--search-results", Msg: fmt.Sprintf("search %s: unit %d is missing", id, i)}
+			return nil, &apperr.Error{Code: apperr.Internal, Field: "--search-results", Message: msg.New("search %s: unit %d is missing", id, i)}
 		}
 	}
 	// Decode every unit into its place in one slice, sized from the counts

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"maps"
 	"regexp"
 	"slices"
@@ -241,7 +242,7 @@ func (v *validator) errorf(path, format string, args ...any) {
 	if v.lines == nil {
 		v.lines = strictyaml.IndexLines(v.data)
 	}
-	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.lines.Line(path), Field: path, Msg: fmt.Sprintf(format, args...)})
+	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.lines.Line(path), Field: path, Message: msg.New(format, args...)})
 }
 
 func (v *validator) fact(path string, f Fact) {

@@ -200,7 +200,7 @@ func skyPilotNotes(tasks []familyTask, self int) []msg.Msg {
 		if t.err != nil {
 			why := msg.Text(t.err.Error())
 			ae := (*apperr.Error)(nil)
-			if errors.As(t.err, &ae) && ae.Msg != "" {
+			if errors.As(t.err, &ae) && ae.Text() != "" {
 				// the field is that family's input, not the reader's
 				why = ae.Message
 				if why.IsZero() {

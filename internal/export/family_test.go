@@ -113,8 +113,8 @@ func TestNoImageNamesTheFamily(t *testing.T) {
 			t.Errorf("%s on %s: got %v, want an invalid error on image", tt.fw, tt.gpu.ID, err)
 			continue
 		}
-		if !strings.Contains(ae.Msg, "the "+tt.family+" family") || !strings.Contains(ae.Msg, tt.give) {
-			t.Errorf("%s on %s: %q does not name the family %q and %q", tt.fw, tt.gpu.ID, ae.Msg, tt.family, tt.give)
+		if !strings.Contains(ae.Text(), "the "+tt.family+" family") || !strings.Contains(ae.Text(), tt.give) {
+			t.Errorf("%s on %s: %q does not name the family %q and %q", tt.fw, tt.gpu.ID, ae.Text(), tt.family, tt.give)
 		}
 	}
 }

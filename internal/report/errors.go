@@ -23,7 +23,7 @@ func ErrorText(l Lang, err error) string {
 	c.Msg, c.Message, c.Err = ErrorMsg(l, ae), message.Msg{}, nil
 	s := c.Error()
 	if ae.Err != nil {
-		if c.Msg != "" {
+		if c.Text() != "" {
 			s += ": "
 		}
 		s += ErrorText(l, ae.Err)

@@ -595,7 +595,7 @@ func (js *jobs) check(est autoscale.Estimate) error {
 	err := est.Check(js.limits)
 	var e *apperr.Error
 	if errors.As(err, &e) {
-		e.Msg += " (these are this service's limits: gpupick simulate runs longer work with --force)"
+		e.Extend("%s (these are this service's limits: gpupick simulate runs longer work with --force)")
 	}
 	return err
 }

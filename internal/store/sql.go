@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"math"
 	"os"
@@ -207,7 +208,7 @@ func (s *SQL) migrate(ctx context.Context) error {
 		return apperr.Wrap(apperr.Internal, "read schema version", err)
 	}
 	if int(newest.Int64) > latest {
-		return &apperr.Error{Code: apperr.Unavailable, Msg: fmt.Sprintf(
+		return &apperr.Error{Code: apperr.Unavailable, Message: msg.New(
 			"the database has schema version %d, newer than this gpupick knows (%d): upgrade gpupick", newest.Int64, latest)}
 	}
 	return nil
@@ -517,7 +518,7 @@ func (s *SQL) save(ctx context.Context, tx *sql.Tx, snap Snapshot, p *prepared, 
 			continue
 		}
 		if snap.RefuseShrink && 2*p.perProvider[prov] < n {
-			return SnapshotInfo{}, &apperr.Error{Code: apperr.Invalid, Err: ErrTruncated, Msg: fmt.Sprintf(
+			return SnapshotInfo{}, &apperr.Error{Code: apperr.Invalid, Err: ErrTruncated, Message: msg.New(
 				"%s: %d offers, fewer than half the %d of snapshot #%d in force", prov, p.perProvider[prov], n, from)}
 		}
 		if !snap.ReplaceModes && from != 0 {

@@ -51,7 +51,7 @@ func Decode(data []byte, out any) error {
 	if want := topKind(out); want != 0 && root.Kind != want {
 		names := map[yaml.Kind]string{yaml.MappingNode: "a mapping of keys", yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value"}
 		return apperr.List{{Code: apperr.Invalid, Line: root.Line,
-			Msg: fmt.Sprintf("want %s at the top of the document, got %s", names[want], names[root.Kind])}}
+			Message: msg.New("want %s at the top of the document, got %s", names[want], names[root.Kind])}}
 	}
 	w := walker{lines: map[int]string{}, kinds: map[int]reflect.Kind{}}
 	w.walk(root, reflect.TypeOf(out), "")
@@ -145,7 +145,7 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!float" {
 			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f != math.Trunc(f) {
 				w.errs = append(w.errs, &apperr.Error{Code: apperr.Invalid, Line: n.Line, Field: path,
-					Msg: fmt.Sprintf("want a whole number, got %s", n.Value)})
+					Message: msg.New("want a whole number, got %s", n.Value)})
 			}
 		}
 	case reflect.Struct:

@@ -296,7 +296,7 @@ func TestParseErrors(t *testing.T) {
 				}
 			}
 			for _, e := range list {
-				if e.Field == tt.field && e.Line == tt.line && strings.Contains(e.Msg, tt.msg) {
+				if e.Field == tt.field && e.Line == tt.line && strings.Contains(e.Text(), tt.msg) {
 					want := "w.yaml"
 					if tt.line > 0 {
 						want += ":" + strconv.Itoa(tt.line)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"io/fs"
 	"strings"
@@ -48,7 +49,7 @@ func readGPUHour(fsys fs.FS, cat *catalog.Catalog, errs *apperr.List) []*gpuHour
 	var out []*gpuHourRow
 	for t.next() {
 		bad := func(field, format string, args ...any) {
-			*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: GPUHourFile, Line: t.line, Field: field, Msg: fmt.Sprintf(format, args...)})
+			*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: GPUHourFile, Line: t.line, Field: field, Message: msg.New(format, args...)})
 		}
 		r := &gpuHourRow{line: t.line, provider: strings.ToLower(t.get("provider")), gpu: strings.ToLower(t.get("gpu")),
 			instance: t.get("instance_match"), source: t.get("source"), notes: t.get("notes")}
@@ -134,7 +135,7 @@ func applyGPUHour(rows []*gpuHourRow, byProvider map[string][]*catalog.Offer, da
 		}
 		if r.applied == 0 {
 			*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: GPUHourFile, Line: r.line, Field: "gpu",
-				Msg: fmt.Sprintf("%s %s x%d %q prices no offer of the catalog: a typo, or a row the provider's files no longer need", r.provider, r.gpu, r.count, r.instance)})
+				Message: msg.New("%s %s x%d %q prices no offer of the catalog: a typo, or a row the provider's files no longer need", r.provider, r.gpu, r.count, r.instance)})
 		}
 	}
 }

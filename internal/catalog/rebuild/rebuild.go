@@ -10,6 +10,7 @@ package rebuild
 import (
 	"bytes"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"math"
 	"path"
@@ -181,7 +182,7 @@ func Build(fsys fs.FS) (*Result, error) {
 		field := fmt.Sprintf("sources[%d]", i)
 		date, err := time.Parse(time.DateOnly, s.AsOf)
 		if err != nil {
-			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".as_of", Msg: fmt.Sprintf("want YYYY-MM-DD, got %q", s.AsOf)})
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".as_of", Message: msg.New("want YYYY-MM-DD, got %q", s.AsOf)})
 			continue
 		}
 		if !formats[s.Format] || s.Provider == "" || s.File == "" || s.Commit == "" || s.Repository == "" {
@@ -191,14 +192,14 @@ func Build(fsys fs.FS) (*Result, error) {
 		}
 		if other, dup := seenFile[s.File]; dup {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".file",
-				Msg: fmt.Sprintf("%s is listed twice (also %s)", s.File, other)})
+				Message: msg.New("%s is listed twice (also %s)", s.File, other)})
 			continue
 		}
 		seenFile[s.File] = field
 		spotBasis, ok := catalog.ParseSpotBasis(s.SpotBasis)
 		if !ok || spotBasis == catalog.SpotZonesMean || spotBasis == catalog.SpotAverage {
 			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: ManifestFile, Field: field + ".spot_basis",
-				Msg: fmt.Sprintf("want point or regional (what one row's spot price stands for), got %q", s.SpotBasis)})
+				Message: msg.New("want point or regional (what one row's spot price stands for), got %q", s.SpotBasis)})
 			continue
 		}
 		data, err := fs.ReadFile(fsys, path.Join("sources", s.File))
@@ -234,7 +235,7 @@ func Build(fsys fs.FS) (*Result, error) {
 			}
 		}
 		if rate := fr.RejectRate(); rate > limit {
-			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Msg: fmt.Sprintf(
+			errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Message: msg.New(
 				"%.1f%% of its %d GPU rows refused (at most %.0f%% may be): the importer's tables have fallen behind the file; first refusals: %s",
 				100*rate, fr.Rows-fr.OutOfScope, 100*limit, firstReasons(r.Rejected, 3))})
 		}
@@ -305,7 +306,7 @@ func Build(fsys fs.FS) (*Result, error) {
 			where := fmt.Sprintf("%s:%d", name, i+2) // one record per line: hand-kept rows have no line breaks in cells
 			if o.Provider != mr.Provider {
 				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: name, Line: i + 2, Field: "provider",
-					Msg: fmt.Sprintf("%q in the file of provider %q: one provider per file", o.Provider, mr.Provider)})
+					Message: msg.New("%q in the file of provider %q: one provider per file", o.Provider, mr.Provider)})
 				continue
 			}
 			if imported[o.Key()] {

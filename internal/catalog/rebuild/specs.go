@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"io/fs"
 	"strconv"
@@ -69,7 +69,7 @@ func readSpecs(fsys fs.FS) (map[string]spec, error) {
 			v, err := strconv.ParseFloat(rec[i], 64)
 			if err != nil || v <= 0 {
 				return 0, &apperr.Error{Code: apperr.Invalid, File: SpecsFile, Line: line, Field: specColumns[i],
-					Msg: fmt.Sprintf("want a number > 0 or an empty cell, got %q", rec[i])}
+					Message: msg.New("want a number > 0 or an empty cell, got %q", rec[i])}
 			}
 			return v, nil
 		}

@@ -3,6 +3,7 @@ package rebuild
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"path"
 	"sort"
@@ -60,7 +61,7 @@ func spotRisks(fsys fs.FS, cat *catalog.Catalog, srcs []Source, offers []*catalo
 		for _, r := range doc.Ranges {
 			if r.Index < 0 || r.Index >= len(catalog.SpotBuckets) || catalog.SpotBuckets[r.Index] != r.Label {
 				*errs = append(*errs, &apperr.Error{Code: apperr.Invalid, File: name, Field: "ranges",
-					Msg: fmt.Sprintf("range %d is %q, the catalog knows %q: the feed's buckets changed", r.Index, r.Label, catalog.SpotBuckets[min(max(r.Index, 0), len(catalog.SpotBuckets)-1)])})
+					Message: msg.New("range %d is %q, the catalog knows %q: the feed's buckets changed", r.Index, r.Label, catalog.SpotBuckets[min(max(r.Index, 0), len(catalog.SpotBuckets)-1)])})
 			}
 		}
 		out = append(out, advisorRows(cat, doc, s, date, offers)...)
