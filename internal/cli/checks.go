@@ -22,6 +22,17 @@ func (e *Env) Compat() (*compat.Matrix, error) {
 	return e.matrix, e.compatErr
 }
 
+// catalogAndCompat loads the catalog and the compatibility matrix, the
+// two a server (serve, mcp) or a plan's check needs.
+func (e *Env) catalogAndCompat() (*catalog.Catalog, *compat.Matrix, error) {
+	c, err := e.Catalog()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := e.Compat()
+	return c, m, err
+}
+
 // preloadCompat starts loading the matrix in the background, so that a
 // command that needs it after the catalog does not wait for it.
 func (e *Env) preloadCompat() { go e.Compat() }

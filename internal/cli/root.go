@@ -175,7 +175,7 @@ The catalog of accelerators, providers and offers is embedded; no account or net
 	root.PersistentFlags().StringVar(&e.pricesFile, "prices", "", "apply your own prices from an overlay `FILE` (see docs/prices.md)")
 	root.PersistentFlags().StringVar(&e.dbFlag, "db", "", "catalog store: a SQLite `FILE` or a postgres:// URL (default: $GPUPICK_DB, else gpupick/gpupick.db in your configuration directory); read when it exists")
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e), newSimulateCmd(e), newProbeCmd(e), newServeCmd(e), newTokenCmd(e), newSchemaCmd(e))
+	root.AddCommand(newVersionCmd(e), newGPUsCmd(e), newOffersCmd(e), newProvidersCmd(e), newCatalogCmd(e), newPredictCmd(e), newRecommendCmd(e), newCostCmd(e), newCheckCmd(e), newExportCmd(e), newSimulateCmd(e), newProbeCmd(e), newServeCmd(e), newMCPCmd(e), newTokenCmd(e), newSchemaCmd(e))
 	root.Example = examples(root)
 	return root
 }

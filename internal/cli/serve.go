@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
 	"log/slog"
 	"net/netip"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +24,8 @@ func newServeCmd(e *Env) *cobra.Command {
 		Short: "Serve the JSON API, its OpenAPI document and the web page over HTTP",
 		Long: `Serve gpupick over HTTP: JSON endpoints for everything the CLI does, an OpenAPI
 document at /openapi.json with a docs page at /docs, the web page at /, and
-/healthz, /readyz and /metrics. Reads are open; saving and deleting workloads
+/healthz, /readyz and /metrics, and the MCP tools of gpupick mcp at /mcp
+(streamable HTTP, for AI assistants). Reads are open; saving and deleting workloads
 and reports need an API token (gpupick token create). Requests must be sent
 to a loopback name (or, with --public, an IP address) or a name given with
 --allowed-host; a write or a simulation from another site's page is refused
@@ -42,11 +39,7 @@ SIGTERM stops accepting connections and finishes the requests in flight.`,
 			if err != nil {
 				return err
 			}
-			c, err := e.Catalog()
-			if err != nil {
-				return err
-			}
-			m, err := e.Compat()
+			c, m, err := e.catalogAndCompat()
 			if err != nil {
 				return err
 			}
@@ -54,11 +47,7 @@ SIGTERM stops accepting connections and finishes the requests in flight.`,
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
-			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			log := slog.New(slog.NewJSONHandler(e.Stderr, nil))
 			s, err := server.New(server.Config{Addr: addr, DB: dsn, Public: public, CORSOrigins: cors, AllowedHosts: hosts, RateLimit: rate, TrustedProxies: trusted,
@@ -68,6 +57,7 @@ SIGTERM stops accepting connections and finishes the requests in flight.`,
 				return err
 			}
 			defer s.Close()
+			server.Version = version()
 			log.Info("runtime", "memory", server.TuneRuntime())
 			return s.ListenAndServe(ctx)
 		},

@@ -418,11 +418,7 @@ func (e *Env) simulatePlan(ctx context.Context, file string, b []byte, savePlan,
 	if err != nil {
 		return err
 	}
-	c, err := e.Catalog()
-	if err != nil {
-		return err
-	}
-	m, err := e.Compat()
+	c, m, err := e.catalogAndCompat()
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/app"
 	"github.com/gpupick/gpupick/internal/apperr"
@@ -337,6 +339,11 @@ func (s *Server) buildHandler() http.Handler {
 	mux.HandleFunc("GET /docs", docsFile("docs.html", "text/html; charset=utf-8"))
 	mux.HandleFunc("GET /docs.js", docsFile("docs.js", "text/javascript; charset=utf-8"))
 	mux.HandleFunc("GET /docs.css", docsFile("docs.css", "text/css; charset=utf-8"))
+	// MCP over streamable HTTP, stateless: each request's caller (its
+	// address, its token) is the one its tools act for.
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		return s.MCP(Caller{RemoteAddr: s.clientIP(r), Header: r.Header})
+	}, &mcp.StreamableHTTPOptions{Stateless: true, Logger: s.log}))
 	mux.Handle("/", s.webPage())         // also answers unknown paths and wrong methods, in JSON
 	var h http.Handler = s.compress(mux) // innermost: what a handler writes, not the guards' short refusals
 	h = s.cors(h)
