@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path"
 	"reflect"
 	"strings"
 	"sync"
@@ -132,12 +131,10 @@ func (t mcpTool) inputSchema() json.RawMessage {
 			o["$defs"] = ss.defs
 		}
 	}
-	if t.name == "recommend" || t.name == "predict" || t.name == "check" || t.name == "cost" || t.name == "explain" || t.name == "simulate" {
-		props, _ := o["properties"].(map[string]any)
-		if l, ok := props["lang"].(map[string]any); ok {
-			l["enum"] = []string{"en", "zh"}
-			l["description"] = "the language of the sentences and of the summary: en (default) or zh"
-		}
+	props, _ := o["properties"].(map[string]any)
+	if l, ok := props["lang"].(map[string]any); ok {
+		l["enum"] = []string{"en", "zh"}
+		l["description"] = "the language of the sentences and of the summary: en (default) or zh"
 	}
 	b, err := json.Marshal(o)
 	if err != nil {
@@ -282,8 +279,10 @@ func (c Caller) request(ctx context.Context, method, p string, body []byte) *htt
 	r, _ := http.NewRequestWithContext(ctx, method, "http://localhost"+p, bytes.NewReader(body))
 	r.RemoteAddr = c.RemoteAddr
 	r.Host = "localhost"
-	if a := c.Header.Get("Authorization"); a != "" {
-		r.Header.Set("Authorization", a)
+	for _, h := range []string{"Authorization", cancelKeyHeader} {
+		if v := c.Header.Get(h); v != "" {
+			r.Header.Set(h, v)
+		}
 	}
 	if body != nil {
 		r.Header.Set("Content-Type", "application/json")
@@ -488,11 +487,9 @@ func (s *Server) followJob(ctx context.Context, c Caller, l report.Lang, req *mc
 		}
 		select {
 		case <-ctx.Done():
-			cancel := c
-			if now.CancelKey != "" || j.CancelKey != "" {
-				cancel.Header = http.Header{"X-Cancel-Key": {j.CancelKey}}
-			}
-			s.serveAPI(context.Background(), cancel, http.MethodDelete, path.Clean(jobPath), nil, nil)
+			// The key the job's creation returned cancels it.
+			cancel := Caller{RemoteAddr: c.RemoteAddr, Header: http.Header{cancelKeyHeader: {j.CancelKey}}}
+			s.serveAPI(context.Background(), cancel, http.MethodDelete, jobPath, nil, nil)
 			return toolError(l, "", "cancelled", nil)
 		case <-tick.C:
 		}
