@@ -280,3 +280,32 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Errorf("a foreign Origin got %d, want 403", resp.StatusCode)
 	}
 }
+
+// TestMCPCancelledSimulateStopsItsJob: a client that gives up on a
+// simulate call (a policy search, which runs for seconds) leaves no job
+// running on the server.
+func TestMCPCancelledSimulateStopsItsJob(t *testing.T) {
+	s := testServer(t, func(c *Config) { c.DB = "" })
+	cs := mcpSession(t, s, LocalCaller, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "simulate",
+		Arguments: map[string]any{"service": example(t, "service-model.yaml"), "workload": example(t, "llama3-70b-chat.yaml"), "search": true}})
+	if err == nil {
+		t.Skip("the search finished within 300 ms: nothing to cancel")
+	}
+	s.jobs.mu.Lock()
+	started := len(s.jobs.byID)
+	s.jobs.mu.Unlock()
+	if started == 0 {
+		t.Fatal("no job was started")
+	}
+	waitStopped(t, s)
+	s.jobs.mu.Lock()
+	defer s.jobs.mu.Unlock()
+	for id, j := range s.jobs.byID {
+		if j.status != JobCancelled {
+			t.Errorf("job %s ended %s, want cancelled by the call's end", id, j.status)
+		}
+	}
+}
