@@ -245,6 +245,13 @@
     "requests/s": "请求/秒", "s": "秒", "tokens per USD": "token/美元", "USD/hour": "美元/小时", "USD/h": "美元/小时", "replicas": "副本", "GPUs": "块 GPU"
   };
   function unitText(u) { return lang === "zh" && UNITS_ZH[u] ? UNITS_ZH[u] : (u || ""); }
+  // shortUnit is a unit cost's unit in a few characters, for a phone's
+  // row ("$/M tokens"); the column's header says it whole.
+  function shortUnit(u) {
+    if (/per million/.test(u || "")) return t("c_per_mtok");
+    if (/per thousand images/.test(u || "")) return t("c_per_kimg");
+    return unitText(u);
+  }
   function coded(prefix, code) { var k = prefix + code; return I18N.en[k] ? t(k) : code; }
   // requirementLabel names a compliance requirement in the page's language
   // ("certification:ISO27001" is "certification ISO27001", 认证 ISO27001).
@@ -1059,14 +1066,23 @@
       return el("td", { "class": "opt" }, c.pareto ? badge(t("pareto"), "pareto") : null,
         ws.length ? badge(t("warnings_n", ws.length), "warn", ws.map(function (w) { return w.text; }).join("\n")) : null);
     } };
-    var numCol = function (h, get, dec, opt, rangeOf) {
+    // phone, when given, is what a column hidden on a phone says there:
+    // a short text under this cell's value, shown on a phone only.
+    var numCol = function (h, get, dec, opt, rangeOf, phone) {
       var d = dec(rows.map(get));
       return { h: h, cls: "num" + (opt ? " opt" : ""), rng: !!rangeOf, cell: function (c) {
-        var f = function (v) { return fixed(v, d); }, r = rangeOf ? rangeOf(c) : [], v = get(c);
+        var f = function (v) { return fixed(v, d); }, r = rangeOf ? rangeOf(c) : [], v = get(c), p = phone ? phone(c) : "";
         // The 80% range folds away on a phone (the detail panel has it).
         return el("td", { "class": "num" + (opt ? " opt" : "") }, f(v),
-          isNum(v) && isNum(r[0]) && isNum(r[1]) ? el("span", { "class": "rng", text: " (" + f(r[0]) + "–" + f(r[1]) + ")" }) : null);
+          isNum(v) && isNum(r[0]) && isNum(r[1]) ? el("span", { "class": "rng", text: " (" + f(r[0]) + "–" + f(r[1]) + ")" }) : null,
+          p ? el("small", { "class": "hint phone unit-cost", text: p }) : null);
       } };
+    };
+    // unitOnPhone says a candidate's unit cost under another column on a
+    // phone, where the unit-cost column is hidden.
+    var unitOnPhone = function (get, dec, unit) {
+      var d = dec(rows.map(get));
+      return function (c) { var v = get(c); return isNum(v) ? fixed(v, d) + " " + unit : ""; };
     };
     var money = moneyDecimals, one = function () { return 1; }, zero = function () { return 0; };
     if (svc) {
@@ -1075,7 +1091,9 @@
         return el("td", { "class": "fleet", text: (n ? n + " × " : "") + (sliceGPU(c) || c.gpu + " × " + (c.plan && c.plan.gpus_per_replica ? c.plan.gpus_per_replica : c.gpus)) });
       } };
       var perHour = numCol(t("c_per_hour"), function (c) { return c.per_hour_usd; }, money, true);
-      var perMonth = numCol(t("c_per_month"), function (c) { return c.per_month_usd; }, zero, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; });
+      var perMonthRange = function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; };
+      var perMonth = numCol(t("c_per_month"), function (c) { return c.per_month_usd; }, zero, false, perMonthRange,
+        isImageService() ? unitOnPhone(perKImg, money, t("c_per_kimg")) : unitOnPhone(perMTok, money, t("c_per_mtok")));
       if (isImageService()) {
         return [cb, rank, offer, gp, pricing, perHour, perMonth,
           numCol(t("c_per_kimg"), perKImg, money, true),
@@ -1092,7 +1110,8 @@
     var gpusCol = { h: t("c_gpus"), cls: "opt", cell: function (c) { return el("td", { "class": "opt", text: c.gpu + " × " + c.gpus }); } };
     return [cb, rank, offer, gpusCol, pricing,
       numCol(t("c_hours"), function (c) { return c.duration_hours; }, function (v) { return Math.min(2, decimals(v, 2)); }, false, function (c) { return [c.duration_hours_p10, c.duration_hours_p90]; }),
-      numCol(t("c_total"), total, money, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; }),
+      numCol(t("c_total"), total, money, false, function (c) { return [c.cost_usd && c.cost_usd.p10, c.cost_usd && c.cost_usd.p90]; },
+        unit ? unitOnPhone(function (c) { return c.unit_cost && c.unit_cost.unit === unit ? c.unit_cost.value : null; }, function (v) { return decimals(v, 3); }, shortUnit(unit)) : null),
       numCol(unit ? unitText(unit) : t("unit_cost"), function (c) { return c.unit_cost && c.unit_cost.unit === unit ? c.unit_cost.value : null; }, function (v) { return decimals(v, 3); }, true),
       bott, flags];
   }
