@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gpupick/gpupick/examples"
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
 	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/report"
@@ -220,7 +221,7 @@ func (s *Server) callTool(ctx context.Context, c Caller, t mcpTool, req *mcp.Cal
 	var args map[string]json.RawMessage
 	if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return toolError(report.English, "arguments", "want a JSON object of the tool's input schema", nil)
+			return toolError("arguments", "want a JSON object of the tool's input schema", nil)
 		}
 	}
 	var lang string
@@ -229,7 +230,7 @@ func (s *Server) callTool(ctx context.Context, c Caller, t mcpTool, req *mcp.Cal
 	}
 	l, err := parseLang(lang)
 	if err != nil {
-		return toolError(report.English, "lang", "want en or zh", nil)
+		return toolError("lang", "want en or zh", nil)
 	}
 	if req.Extra != nil && req.Extra.Header != nil {
 		c.Header = req.Extra.Header
@@ -237,7 +238,7 @@ func (s *Server) callTool(ctx context.Context, c Caller, t mcpTool, req *mcp.Cal
 	if t.write && !c.loopback() {
 		if err := s.authorize(c.request(ctx, "POST", "/", nil)); err != nil {
 			b := errorBodyIn(localized(err, l), l)
-			return toolError(l, "", report.Render(l, msg.New("%s: a tool that starts work on the server needs an API token from a caller on another machine (Authorization: Bearer TOKEN)", b.Message)), &b)
+			return toolError("", report.Render(l, msg.New("%s: a tool that starts work on the server needs an API token from a caller on another machine (Authorization: Bearer TOKEN)", b.Message)), &b)
 		}
 	}
 	method, p, _ := strings.Cut(t.route, " ")
@@ -266,7 +267,7 @@ func (s *Server) callTool(ctx context.Context, c Caller, t mcpTool, req *mcp.Cal
 	}
 	status, out := s.serveAPI(ctx, c, method, p, q, body)
 	if status >= 300 {
-		return apiToolError(l, out)
+		return apiToolError(out)
 	}
 	if t.name == "simulate" {
 		return s.followJob(ctx, c, l, req, out)
@@ -339,21 +340,22 @@ func toolResult(l report.Lang, t mcpTool, out []byte) *mcp.CallToolResult {
 }
 
 // apiToolError is an API error body as a tool error.
-func apiToolError(l report.Lang, out []byte) *mcp.CallToolResult {
+func apiToolError(out []byte) *mcp.CallToolResult {
 	var e ErrorJSON
 	if json.Unmarshal(out, &e) != nil || e.Error.Code == "" {
-		return toolError(l, "", string(out), nil)
+		return toolError("", string(out), nil)
 	}
-	return toolError(l, e.Error.Field, e.Error.Message, &e.Error)
+	return toolError(e.Error.Field, e.Error.Message, &e.Error)
 }
 
 // toolError is a tool error: a sentence naming the field, and the API's
 // error body as structured content.
-func toolError(l report.Lang, field, text string, b *ErrorBody) *mcp.CallToolResult {
+func toolError(field, text string, b *ErrorBody) *mcp.CallToolResult {
 	if b == nil {
-		b = &ErrorBody{Code: "invalid", Field: field, Message: text}
+		// A bad argument is invalid; anything else is the service's failure.
+		b = &ErrorBody{Code: string(apperr.Unavailable), Message: text}
 		if field != "" {
-			b.Message = field + ": " + text
+			b.Code, b.Field, b.Message = string(apperr.Invalid), field, field+": "+text
 		}
 	}
 	if field != "" && !strings.Contains(text, field) {
@@ -454,7 +456,7 @@ func summarize(l report.Lang, tool string, out []byte) string {
 func (s *Server) followJob(ctx context.Context, c Caller, l report.Lang, req *mcp.CallToolRequest, started []byte) *mcp.CallToolResult {
 	var j JobJSON
 	if err := json.Unmarshal(started, &j); err != nil || j.ID == "" {
-		return toolError(l, "", "the simulation did not start", nil)
+		return toolError("", "the simulation did not start", nil)
 	}
 	jobPath := "/api/v1/simulations/" + url.PathEscape(j.ID)
 	q := url.Values{"lang": {string(l)}}
@@ -465,11 +467,11 @@ func (s *Server) followJob(ctx context.Context, c Caller, l report.Lang, req *mc
 	for {
 		status, out := s.serveAPI(ctx, c, http.MethodGet, jobPath, q, nil)
 		if status >= 300 {
-			return apiToolError(l, out)
+			return apiToolError(out)
 		}
 		var now JobJSON
 		if err := json.Unmarshal(out, &now); err != nil {
-			return toolError(l, "", "unreadable simulation status", nil)
+			return toolError("", "unreadable simulation status", nil)
 		}
 		if token != nil && now.Progress != last && req.Session != nil {
 			last = now.Progress
@@ -481,16 +483,16 @@ func (s *Server) followJob(ctx context.Context, c Caller, l report.Lang, req *mc
 			return toolResult(l, mcpTool{name: "simulate"}, out)
 		case JobFailed, JobCancelled:
 			if now.Error != nil {
-				return toolError(l, now.Error.Field, now.Error.Message, now.Error)
+				return toolError(now.Error.Field, now.Error.Message, now.Error)
 			}
-			return toolError(l, "", report.Render(l, msg.New("the simulation ended %s", now.Status)), nil)
+			return toolError("", report.Render(l, msg.New("the simulation ended %s", now.Status)), nil)
 		}
 		select {
 		case <-ctx.Done():
 			// The key the job's creation returned cancels it.
 			cancel := Caller{RemoteAddr: c.RemoteAddr, Header: http.Header{cancelKeyHeader: {j.CancelKey}}}
 			s.serveAPI(context.Background(), cancel, http.MethodDelete, jobPath, nil, nil)
-			return toolError(l, "", "cancelled", nil)
+			return toolError("", "cancelled", nil)
 		case <-tick.C:
 		}
 	}
