@@ -37,7 +37,7 @@ func TestParsePO(t *testing.T) {
 
 // TestCatalogIsWellFormed: the embedded catalog parses, every entry has a
 // translation, and a translation names no argument its English lacks (the
-// matcher's compile checks the verbs themselves).
+// verbs are checked below with msg.CheckTranslation).
 func TestCatalogIsWellFormed(t *testing.T) {
 	es, err := parsePO(zhPO)
 	if err != nil {
