@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compliance"
 	"github.com/gpupick/gpupick/internal/cost"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )

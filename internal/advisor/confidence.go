@@ -1,13 +1,12 @@
 package advisor
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
-
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

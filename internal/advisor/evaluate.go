@@ -1,7 +1,6 @@
 package advisor
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"runtime"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/cost"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )

@@ -1,11 +1,11 @@
 package advisor
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // onlyOffers is the embedded catalog with the offers keep accepts.

@@ -1,13 +1,13 @@
 package advisor
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/cost"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

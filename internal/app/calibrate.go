@@ -1,11 +1,11 @@
 package app
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/probe"
 )

@@ -7,8 +7,9 @@ package apperr
 import (
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
+
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // Code classifies an error for callers that must react to it (exit codes,
@@ -114,7 +115,6 @@ func Emptyf(format string, args ...any) *Error {
 	return Newf(Empty, "", format, args...)
 }
 
-// Wrap gives err a code unless it already carries one. A nil err stays nil.
 // Newf is an error of code on field (empty for none) whose message is
 // format with args: its text in English, and the message for renderers.
 func Newf(code Code, field, format string, args ...any) *Error {
@@ -122,6 +122,7 @@ func Newf(code Code, field, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Msg: m.String(), Message: m}
 }
 
+// Wrap gives err a code unless it already carries one. A nil err stays nil.
 func Wrap(code Code, msg string, err error) error {
 	if err == nil {
 		return nil

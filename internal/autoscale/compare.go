@@ -3,12 +3,12 @@ package autoscale
 import (
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 )
 

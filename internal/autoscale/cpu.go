@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"strconv"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // CPUInstance is one x86 CPU instance a fallback tier can run on: its

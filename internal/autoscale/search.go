@@ -3,11 +3,11 @@ package autoscale
 import (
 	"cmp"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"sort"
 
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 )
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"path"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/parallel"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 )

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/autoscale"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/store"
 )
 

@@ -1,9 +1,10 @@
 package compat
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"sort"
 	"strings"
+
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // checklist builds 4-7 steps for a trial instance: the vendor's driver and
@@ -41,16 +42,17 @@ func (c *checker) checklist() []msg.Msg {
 	steps = append(steps, msg.New("Check that %s sees every device: `%s`%s.", c.fwName, dev, rest))
 
 	type kernel struct {
-		name string
+		key  string // its English, the order the steps are listed in
 		step msg.Msg
 	}
 	var kernels []kernel
+	newKernel := func(m msg.Msg) kernel { return kernel{m.String(), m} }
 	for _, n := range c.st.Needs {
 		n = strings.ToLower(strings.TrimSpace(n))
 		f := c.m.Features[n]
 		if f == nil {
 			if n != "" {
-				kernels = append(kernels, kernel{n, msg.New("%s: run the code path that uses it", n)})
+				kernels = append(kernels, newKernel(msg.New("%s: run the code path that uses it", n)))
 			}
 			continue
 		}
@@ -61,9 +63,9 @@ func (c *checker) checklist() []msg.Msg {
 		if cmd == "" {
 			cmd = "run the code path that uses it"
 		}
-		kernels = append(kernels, kernel{n, msg.New("%s: %s", n, cmd)})
+		kernels = append(kernels, newKernel(msg.New("%s: %s", n, cmd)))
 	}
-	sort.SliceStable(kernels, func(i, j int) bool { return kernels[i].step.String() < kernels[j].step.String() })
+	sort.SliceStable(kernels, func(i, j int) bool { return kernels[i].key < kernels[j].key })
 	if len(kernels) > 0 {
 		list := make([]msg.Msg, len(kernels))
 		for i, k := range kernels {

@@ -10,12 +10,12 @@
 package compat
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

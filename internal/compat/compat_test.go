@@ -1,7 +1,6 @@
 package compat
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"os"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

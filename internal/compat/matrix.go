@@ -2,7 +2,6 @@ package compat
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"maps"
 	"regexp"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 	"github.com/gpupick/gpupick/internal/workload"
 )

@@ -1,13 +1,13 @@
 package cost
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 func offer(od, spot, r1 float64) *catalog.Offer {

@@ -3,11 +3,11 @@ package export
 import (
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"sort"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // File names All uses.

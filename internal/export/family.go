@@ -2,12 +2,12 @@ package export
 
 import (
 	"errors"
-	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

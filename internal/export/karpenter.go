@@ -2,12 +2,12 @@ package export
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // NodePool fields, as in Karpenter's karpenter.sh/v1 reference

@@ -2,13 +2,13 @@ package export
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

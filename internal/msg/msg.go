@@ -160,18 +160,26 @@ func (m Msg) argsIn(c Catalog) []any {
 
 // lookup is s translated whole through c, or s when c has no entry.
 func lookup(c Catalog, s string) string {
-	if c != nil && s != "" {
-		if t, ok := c.Lookup(s); ok {
-			return t
-		}
-		if strings.IndexByte(s, '%') >= 0 {
-			// The catalog's keys are formats: a text's percent sign is %%.
-			if t, ok := c.Lookup(strings.ReplaceAll(s, "%", "%%")); ok {
-				return strings.ReplaceAll(t, "%%", "%")
-			}
-		}
+	if t, ok := LookupText(c, s); ok {
+		return t
 	}
 	return s
+}
+
+// LookupText is the translation of s, a fixed text (not a format), in c.
+// The catalog's keys are formats, so a text's percent sign is %% in its
+// key, and a text with a percent sign is never read as a format.
+func LookupText(c Catalog, s string) (string, bool) {
+	if c == nil || s == "" {
+		return "", false
+	}
+	if strings.IndexByte(s, '%') < 0 {
+		return c.Lookup(s)
+	}
+	if t, ok := c.Lookup(strings.ReplaceAll(s, "%", "%%")); ok {
+		return strings.ReplaceAll(t, "%%", "%"), true
+	}
+	return "", false
 }
 
 // verb is one verb of a format string: its span (the explicit index cut

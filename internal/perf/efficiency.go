@@ -1,13 +1,13 @@
 package perf
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"sync"
 	"sync/atomic"
 
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

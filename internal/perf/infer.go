@@ -2,11 +2,11 @@ package perf
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

@@ -1,9 +1,9 @@
 package perf
 
 import (
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

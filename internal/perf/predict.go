@@ -2,11 +2,10 @@ package perf
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
-
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

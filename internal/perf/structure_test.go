@@ -2,12 +2,12 @@ package perf
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

@@ -2,12 +2,12 @@ package perf
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 

@@ -2,10 +2,11 @@ package perf
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 const dsv3 = "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 2000, output_tokens: 1000, weight_precision: fp8%s}\nparallelism: {%s}\nstack: {framework: sglang}\n"

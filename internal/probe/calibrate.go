@@ -2,9 +2,9 @@ package probe
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 

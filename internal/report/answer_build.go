@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compliance"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"html"
 	"math"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 // The answer block as text, Markdown and HTML: every report of a

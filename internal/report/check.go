@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/compliance"
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 // CheckJSON is the document `gpupick check -o json` prints.

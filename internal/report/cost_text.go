@@ -2,13 +2,13 @@ package report
 
 import (
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 // WriteCost prints the cost of one choice (gpupick cost) in l: what it is,
@@ -120,7 +120,8 @@ func costWarning(l Lang, w advisor.Warning) string {
 	if l == Chinese && len(w.Args) == 1 {
 		// A sentence carried whole (a note, a preference, a needed fix):
 		// translated before it goes into its template.
-		if _, ok := w.Args[0].(string); ok || isMsg(w.Args[0]) {
+		switch w.Args[0].(type) {
+		case string, message.Msg:
 			if w.Code == advisor.WarnPreferred {
 				return fmt.Sprint(argIn(l, w.Args[0])) // the sentence names the preference itself
 			}

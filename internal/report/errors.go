@@ -2,9 +2,9 @@ package report
 
 import (
 	"errors"
-	message "github.com/gpupick/gpupick/internal/msg"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 // ErrorText is err in l: an apperr.Error's sentence rendered from its

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"slices"
 	"strings"
 
 	"github.com/gpupick/gpupick/internal/advisor"
+	message "github.com/gpupick/gpupick/internal/msg"
 )
 
 // Lang is an output language.

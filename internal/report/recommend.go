@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"html"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/cost"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/perf"
 )
 

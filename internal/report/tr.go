@@ -34,17 +34,8 @@ func Translated(s string) bool {
 	return ok
 }
 
-// lookupText is the Chinese of a fixed text. The catalog's keys are
-// formats, so a text's percent sign is %% in its key.
-func lookupText(s string) (string, bool) {
-	if z, ok := (zhCatalog{}).Lookup(s); ok && !strings.Contains(s, "%") {
-		return z, true
-	}
-	if z, ok := (zhCatalog{}).Lookup(strings.ReplaceAll(s, "%", "%%")); ok {
-		return strings.ReplaceAll(z, "%%", "%"), true
-	}
-	return "", false
-}
+// lookupText is the Chinese of a fixed text.
+func lookupText(s string) (string, bool) { return message.LookupText(zhCatalog{}, s) }
 
 // zhCatalog looks a message's key up among the sentences of
 // locales/zh.po, then the message-only keys, then its terms.
@@ -110,8 +101,11 @@ func LocalizeAll(l Lang, ms []message.Msg) []message.Msg {
 // throughout.
 func translated(m message.Msg) bool {
 	if _, ok := (zhCatalog{}).Lookup(m.Format()); !ok {
-		if _, ok := m.Args()[0].(string); m.Format() == "%s" && len(m.Args()) == 1 && ok {
-			return Translated(m.Args()[0].(string))
+		// A finished text (msg.Text) is translated when the catalog has it whole.
+		if args := m.Args(); m.Format() == "%s" && len(args) == 1 {
+			if s, ok := args[0].(string); ok {
+				return Translated(s)
+			}
 		}
 		return false
 	}
@@ -133,11 +127,6 @@ func argIn(l Lang, a any) any {
 		return Tr(l, v)
 	}
 	return a
-}
-
-func isMsg(a any) bool {
-	_, ok := a.(message.Msg)
-	return ok
 }
 
 // tidySpaces drops the spaces that English put next to what is now

@@ -2,12 +2,12 @@ package report_test
 
 import (
 	"errors"
-	message "github.com/gpupick/gpupick/internal/msg"
 	"testing"
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/export"
+	message "github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/report"
 	"github.com/gpupick/gpupick/internal/workload"
 )

@@ -182,3 +182,15 @@ func TestGroupedPreferenceNamesItsRequirement(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictTextOfAnUnknownSentence: a verdict the catalog does not have
+// (a fixed text without arguments, or a finished text) keeps its English
+// after the bottleneck's Chinese name, and never breaks the rendering.
+func TestVerdictTextOfAnUnknownSentence(t *testing.T) {
+	for _, m := range []message.Msg{message.New("a verdict the catalog never saw."), message.Text("a finished verdict never seen.")} {
+		got := VerdictText(Chinese, "compute", m)
+		if !strings.Contains(got, m.String()) || !strings.ContainsFunc(got, isHan) {
+			t.Errorf("VerdictText(zh, %q) = %q: want the bottleneck in Chinese and the sentence kept", m.String(), got)
+		}
+	}
+}

@@ -13,15 +13,9 @@ func (s *Server) apiRoutes() []*route {
 	const v1 = "/api/v1"
 	return []*route{
 		op("GET", v1+"/accelerators", "catalog", "List accelerators (as gpupick gpus -o json)", s.accelerators).
-			query(param{"vendor", "string", "only this vendor"}, param{"min_memory_gb", "number", "at least this memory per accelerator, GiB"}),
+			query(acceleratorParams...),
 		op("GET", v1+"/offers", "catalog", "List offers, filtered and paged (items as gpupick offers -o json)", s.offers).
-			query(param{"gpu", "string", "accelerator ID[:COUNT per instance]"}, param{"min_gpus", "integer", "at least N GPUs per instance"},
-				param{"provider", "string", "provider ids, comma-separated"}, param{"region", "string", "region as the provider names it"},
-				param{"country", "string", "ISO 3166 alpha-2"}, param{"pricing", "string", "pricing mode to show and require"},
-				param{"max_price", "number", "at most this USD per instance-hour (price_usd_per_hour)"},
-				param{"max_price_per_gpu", "number", "at most this USD per GPU-hour (price_usd_per_gpu_hour)"},
-				param{"sort", "string", "price (price_usd_per_hour), price-per-gpu (price_usd_per_gpu_hour) or memory; unknown prices last"},
-				param{"page", "integer", "1-based page (default 1)"}, param{"per_page", "integer", "1 to 500 (default 50)"}),
+			query(offerParams...),
 		op("GET", v1+"/providers", "catalog", "List providers (as gpupick providers -o json)", s.providers),
 		op("POST", v1+"/validate", "evaluate", "Validate a workload: the defaults filled in, or every problem with field and line", s.validate),
 		op("POST", v1+"/predict", "evaluate", "Predict speed, memory and the bottleneck (as gpupick predict -o json)", s.predict),
@@ -81,3 +75,16 @@ func (s *Server) webPage() http.Handler {
 		files.ServeHTTP(w, r)
 	})
 }
+
+// The query parameters of the catalog's lists, shared with the MCP tools
+// that call them.
+var (
+	acceleratorParams = []param{{"vendor", "string", "only this vendor"}, {"min_memory_gb", "number", "at least this memory per accelerator, GiB"}}
+	offerParams       = []param{{"gpu", "string", "accelerator ID[:COUNT per instance]"}, {"min_gpus", "integer", "at least N GPUs per instance"},
+		{"provider", "string", "provider ids, comma-separated"}, {"region", "string", "region as the provider names it"},
+		{"country", "string", "ISO 3166 alpha-2"}, {"pricing", "string", "pricing mode to show and require"},
+		{"max_price", "number", "at most this USD per instance-hour (price_usd_per_hour)"},
+		{"max_price_per_gpu", "number", "at most this USD per GPU-hour (price_usd_per_gpu_hour)"},
+		{"sort", "string", "price (price_usd_per_hour), price-per-gpu (price_usd_per_gpu_hour) or memory; unknown prices last"},
+		{"page", "integer", "1-based page (default 1)"}, {"per_page", "integer", "1 to 500 (default 50)"}}
+)

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/gpupick/gpupick/internal/msg"
-	"github.com/gpupick/gpupick/internal/report"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/gpupick/gpupick/internal/apperr"
+	"github.com/gpupick/gpupick/internal/msg"
+	"github.com/gpupick/gpupick/internal/report"
 )
 
 // HTTP-only error codes, next to apperr's.

@@ -98,21 +98,12 @@ func mcpTools() []mcpTool {
 			route:       "GET /api/v1/offers", params: offerParams},
 		{name: "gpus", title: "List accelerators",
 			description: "List the catalog's accelerators with their memory, compute and bandwidth, as gpupick gpus -o json.",
-			route:       "GET /api/v1/accelerators", params: gpuParams, wrap: "accelerators"},
+			route:       "GET /api/v1/accelerators", params: acceleratorParams, wrap: "accelerators"},
 		{name: "simulate", title: "Simulate a service's day",
 			description: "Simulate a GPU service under its traffic and autoscaling policy (service: the service file; workload: its model), or search for the cheapest policy that meets the SLO (search: true): bounded as the API bounds jobs, with progress notifications, as gpupick simulate -o json.",
 			route:       "POST /api/v1/simulations", in: reflect.TypeFor[SimulationRequest](), write: true},
 	}
 }
-
-var (
-	offerParams = []param{{"gpu", "string", "accelerator ID[:COUNT per instance]"}, {"min_gpus", "integer", "at least N GPUs per instance"},
-		{"provider", "string", "provider ids, comma-separated"}, {"region", "string", "region as the provider names it"},
-		{"country", "string", "ISO 3166 alpha-2"}, {"pricing", "string", "pricing mode to show and require"},
-		{"max_price", "number", "at most this USD per instance-hour"}, {"max_price_per_gpu", "number", "at most this USD per GPU-hour"},
-		{"sort", "string", "price, price-per-gpu or memory"}, {"page", "integer", "1-based page (default 1)"}, {"per_page", "integer", "1 to 500 (default 50)"}}
-	gpuParams = []param{{"vendor", "string", "only this vendor"}, {"min_memory_gb", "number", "at least this memory per accelerator, GiB"}}
-)
 
 // inputSchema is a tool's JSON Schema: its request type's, as the
 // OpenAPI document describes it (the workload and service schemas
@@ -248,7 +239,7 @@ func (s *Server) callTool(ctx context.Context, c Caller, t mcpTool, req *mcp.Cal
 		for k, v := range args {
 			var x any
 			if json.Unmarshal(v, &x) == nil {
-				q.Set(k, strings.Trim(fmt.Sprint(x), "\""))
+				q.Set(k, fmt.Sprint(x))
 			}
 		}
 	} else {

@@ -207,11 +207,17 @@ func TestMCPSimulateReportsProgress(t *testing.T) {
 	if !strings.Contains(toolText(res), "SLO met") {
 		t.Errorf("summary %q", toolText(res))
 	}
-	time.Sleep(50 * time.Millisecond) // notifications are delivered apart from the answer
-	mu.Lock()
-	defer mu.Unlock()
-	if len(progress) == 0 {
-		t.Error("no progress notification")
+	// Notifications are delivered apart from the answer: wait a little.
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(progress)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no progress notification")
+		}
 	}
 
 	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "simulate", Arguments: map[string]any{"service": example(t, "service-model.yaml")}})

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"math"
 	"os"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 //go:embed migrations/*.sql

@@ -2,10 +2,11 @@ package workload
 
 import (
 	"fmt"
-	"github.com/gpupick/gpupick/internal/apperr"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gpupick/gpupick/internal/apperr"
 )
 
 // Kind is the kind of job a workload file describes; it decides which blocks

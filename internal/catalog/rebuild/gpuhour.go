@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"io/fs"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // GPUHourFile holds per-GPU-hour prices read from providers' price pages

@@ -10,7 +10,6 @@ package rebuild
 import (
 	"bytes"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"math"
 	"path"
@@ -21,6 +20,7 @@ import (
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
 	"github.com/gpupick/gpupick/internal/catalog/importer"
+	"github.com/gpupick/gpupick/internal/msg"
 	"github.com/gpupick/gpupick/internal/strictyaml"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io"
 	"io/fs"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // spec is what an instance type has that price files do not say: local

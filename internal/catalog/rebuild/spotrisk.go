@@ -3,7 +3,6 @@ package rebuild
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gpupick/gpupick/internal/msg"
 	"io/fs"
 	"path"
 	"sort"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalog"
+	"github.com/gpupick/gpupick/internal/msg"
 )
 
 // MeasuredSpotFile holds hand-kept spot interruption rates measured in
