@@ -100,6 +100,10 @@ type engineRelease struct {
 	// that one's expert all-to-all runs under the other's compute
 	// (SGLang's two-batch overlap with DeepEP).
 	OverlapEP bool
+	// PerHeadKV means the decode attention kernel runs one block per
+	// query head, so under grouped-query attention each KV head's cache
+	// is read once per query head of its group, not once per group.
+	PerHeadKV bool
 	Note      string
 }
 
@@ -121,13 +125,14 @@ type engine struct {
 var engines = map[workload.Framework]engine{
 	workload.FrameworkTensorRTLLM: {
 		Releases: []engineRelease{
-			{From: "0.1", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, Note: "FasterTransformer and early TensorRT-LLM: fused kernels, static sessions"},
+			{From: "0.1", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, PerHeadKV: true, Note: "FasterTransformer and early TensorRT-LLM: fused kernels, static sessions; the masked multi-head attention kernel reads a grouped KV head once per query head"},
+			{From: "0.7", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, Note: "masked multi-head attention optimised for MQA and GQA (December 2023), XQA kernels from 0.8: a KV head is read once for its group"},
 			{From: "0.9", Kernel: 1.00, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "C++ executor with in-flight batching, paged KV, FP8 kernels; KV reserved for prompt + output (guaranteed no eviction); benchmarks tune max_batch_size to about 1024 [unverified]"},
 			{From: "1.0", Kernel: 1.00, StepS: 5e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "PyTorch backend (trtllm-bench): the same kernels with a Python executor; max_batch_size about 1024 [unverified]"},
 		},
 		Latest:  "1.2",
 		Backend: map[string][2]float64{},
-		Source:  "github.com/NVIDIA/TensorRT-LLM docs/source/performance (perf-overview.md, performance.md); trtllm-bench defaults",
+		Source:  "github.com/NVIDIA/TensorRT-LLM docs/source/performance (perf-overview.md, performance.md); trtllm-bench defaults; PR #524 (2023-12-01: MMHA optimisation for MQA and GQA) and the XQA kernel blog (0.8)",
 	},
 	workload.FrameworkVLLM: {
 		Releases: []engineRelease{

@@ -279,6 +279,17 @@ func (r replica) offloadS() float64 {
 	return r.offGB * 1e9 / r.hostBW
 }
 
+// kvReads is how many times a decode step reads each KV head's cache: once,
+// or once per query head of its group when the engine's attention kernel
+// has no grouped-query path.
+func (r replica) kvReads() float64 {
+	j := r.j
+	if !j.eng.PerHeadKV || j.mla || j.kvHeads <= 0 || j.heads <= j.kvHeads {
+		return 1
+	}
+	return float64(j.heads) / float64(j.kvHeads)
+}
+
 // hostLink is the bytes/s one GPU reads host memory at, one direction, and
 // the link's name: NVLink-C2C on Grace superchips (900 GB/s both
 // directions, NVIDIA GH200/GB200 datasheets), else a PCIe x16 link of the
@@ -418,7 +429,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		imb = epImbalance(B*float64(j.active)/tpF, r.tp)
 		dense = (j.denseParams + j.head) * j.wBytes * frac
 		experts = j.expertParams * touched * j.wBytes * r.expertSlots() * frac
-		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok // each sequence's cache is read once for all its tokens
+		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // each sequence's cache is read once for all its tokens
 		flops = 2 * (j.denseParams + j.head) * bg * frac
 		attn = j.decAttn * L * ctx * bg
 		// Dispatch and combine all-to-all per MoE layer; the busiest
@@ -427,7 +438,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	} else {
 		dense = (j.denseParams + j.head) * j.wBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
-		kv = seqs * ctx * r.kvPerTok
+		kv = seqs * ctx * r.kvPerTok * r.kvReads()
 		flops = 2 * (j.denseParams + j.head) * B / tpF * frac
 		attn = j.decAttn * L * ctx * B / tpF
 		if r.tp > 1 {

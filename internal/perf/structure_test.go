@@ -447,3 +447,29 @@ func TestShardingIsFollowed(t *testing.T) {
 		t.Errorf("communication per step (s): %v; hsdp gathers within a node and should move less over the fabric than fsdp", comm)
 	}
 }
+
+// TestGroupedKVReads: before TensorRT-LLM 0.7 the decode attention kernel
+// read a grouped KV head once per query head, so a GQA model's decode
+// streams its KV cache heads/kv_heads times; a release with grouped
+// kernels reads it once, and a model without GQA is unaffected.
+func TestGroupedKVReads(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: 2048, output_tokens: 2048, weight_precision: fp8, max_batch: 64, batching: static}\nparallelism: {tensor: 2}\nstack: {framework: tensorrt-llm, version: %q}\n"
+	at := func(model, v string) Prediction { return mustPredict(t, cat, fmt.Sprintf(y, model, v), "h100-sxm", 2, 1) }
+	oldGQA, newGQA := at("llama-2-70b", "0.6.1"), at("llama-2-70b", "0.7")
+	// Llama 2 70B: 64 query heads over 8 KV heads. Per GPU and step the
+	// weights are 35 GB and the KV cache of 64 sequences at a mean context
+	// of 3,072 tokens about 16 GB, so eight reads of it at least double
+	// the memory time, and at most the KV share grows eightfold.
+	r := oldGQA.Breakdown.MemoryS / newGQA.Breakdown.MemoryS
+	if r < 2 || r > 8 {
+		t.Errorf("memory time per step, TensorRT-LLM 0.6.1 over 0.7 on a GQA model: %.2fx, want 2-8x", r)
+	}
+	if !hasNote(oldGQA, "once per query head") {
+		t.Errorf("the assumptions must say why: %v", msg.Strings(oldGQA.Assumptions))
+	}
+	oldMHA, newMHA := at("llama-2-7b", "0.6.1"), at("llama-2-7b", "0.7")
+	if oldMHA.Breakdown.MemoryS != newMHA.Breakdown.MemoryS {
+		t.Errorf("a model without grouped KV heads reads its cache once either way: %.5f vs %.5f s", oldMHA.Breakdown.MemoryS, newMHA.Breakdown.MemoryS)
+	}
+}
