@@ -455,7 +455,9 @@ func TestShardingIsFollowed(t *testing.T) {
 func TestGroupedKVReads(t *testing.T) {
 	cat := embedded(t)
 	y := "kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: 2048, output_tokens: 2048, weight_precision: fp8, max_batch: 64, batching: static}\nparallelism: {tensor: 2}\nstack: {framework: tensorrt-llm, version: %q}\n"
-	at := func(model, v string) Prediction { return mustPredict(t, cat, fmt.Sprintf(y, model, v), "h100-sxm", 2, 1) }
+	at := func(model, v string) Prediction {
+		return mustPredict(t, cat, fmt.Sprintf(y, model, v), "h100-sxm", 2, 1)
+	}
 	oldGQA, newGQA := at("llama-2-70b", "0.6.1"), at("llama-2-70b", "0.7")
 	// Llama 2 70B: 64 query heads over 8 KV heads. Per GPU and step the
 	// weights are 35 GB and the KV cache of 64 sequences at a mean context
