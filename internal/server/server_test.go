@@ -12,12 +12,14 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpupick/gpupick/data"
+	"github.com/gpupick/gpupick/internal/apperr"
 	"github.com/gpupick/gpupick/internal/catalogtest"
 	"github.com/gpupick/gpupick/internal/compat"
 	"github.com/gpupick/gpupick/internal/msg"
@@ -911,4 +913,35 @@ func TestRecommendSlimExclusions(t *testing.T) {
 	if ls, lf := len(do(t, h, "POST", "/api/v1/recommend", body, "").body), len(do(t, h, "POST", "/api/v1/recommend?exclusions=all", body, "").body); ls*4 > lf {
 		t.Errorf("slim answer %d bytes against %d in full", ls, lf)
 	}
+}
+
+// TestAdmitOneSlotPerCore: as many recommendations evaluate at once as
+// there are cores (none is held back for probes); the next waits its turn
+// and a client that gives up while waiting is told the service is busy.
+func TestAdmitOneSlotPerCore(t *testing.T) {
+	s := testServer(t, func(c *Config) { c.DB = "" })
+	cores := runtime.GOMAXPROCS(0)
+	var frees []func()
+	for i := range cores {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		free, err := s.admit(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("slot %d of %d: %v", i+1, cores, err)
+		}
+		frees = append(frees, free)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := s.admit(ctx); err == nil {
+		t.Fatalf("slot %d admitted on %d cores", cores+1, cores)
+	} else if apperr.CodeOf(err) != apperr.Unavailable {
+		t.Errorf("a request that gave up waiting: %v, want unavailable", err)
+	}
+	frees[0]()
+	free, err := s.admit(context.Background())
+	if err != nil {
+		t.Fatalf("a freed slot must admit the next request: %v", err)
+	}
+	free()
 }
