@@ -104,7 +104,11 @@ type engineRelease struct {
 	// query head, so under grouped-query attention each KV head's cache
 	// is read once per query head of its group, not once per group.
 	PerHeadKV bool
-	Note      string
+	// OverlapHost means the scheduler prepares and samples the next step
+	// while the GPU runs this one, so the per-sequence host work costs
+	// time only when it outlasts the GPU's step (StepS stays exposed).
+	OverlapHost bool
+	Note        string
 }
 
 // engine is a serving engine's release history, newest last, and its speed
@@ -128,11 +132,11 @@ var engines = map[workload.Framework]engine{
 			{From: "0.1", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, PerHeadKV: true, Note: "FasterTransformer and early TensorRT-LLM: fused kernels, static sessions; the masked multi-head attention kernel reads a grouped KV head once per query head"},
 			{From: "0.7", Kernel: 0.92, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 256, MemShare: 0.90, ReserveFull: true, Note: "masked multi-head attention optimised for MQA and GQA (December 2023), XQA kernels from 0.8: a KV head is read once for its group"},
 			{From: "0.9", Kernel: 1.00, StepS: 2e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "C++ executor with in-flight batching, paged KV, FP8 kernels; KV reserved for prompt + output (guaranteed no eviction); benchmarks tune max_batch_size to about 1024 [unverified]"},
-			{From: "1.0", Kernel: 1.00, StepS: 5e-4, PerSeqS: 1e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, Note: "PyTorch backend (trtllm-bench): the same kernels with a Python executor; max_batch_size about 1024 [unverified]"},
+			{From: "1.0", Kernel: 1.00, StepS: 5e-4, PerSeqS: 29e-6, MaxBatch: 1024, MemShare: 0.92, ReserveFull: true, OverlapHost: true, Note: "PyTorch backend (trtllm-bench): the same kernels with a Python executor whose overlap scheduler prepares the next step during this one; its host work is about 29 us per sequence and step (45 ms per iteration at 1,536 sequences per rank, PR #10273), so above some 1,000 sequences the host sets the pace; max_batch_size about 1024 [unverified]"},
 		},
 		Latest:  "1.2",
 		Backend: map[string][2]float64{},
-		Source:  "github.com/NVIDIA/TensorRT-LLM docs/source/performance (perf-overview.md, performance.md); trtllm-bench defaults; PR #524 (2023-12-01: MMHA optimisation for MQA and GQA) and the XQA kernel blog (0.8)",
+		Source:  "github.com/NVIDIA/TensorRT-LLM docs/source/performance (perf-overview.md, performance.md); trtllm-bench defaults; PR #524 (2023-12-01: MMHA optimisation for MQA and GQA) and the XQA kernel blog (0.8); PR #10273 (2025-12: PyExecutor host_step_time 45.11 ms per iteration at max_batch_size 1536 per attention-DP rank) and issue #13957 (about 0.58 ms of host time per iteration left exposed by the overlap scheduler)",
 	},
 	workload.FrameworkVLLM: {
 		Releases: []engineRelease{
@@ -147,8 +151,8 @@ var engines = map[workload.Framework]engine{
 	workload.FrameworkSGLang: {
 		Releases: []engineRelease{
 			{From: "0.1", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 1024, MemShare: 0.88, Note: "RadixAttention, FlashInfer kernels"},
-			{From: "0.4", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, Note: "zero-overhead batch scheduler (v0.4 release blog), FA3/FlashInfer"},
-			{From: "0.5", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapEP: true, Note: "zero-overhead batch scheduler, FA3/FlashInfer; with expert parallelism DeepEP all-to-all and two-batch overlap (large-scale EP blog, May 2025)"},
+			{From: "0.4", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapHost: true, Note: "zero-overhead batch scheduler (v0.4 release blog), FA3/FlashInfer"},
+			{From: "0.5", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapEP: true, OverlapHost: true, Note: "zero-overhead batch scheduler, FA3/FlashInfer; with expert parallelism DeepEP all-to-all and two-batch overlap (large-scale EP blog, May 2025)"},
 		},
 		Latest:  "0.5",
 		Backend: map[string][2]float64{"rocm": {0.85, 0.92}, "gaudi": {0.70, 0.80}, "cann": {0.70, 0.80}, "tpu": {0.70, 0.80}},

@@ -400,9 +400,10 @@ func (r replica) step(b int, ctx float64) (tStep, tMem, tComp, tComm, tHost floa
 	}
 	pp := float64(r.pp)
 	mb := math.Ceil(float64(b) / pp)
-	_, sMem, sComp, sComm, sHost := r.stage(mb, ctx, r.frac)
-	tMem, tComp, tComm, tHost = pp*sMem, pp*sComp, pp*(sComm+r.hop(mb)), pp*sHost
-	tStep = math.Max(tMem, tComp) + r.m.DecodeOverlap*math.Min(tMem, tComp) + tComm + tHost
+	sStep, sMem, sComp, sComm, sHost := r.stage(mb, ctx, r.frac)
+	hop := r.hop(mb)
+	tMem, tComp, tComm, tHost = pp*sMem, pp*sComp, pp*(sComm+hop), pp*sHost
+	tStep = pp * (sStep + hop)
 	return
 }
 
@@ -469,7 +470,8 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	}
 	// Each attention data-parallel rank schedules and samples its own
 	// sequences: the host work per step is one rank's share.
-	tHost = j.eng.StepS + j.eng.PerSeqS*rows/float64(1+j.draft) + j.eng.LaunchPerLayerS*L
+	perSeq := j.eng.PerSeqS * rows / float64(1+j.draft)
+	tHost = j.eng.StepS + j.eng.LaunchPerLayerS*L
 	if j.experts > 0 {
 		tHost += m.MoELayerS * j.moeLayers * frac
 	}
@@ -483,6 +485,15 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		// Two micro-batches take turns: one's all-to-all runs under the
 		// other's GEMMs, and only what the compute cannot cover shows.
 		tComm = math.Max(0, tComm-core)
+	}
+	switch gpu := core + tComm; {
+	case !j.eng.OverlapHost:
+		tHost += perSeq
+	case perSeq > gpu:
+		// The host prepares the next step while the GPU runs this one:
+		// a step takes the longer of the two, here the host's.
+		tHost += perSeq
+		return tHost, tMem, tComp, tComm, tHost
 	}
 	tStep = core + tComm + tHost
 	return

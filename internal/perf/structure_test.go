@@ -475,3 +475,27 @@ func TestGroupedKVReads(t *testing.T) {
 		t.Errorf("a model without grouped KV heads reads its cache once either way: %.5f vs %.5f s", oldMHA.Breakdown.MemoryS, newMHA.Breakdown.MemoryS)
 	}
 }
+
+// TestHostOverlap: TensorRT-LLM's PyTorch executor prepares the next step
+// while the GPU runs this one, so its per-sequence host work (about 29 us
+// a sequence) costs nothing at small batches and sets the pace at large
+// ones, where the verdict must name the host.
+func TestHostOverlap(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 128, output_tokens: 2048, weight_precision: fp8, max_batch: %d}\nstack: {framework: tensorrt-llm, version: \"1.0\"}\n"
+	small := mustPredict(t, cat, fmt.Sprintf(y, 64), "h200", 1, 1)
+	if small.Bottleneck == CPU || small.Breakdown.OverheadS > 0.6e-3 {
+		t.Errorf("64 sequences: the host's 1.9 ms hides under the GPU's step; got bottleneck %s, overhead %.2f ms", small.Bottleneck, small.Breakdown.OverheadS*1000)
+	}
+	large := mustPredict(t, cat, fmt.Sprintf(y, 1024), "h200", 1, 1)
+	if large.Serving.Batch < 900 {
+		t.Fatalf("want a batch near 1024, got %d", large.Serving.Batch)
+	}
+	host := 29e-6 * float64(large.Serving.Batch)
+	if large.Bottleneck != CPU || large.StepTimeS < host || large.StepTimeS > host+1e-3 {
+		t.Errorf("%d sequences: want the host's %.1f ms to pace the step and be named; got bottleneck %s, step %.1f ms", large.Serving.Batch, host*1000, large.Bottleneck, large.StepTimeS*1000)
+	}
+	if !strings.Contains(large.Verdict.String(), "host work") {
+		t.Errorf("the verdict must say the host sets the pace: %s", large.Verdict)
+	}
+}

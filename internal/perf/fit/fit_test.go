@@ -344,16 +344,30 @@ func TestIntervalsAndCoverage(t *testing.T) {
 		s := -0.4 + 0.8*float64(len(rows)%9)/8
 		rows = append(rows, Row{Case: c, Speed: s, Err: -s, Fits: true})
 	}
-	iv := Intervals(rows)
+	iv := Intervals(rows, 0.5)
 	for _, reg := range perf.Regimes() {
 		q, ok := iv[reg]
 		if !ok || q[0] > -0.1 || q[1] < 0.1 || q[0] < -0.41 || q[1] > 0.41 {
 			t.Errorf("%s: interval %v, want a band inside [-0.4, 0.4] around 0", reg, q)
 		}
 	}
-	cov, _ := Coverage(rows)
+	cov, _ := Coverage(rows, 0.5)
 	if cov < 0.6 || cov > 0.95 {
 		t.Errorf("coverage %.2f of evenly spread residuals, want about 0.8", cov)
+	}
+	// Calibrate: a wider level never covers less, and the choice is the
+	// widening nearest the nominal 80%.
+	widen, covs := Calibrate(rows)
+	if len(covs) != len(Widenings) {
+		t.Fatalf("%d coverages for %d widenings", len(covs), len(Widenings))
+	}
+	for i := range covs {
+		if i > 0 && covs[i] < covs[i-1] {
+			t.Errorf("coverage fell from %.3f to %.3f as the widening grew to %v", covs[i-1], covs[i], Widenings[i])
+		}
+		if j := slices.Index(Widenings, widen); math.Abs(covs[i]-0.8) < math.Abs(covs[j]-0.8)-1e-9 {
+			t.Errorf("widening %v covers %.3f, nearer 80%% than the chosen %v's %.3f", Widenings[i], covs[i], widen, covs[j])
+		}
 	}
 	if slices.Index(perf.Regimes(), "infer-burst") < 0 {
 		t.Error("the burst regime must have an interval")
