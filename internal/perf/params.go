@@ -263,7 +263,7 @@ var factors = func() []Factor {
 		fs = append(fs,
 			archFactor(a, "matmul", a.matmul, spreadOf(a), 0.35, 0.95, true),
 			archFactor(a, "bandwidth", a.bw, spreadOf(a), 0.5, 0.95, true),
-			archFactor(a, "attention", a.att, 0.2, 0.2, 0.8, a.name == "hopper" || a.name == "ampere"))
+			archFactor(a, "attention", a.att, 0.2, 0.2, 0.8, a.name == "hopper" || a.name == "ampere" || a.name == "blackwell"))
 	}
 	fs = append(fs,
 		scalar("fp8.ratio", 0.85, 0.15, 0.6, 1.0, true, "cuBLAS FP8 on H100 sustains ~1300 of 1979 TFLOPS (0.66) against ~0.78 for BF16", func(p *Params) *float64 { return &p.FP8Ratio }),
