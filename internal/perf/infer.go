@@ -57,6 +57,9 @@ type inferJob struct {
 	yield float64
 	// offloadGB is the weights each GPU keeps in host memory (GB).
 	offloadGB float64
+	// waitSteps is the decode steps a new request waits before its
+	// prefill is scheduled (inference.admission_wait_steps).
+	waitSteps int
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (inferJob, error) {
@@ -76,6 +79,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 	}
 	j.yield = 1
 	j.offloadGB = inf.OffloadGB
+	j.waitSteps = inf.AdmissionWaitSteps
 	if k := inf.SpeculativeTokens; k > 0 {
 		a := inf.SpeculativeAcceptance
 		j.draft = k
@@ -584,7 +588,7 @@ func (r replica) steadyTokS(b int) float64 {
 func (r replica) latency(b int) (ttft, tpot float64) {
 	j := r.j
 	ts, _, _, _, _ := r.step(b, r.ctx)
-	ttft = r.pfAlone
+	ttft = r.pfAlone + float64(j.waitSteps)*ts // held back that many steps before its prefill
 	tpot = ts / j.yield
 	if b > 1 && j.output > 0 && !j.decodeOnly {
 		ttft += ts                               // a new request waits for the step in flight
@@ -996,6 +1000,9 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	}
 	if j.rps != nil {
 		p.Assumptions = append(p.Assumptions, msg.New("under load the batch in flight is the arrival rate times each request's time in the engine (Little's law)"))
+	}
+	if j.waitSteps > 0 {
+		p.Assumptions = append(p.Assumptions, msg.New("a new request waits %d decode steps before its prefill is scheduled (inference.admission_wait_steps): %.0f ms of its time to first token", j.waitSteps, float64(j.waitSteps)*e.tStep*1000))
 	}
 	if j.batching == workload.BatchingBurst {
 		p.Assumptions = append(p.Assumptions, msg.New("burst of %.0f requests at once: the makespan of a prefill wave, full-batch decode and the tail of the longest answers (output length CV %.2g)", j.requests, j.outputCV))

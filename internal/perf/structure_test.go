@@ -499,3 +499,26 @@ func TestHostOverlap(t *testing.T) {
 		t.Errorf("the verdict must say the host sets the pace: %s", large.Verdict)
 	}
 }
+
+// TestAdmissionWait: a request held back for balancing waits that many
+// decode steps before its prefill, all of them in its time to first
+// token; the time per token is unchanged, and the assumption says so.
+func TestAdmissionWait(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 800, output_tokens: 2000, weight_precision: fp4, requests_per_second: 5%s}\nparallelism: {expert: 8}\nstack: {framework: tensorrt-llm, version: \"1.0\"}\n"
+	now := mustPredict(t, cat, fmt.Sprintf(y, ""), "gb200", 8, 0)
+	held := mustPredict(t, cat, fmt.Sprintf(y, ", admission_wait_steps: 9"), "gb200", 8, 0)
+	if now.TTFTMs == nil || held.TTFTMs == nil || now.TPOTMs == nil || held.TPOTMs == nil {
+		t.Fatal("a service has latencies")
+	}
+	step := held.StepTimeS * 1000
+	if got := *held.TTFTMs - *now.TTFTMs; got < 8.5*step || got > 9.5*step+1 {
+		t.Errorf("nine steps of %.1f ms held back: TTFT %.1f -> %.1f ms (+%.1f)", step, *now.TTFTMs, *held.TTFTMs, got)
+	}
+	if d := *held.TPOTMs / *now.TPOTMs; d < 0.95 || d > 1.1 {
+		t.Errorf("the wait is before the first token: TPOT %.1f -> %.1f ms", *now.TPOTMs, *held.TPOTMs)
+	}
+	if !hasNote(held, "waits 9 decode steps") {
+		t.Errorf("the assumption must say so: %v", msg.Strings(held.Assumptions))
+	}
+}

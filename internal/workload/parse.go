@@ -672,6 +672,9 @@ func (p *checker) inference() {
 		p.errorf("inference.output_tokens_cv", "must be in [0, 10] (standard deviation over mean of the output length), got %s", fmtFloat(cv))
 	}
 	p.nonNeg("inference.offload_gb", in.OffloadGB)
+	if k := in.AdmissionWaitSteps; k < 0 || k > 1000 {
+		p.errorf("inference.admission_wait_steps", "must be in [0, 1000] decode steps, got %d", k)
+	}
 	if k := in.SpeculativeTokens; k < 0 || k > 16 {
 		p.errorf("inference.speculative_tokens", "must be in [0, 16] draft tokens per step, got %d", k)
 	}

@@ -167,6 +167,7 @@ var extraRanges = map[string]FieldRange{
 	"service.peak_requests_per_second": {2e7, "requests/s: at most twice the mean, itself at most 1e7"},
 	"compliance.mlps_level":            {5, "MLPS 2.0 levels run from 1 to 5"},
 	"inference.speculative_tokens":     {16, "draft tokens per step; published drafts propose 1-8"},
+	"inference.admission_wait_steps":   {1000, "decode steps; published balancing waits 3-9"},
 	"inference.speculative_acceptance": {0.99, "chance a draft token is accepted"},
 }
 

@@ -59,6 +59,7 @@ var specDocs = map[string]string{
 	"ImageSLO.LatencyS":                "LatencyS is the most one request may take, seconds, from arrival to the decoded image.",
 	"ImageSLO.Percentile":              "Percentile is the share of requests that must meet it, percent; defaults to 99 when LatencyS is set.",
 	"Inference":                        "Inference describes serving or batch inference of a language model.",
+	"Inference.AdmissionWaitSteps":     "AdmissionWaitSteps is how many decode steps a new request waits before its prefill is scheduled: with attention data parallel, TensorRT-LLM's balancing holds new requests until every rank has one or a timeout passes (adp_balancing_timeout_iters). 0: a request joins the next step.",
 	"Inference.Batching":               "Batching is how requests are grouped: continuous (the default), static (max_batch requests start and end together) or burst (Requests requests arrive at once; the job's time is their makespan).",
 	"Inference.KVPrecision":            "KVPrecision is how the KV cache is stored. The file may say auto (the default); Parse resolves it: it follows the weights, except fp16 under int8/int4 weights and fp8 under fp4 weights.",
 	"Inference.MaxBatch":               "MaxBatch caps the sequences in flight per replica: 0 = as many as memory allows, 1 = single-stream latency.",

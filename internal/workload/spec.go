@@ -263,6 +263,12 @@ type Inference struct {
 	// SpeculativeAcceptance is the chance that a draft token is accepted,
 	// given the ones before it were; defaults to 0.8 with speculative_tokens.
 	SpeculativeAcceptance float64 `yaml:"speculative_acceptance,omitempty" json:"speculative_acceptance,omitempty"`
+	// AdmissionWaitSteps is how many decode steps a new request waits
+	// before its prefill is scheduled: with attention data parallel,
+	// TensorRT-LLM's balancing holds new requests until every rank has one
+	// or a timeout passes (adp_balancing_timeout_iters). 0: a request
+	// joins the next step.
+	AdmissionWaitSteps int `yaml:"admission_wait_steps,omitempty" json:"admission_wait_steps,omitempty"`
 }
 
 // SLO is a latency target for inference, met at Percentile.
