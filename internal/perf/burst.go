@@ -37,7 +37,7 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 		return k
 	}
 	first := admit()
-	t += math.Max(float64(first)*work, r.weightsGB*1e9/r.bw) + j.eng.StepS
+	t += r.prefillWave(float64(first))
 	for active.Len() > 0 {
 		// Run until the next request finishes: the batch is constant in between.
 		until := (*active)[0].at

@@ -588,8 +588,14 @@ func (r replica) steadyTokS(b int) float64 {
 func (r replica) latency(b int) (ttft, tpot float64) {
 	j := r.j
 	ts, _, _, _, _ := r.step(b, r.ctx)
-	ttft = r.pfAlone + float64(j.waitSteps)*ts // held back that many steps before its prefill
 	tpot = ts / j.yield
+	if j.batching == workload.BatchingStatic {
+		// A static batch prefills its prompts together and then decodes
+		// with no prompt joining: the first token waits for the whole
+		// batch's prefill, and no prefill interleaves with the steps.
+		return r.prefillWave(float64(b)), tpot
+	}
+	ttft = r.pfAlone + float64(j.waitSteps)*ts // held back that many steps before its prefill
 	if b > 1 && j.output > 0 && !j.decodeOnly {
 		ttft += ts                               // a new request waits for the step in flight
 		tpot += float64(b) / j.output * r.pfWork // other sequences' prefills interleave
@@ -597,12 +603,18 @@ func (r replica) latency(b int) (ttft, tpot float64) {
 	return
 }
 
+// prefillWave is the time n prompts take prefilled together: their work,
+// or one read of the weights when that is longer, and one engine step.
+func (r replica) prefillWave(n float64) float64 {
+	return math.Max(n*r.pfWork, r.weightsGB*1e9/r.bw) + r.j.eng.StepS
+}
+
 // staticTokS is the throughput of static batches of b requests: one
 // batched prefill, then output decode steps with the context growing.
 func (r replica) staticTokS(b int) (tokS, batchS float64) {
 	j := r.j
 	B := float64(b)
-	prefill := math.Max(B*r.pfWork, r.weightsGB*1e9/r.bw) + j.eng.StepS
+	prefill := r.prefillWave(B)
 	// Decode time is linear in the context: the mean step is the step at the mean context.
 	ts, _, _, _, _ := r.step(b, j.prompt+j.output/2)
 	batchS = prefill + j.output/j.yield*ts

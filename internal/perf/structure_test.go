@@ -522,3 +522,27 @@ func TestAdmissionWait(t *testing.T) {
 		t.Errorf("the assumption must say so: %v", msg.Strings(held.Assumptions))
 	}
 }
+
+// TestStaticBatchLatency: a static batch prefills its prompts together and
+// then only decodes, so its time per output token is the decode step (no
+// other request's prefill interleaves, as in continuous batching) and its
+// first token waits for the whole batch's prefill.
+func TestStaticBatchLatency(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 2048, output_tokens: 256, weight_precision: fp8, max_batch: 64%s}\nstack: {framework: tensorrt-llm}\n"
+	static := mustPredict(t, cat, fmt.Sprintf(y, ", batching: static"), "h100-sxm", 1, 1)
+	cont := mustPredict(t, cat, fmt.Sprintf(y, ""), "h100-sxm", 1, 1)
+	if static.TPOTMs == nil || static.TTFTMs == nil || cont.TPOTMs == nil {
+		t.Fatal("both have latencies")
+	}
+	if step := static.StepTimeS * 1000; math.Abs(*static.TPOTMs-step) > 0.01*step {
+		t.Errorf("static batch: TPOT %.2f ms, want its decode step %.2f ms", *static.TPOTMs, step)
+	}
+	if *cont.TPOTMs <= *static.TPOTMs {
+		t.Errorf("continuous batching interleaves other prompts' prefills: TPOT %.2f ms, static %.2f ms", *cont.TPOTMs, *static.TPOTMs)
+	}
+	one := static.Serving.PrefillMs
+	if b := float64(static.Serving.Batch); *static.TTFTMs < 0.9*b*one {
+		t.Errorf("static batch of %.0f: first token at %.0f ms, before the batch's prefill (%.0f ms a prompt)", b, *static.TTFTMs, one)
+	}
+}
