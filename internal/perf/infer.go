@@ -434,7 +434,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		imb = epImbalance(B*float64(j.active)/tpF, r.tp)
 		dense = (j.denseParams + j.head) * j.wBytes * frac
 		experts = j.expertParams * touched * j.wBytes * r.expertSlots() * frac
-		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // each sequence's cache is read once for all its tokens
+		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
 		flops = 2 * (j.denseParams + j.head) * bg * frac
 		attn = j.decAttn * L * ctx * bg
 		// Dispatch and combine all-to-all per MoE layer; the busiest
@@ -443,7 +443,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	} else {
 		dense = (j.denseParams + j.head) * j.wBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
-		kv = seqs * ctx * r.kvPerTok * r.kvReads()
+		kv = seqs * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
 		flops = 2 * (j.denseParams + j.head) * B / tpF * frac
 		attn = j.decAttn * L * ctx * B / tpF
 		if r.tp > 1 {

@@ -491,7 +491,8 @@ func TestHostOverlap(t *testing.T) {
 	if large.Serving.Batch < 900 {
 		t.Fatalf("want a batch near 1024, got %d", large.Serving.Batch)
 	}
-	host := 29e-6 * float64(large.Serving.Batch)
+	rel, _, _ := pickRelease(engines[workload.FrameworkTensorRTLLM], "1.0")
+	host := rel.PerSeqS * float64(large.Serving.Batch)
 	if large.Bottleneck != CPU || large.StepTimeS < host || large.StepTimeS > host+1e-3 {
 		t.Errorf("%d sequences: want the host's %.1f ms to pace the step and be named; got bottleneck %s, step %.1f ms", large.Serving.Batch, host*1000, large.Bottleneck, large.StepTimeS*1000)
 	}

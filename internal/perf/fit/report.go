@@ -132,7 +132,7 @@ func (r Result) Markdown() string {
 	w("Every prediction carries an 80%% interval (p10-p90) from the held-out residuals ln(measured / predicted speed) of its regime; a regime with fewer than 6 rows takes the pooled residuals. ")
 	w("Medium-confidence predictions (less-calibrated accelerators) widen it 1.5 times, low-confidence ones 2.5 times; a serving-engine release outside the tables lowers the confidence one class. ")
 	w("Each source weighs the same, and the quantile levels are moved out by a share of one source on each side (from k sources the 10th and 90th percentiles of the next, unseen one lie a little further out than those of the k seen). ")
-	w("Coverage is measured nested: each row's interval is built from the other sources' held-out residuals only. Moved out by %s of a source, the intervals cover %s of the held-out rows respectively; the share nearest the nominal 80%% is used: %s. ", widenList(), coverageList(r.Coverages), widenName(r.Widen))
+	w("Coverage is measured nested: each row's interval is built from the other sources' held-out residuals only. Moved out by %s of a source, the intervals cover %s of the held-out rows respectively; the share nearest the nominal 80%% is used (%g). ", widenList(), coverageList(r.Coverages), r.Widen)
 	w("**%.0f%%** of %d held-out rows fall inside their interval (target 75-85%%).\n\n", 100*r.Coverage, len(v.HeldOut))
 	w("| regime | p10 | p90 | held-out rows inside / rows |\n|---|---:|---:|---:|\n")
 	regs := append([]string{"pooled"}, perf.Regimes()...)
@@ -263,23 +263,6 @@ func evidenceSummary(c *Case, e *perf.EvidenceRow) string {
 		parts = append(parts, e.Precision)
 	}
 	return strings.Join(parts, ", ") + ": " + strings.ReplaceAll(c.Metric, "_", " ")
-}
-
-// widenName writes a widening in sources: "none", "a quarter of a source".
-func widenName(x float64) string {
-	switch x {
-	case 0:
-		return "none"
-	case 0.25:
-		return "a quarter of a source"
-	case 0.5:
-		return "half a source"
-	case 0.75:
-		return "three quarters of a source"
-	case 1:
-		return "one source"
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64) + " of a source"
 }
 
 // widenList writes Widenings for the report: "0, 0.25, 0.5, 0.75 and 1".
