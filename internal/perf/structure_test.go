@@ -547,3 +547,25 @@ func TestStaticBatchLatency(t *testing.T) {
 		t.Errorf("static batch of %.0f: first token at %.0f ms, before the batch's prefill (%.0f ms a prompt)", b, *static.TTFTMs, one)
 	}
 }
+
+// TestVLLMAsyncScheduling: vLLM's V1 engine schedules between GPU steps
+// until 0.14, which prepares the next step during this one: at the same
+// batch, the older release's step is longer by the host's work per
+// sequence, and the newer one hides it while the GPU's step is longer.
+func TestVLLMAsyncScheduling(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 128, output_tokens: 2048, weight_precision: fp8, max_batch: 512}\nstack: {framework: vllm, version: %q}\n"
+	syncP := mustPredict(t, cat, fmt.Sprintf(y, "0.11"), "h100-sxm", 1, 1)
+	asyncP := mustPredict(t, cat, fmt.Sprintf(y, "0.14"), "h100-sxm", 1, 1)
+	if syncP.Serving.Batch != asyncP.Serving.Batch || syncP.Serving.Batch < 400 {
+		t.Fatalf("want the same batch near 512, got %d and %d", syncP.Serving.Batch, asyncP.Serving.Batch)
+	}
+	rel, _, _ := pickRelease(engines[workload.FrameworkVLLM], "0.11")
+	host := rel.PerSeqS * float64(syncP.Serving.Batch)
+	if d := syncP.StepTimeS - asyncP.StepTimeS; math.Abs(d-host) > 0.05*host {
+		t.Errorf("0.11 schedules between steps: its step %.2f ms should exceed 0.14's %.2f ms by the host's %.2f ms", syncP.StepTimeS*1000, asyncP.StepTimeS*1000, host*1000)
+	}
+	if asyncP.Bottleneck == CPU {
+		t.Errorf("0.14 hides %.2f ms of host work under a longer GPU step; got bottleneck %s", host*1000, asyncP.Bottleneck)
+	}
+}
