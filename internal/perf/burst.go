@@ -18,32 +18,65 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 	if n < 1 || r.bMax < 1 {
 		return 0, 0
 	}
-	lengths := outputLengths(n, j.output, j.outputCV, math.Max(1, r.lengthCap()))
+	length := outputLengths(n, j.output, j.outputCV, math.Max(1, r.lengthCap()))
 	work := r.pfWork
 	var t, total float64
-	active := &finishHeap{}
+	active := &finishHeap{} // one entry per finish step of an admission
+	inFlight := 0
 	next := 0
 	step := 0 // decode steps taken so far
 	var ctxSum float64
+	var groups []finish
+	index := map[int]int{} // finish step -> its group in this admission
 	admit := func() int {
 		k := 0
-		for next < n && active.Len() < r.bMax {
-			heap.Push(active, finish{at: step + int(lengths[next]), start: step, ctx: j.prompt})
+		groups = groups[:0]
+		clear(index)
+		if j.outputCV <= 0 { // every answer is as long: one group per admission
+			k = min(n-next, r.bMax-inFlight)
+			if k > 0 {
+				l := length(next)
+				heap.Push(active, finish{at: step + int(l), start: step, ctx: j.prompt, n: k})
+				ctxSum += float64(k) * j.prompt
+				total += float64(k) * l
+				next += k
+				inFlight += k
+			}
+			return k
+		}
+		last := -1 // the previous request's group: equal lengths come in runs
+		for next < n && inFlight < r.bMax {
+			l := length(next)
+			at := step + int(l)
+			if last < 0 || groups[last].at != at {
+				g, ok := index[at]
+				if !ok {
+					g = len(groups)
+					index[at] = g
+					groups = append(groups, finish{at: at, start: step, ctx: j.prompt})
+				}
+				last = g
+			}
+			groups[last].n++
 			ctxSum += j.prompt
-			total += lengths[next]
+			total += l
 			next++
+			inFlight++
 			k++
+		}
+		for _, g := range groups {
+			heap.Push(active, g)
 		}
 		return k
 	}
 	first := admit()
 	t += r.prefillWave(float64(first))
-	for active.Len() > 0 {
+	for inFlight > 0 {
 		// Run until the next request finishes: the batch is constant in between.
 		until := (*active)[0].at
 		k := until - step
 		if k > 0 {
-			B := active.Len()
+			B := inFlight
 			mean := ctxSum/float64(B) + float64(k)/2
 			ts, _, _, _, _ := r.step(B, mean)
 			t += float64(k) * ts / j.yield // k tokens per sequence
@@ -52,7 +85,8 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 		}
 		for active.Len() > 0 && (*active)[0].at <= step {
 			f := heap.Pop(active).(finish)
-			ctxSum -= f.ctx + float64(step-f.start)
+			ctxSum -= float64(f.n) * (f.ctx + float64(step-f.start))
+			inFlight -= f.n
 		}
 		if joined := admit(); joined > 0 {
 			t += float64(joined) * work
@@ -73,9 +107,11 @@ func (r replica) lengthCap() float64 {
 	return 64 * math.Max(j.output, 1)
 }
 
+// finish is a group of n sequences admitted at step start with prompt
+// ctx that all end at step at.
 type finish struct {
-	at, start int
-	ctx       float64
+	at, start, n int
+	ctx          float64
 }
 
 type finishHeap []finish
@@ -91,27 +127,25 @@ func (h *finishHeap) Pop() any {
 	return x
 }
 
-// outputLengths returns n output lengths, at least 1 token each and at most
-// limit, with the given mean and coefficient of variation: log-normal
-// quantiles at (i+0.5)/n, visited in golden-ratio order so that long and
-// short answers are spread over the queue.
-func outputLengths(n int, mean, cv, limit float64) []float64 {
-	out := make([]float64, n)
+// outputLengths returns the output length of each of n requests, at least
+// 1 token and at most limit, with the given mean and coefficient of
+// variation: log-normal quantiles at (i+0.5)/n, visited in golden-ratio
+// order so that long and short answers are spread over the queue. The
+// lengths are computed when asked for, so a burst of 100,000 requests
+// allocates none.
+func outputLengths(n int, mean, cv, limit float64) func(i int) float64 {
 	mean = math.Max(mean, 1)
 	if cv <= 0 {
-		for i := range out {
-			out[i] = math.Min(math.Round(mean), limit)
-		}
-		return out
+		l := math.Min(math.Round(mean), limit)
+		return func(int) float64 { return l }
 	}
 	sigma := math.Sqrt(math.Log(1 + cv*cv))
 	mu := math.Log(mean) - sigma*sigma/2
 	const phi = 0.6180339887498949
-	for i := range out {
+	return func(i int) float64 {
 		u := math.Mod(float64(i)*phi+0.5/float64(n), 1)
 		q := (math.Floor(u*float64(n)) + 0.5) / float64(n)
 		v := math.Exp(mu + sigma*math.Sqrt2*math.Erfinv(2*q-1))
-		out[i] = math.Min(math.Max(1, math.Round(v)), limit)
+		return math.Min(math.Max(1, math.Round(v)), limit)
 	}
-	return out
 }

@@ -161,12 +161,13 @@ var engines = map[workload.Framework]engine{
 	},
 	workload.FrameworkTGI: {
 		Releases: []engineRelease{
-			{From: "1.0", Kernel: 0.80, StepS: 2e-3, PerSeqS: 1e-5, MaxBatch: 128, MemShare: 0.90, Note: "router max_concurrent_requests 128 by default; FlashAttention-2 and paged attention"},
+			{From: "1.0", Kernel: 0.80, StepS: 2e-3, PerSeqS: 1e-5, LaunchPerLayerS: 6e-5, MaxBatch: 128, MemShare: 0.90, Note: "router max_concurrent_requests 128 by default; FlashAttention-2 and paged attention; decode launched eagerly, layer by layer (no CUDA graphs before 2.0)"},
+			{From: "2.0", Kernel: 0.80, StepS: 2e-3, PerSeqS: 1e-5, MaxBatch: 128, MemShare: 0.90, Note: "router max_concurrent_requests 128 by default; FlashAttention-2 and paged attention; decode replayed from CUDA graphs by default (PR #1703, April 2024)"},
 			{From: "3.0", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 128, MemShare: 0.90, Note: "TGI v3: FlashInfer, prefix caching, chunked prefill"},
 		},
 		Latest:  "3.3",
 		Backend: map[string][2]float64{"rocm": {0.80, 0.85}, "gaudi": {0.80, 0.85}, "tpu": {0.75, 0.80}, "neuron": {0.75, 0.80}},
-		Source:  "huggingface/text-generation-inference launcher defaults (max_concurrent_requests 128); TGI v3 release notes",
+		Source:  "huggingface/text-generation-inference launcher defaults (max_concurrent_requests 128); PR #1428 (experimental CUDA graphs, January 2024) and PR #1703 (CUDA graphs by default, April 2024); TGI v3 release notes",
 	},
 	workload.FrameworkLMDeploy: {
 		Releases: []engineRelease{

@@ -95,14 +95,15 @@ func TestBatchingPolicies(t *testing.T) {
 // spread the workload gives.
 func TestOutputLengthsKeepTheirMean(t *testing.T) {
 	for _, cv := range []float64{0, 0.5, 1, 2} {
-		v := outputLengths(2000, 300, cv, 1e6)
+		length := outputLengths(2000, 300, cv, 1e6)
 		var s, s2 float64
-		for _, x := range v {
+		for i := range 2000 {
+			x := length(i)
 			s += x
 			s2 += x * x
 		}
-		mean := s / float64(len(v))
-		sd := math.Sqrt(s2/float64(len(v)) - mean*mean)
+		mean := s / 2000
+		sd := math.Sqrt(s2/2000 - mean*mean)
 		if math.Abs(mean/300-1) > 0.03 || math.Abs(sd/mean-cv) > 0.1*cv+0.01 {
 			t.Errorf("cv %.1f: mean %.1f, cv %.2f", cv, mean, sd/mean)
 		}
@@ -567,5 +568,20 @@ func TestVLLMAsyncScheduling(t *testing.T) {
 	}
 	if asyncP.Bottleneck == CPU {
 		t.Errorf("0.14 hides %.2f ms of host work under a longer GPU step; got bottleneck %s", host*1000, asyncP.Bottleneck)
+	}
+}
+
+// TestTGICUDAGraphs: TGI launched each decode step eagerly, layer by layer,
+// until 2.0 replayed it from CUDA graphs by default: at the same batch the
+// older release's step is longer by the launches of every layer.
+func TestTGICUDAGraphs(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-2-13b}\ninference: {prompt_tokens: 256, output_tokens: 256, max_batch: 8}\nstack: {framework: tgi, version: %q}\n"
+	eager := mustPredict(t, cat, fmt.Sprintf(y, "1.4"), "a100-80gb", 1, 1)
+	graphs := mustPredict(t, cat, fmt.Sprintf(y, "2.0"), "a100-80gb", 1, 1)
+	rel, _, _ := pickRelease(engines[workload.FrameworkTGI], "1.4")
+	launches := rel.LaunchPerLayerS * 40 // Llama 2 13B has 40 layers
+	if d := eager.StepTimeS - graphs.StepTimeS; launches <= 0 || math.Abs(d-launches) > 0.05*launches {
+		t.Errorf("TGI 1.4 launches 40 layers eagerly: step %.2f ms should exceed 2.0's %.2f ms by %.2f ms", eager.StepTimeS*1000, graphs.StepTimeS*1000, launches*1000)
 	}
 }
