@@ -60,6 +60,9 @@ type inferJob struct {
 	// waitSteps is the decode steps a new request waits before its
 	// prefill is scheduled (inference.admission_wait_steps).
 	waitSteps int
+	// balanced: the engine rebalances the experts over the GPUs
+	// (parallelism.expert_balancing).
+	balanced bool
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (inferJob, error) {
@@ -73,6 +76,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		prompt: float64(inf.PromptTokens), output: float64(inf.OutputTokens), outputCV: inf.OutputTokensCV,
 		wBytes: weightBytes(inf.WeightPrecision), maxBatch: inf.MaxBatch, rps: inf.RequestsPerSecond, requests: inf.Requests,
 		slo: inf.SLO, batching: inf.Batching, ctxLimit: float64(m.ContextLen),
+		balanced: spec.Parallelism.ExpertBalancing,
 	}
 	if j.batching == "" {
 		j.batching = workload.BatchingContinuous
@@ -334,12 +338,33 @@ func (r replica) gemmWidth() float64 {
 // near-normal counts lies about sqrt(2 ln g) standard deviations above the
 // mean. A step waits for its busiest GPU. Real routing is more skewed;
 // EPLB's rebalancing brings it back towards this floor.
-func epImbalance(mean float64, g int) float64 {
+func epImbalance(mean float64, g, experts int, balanced bool) float64 {
 	if g <= 1 || mean <= 0 {
 		return 1
 	}
-	return 1 + math.Sqrt(2*math.Log(float64(g))/math.Max(mean, 1))
+	skew := 0.0
+	if staticExperts(g, experts, balanced) {
+		// Static placement: a GPU's experts are fixed, so a layer's
+		// hottest experts load their GPU. When the GPUs do not divide the
+		// experts the engine places redundant copies of the busiest ones
+		// (EPLB, parallelism.expert) and only the random excess remains.
+		skew = expertLoadCV * expertLoadCV * float64(g) / float64(experts)
+	}
+	return 1 + math.Sqrt(2*math.Log(float64(g))*(skew+1/math.Max(mean, 1)))
 }
+
+// staticExperts reports whether g expert-parallel GPUs hold fixed shares
+// of the experts: not rebalanced (parallelism.expert_balancing), and no
+// redundant copies (which the engine places when g does not divide them).
+func staticExperts(g, experts int, balanced bool) bool {
+	return !balanced && g > 1 && experts >= g && experts%g == 0
+}
+
+// expertLoadCV is the spread of the tokens routed to each expert of a
+// layer (standard deviation over mean): 164.1 over 128 for DeepSeek-R1 on
+// 32 GB200 without load balancing (TensorRT-LLM tech blog 4, Table 1),
+// where a rank of 8 experts then got 1.56 times more than the mean.
+const expertLoadCV = 1.28
 
 // pipelineHop is the latency (s) and per-GPU bandwidth (bytes/s) of
 // sending activations from one pipeline stage to the next node: the
@@ -431,7 +456,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	imb := 1.0
 	if r.attnDP {
 		bg := math.Ceil(B / tpF)
-		imb = epImbalance(B*float64(j.active)/tpF, r.tp)
+		imb = epImbalance(B*float64(j.active)/tpF, r.tp, j.experts, j.balanced)
 		dense = (j.denseParams + j.head) * j.wBytes * frac
 		experts = j.expertParams * touched * j.wBytes * r.expertSlots() * frac
 		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
@@ -1002,6 +1027,9 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	p.Assumptions = append(p.Assumptions, msg.New("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
 	if j.attnDP {
 		p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
+	}
+	if r.attnDP && staticExperts(e.tp, j.experts, j.balanced) {
+		p.Assumptions = append(p.Assumptions, msg.New("experts placed statically (parallelism.expert_balancing not set): each layer's busiest GPU gets %.2f times the mean routed tokens at a routing skew of %.2f (DeepSeek-R1's without load balancing, TensorRT-LLM tech blog 4)", epImbalance(float64(e.bOp*j.active)/float64(e.tp), e.tp, j.experts, false), expertLoadCV))
 	}
 	if n := r.nodes(); n > 1 {
 		p.Assumptions = append(p.Assumptions, spanNote(r, c))

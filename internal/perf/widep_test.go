@@ -16,12 +16,15 @@ const dsv3 = "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {pro
 // leaves each GPU fewer expert slots and more room for KV cache, so the
 // batch per GPU grows, and the output per GPU never falls and rises over
 // the whole range (it flattens as the step turns compute-bound), while the
-// all-to-all stays on NVLink.
+// all-to-all stays on NVLink. Wide expert parallelism is run with the
+// experts rebalanced (EPLB, as the wide-EP recipes do): with static
+// placement each GPU's few experts carry the routing skew, and the widest
+// group is no faster per GPU than the narrowest.
 func TestWideEPOnNVLinkDomain(t *testing.T) {
 	cat := embedded(t)
 	prevTok, prevBatch, first := 0.0, 0.0, 0.0
 	for _, ep := range []int{8, 16, 32, 64} {
-		p := mustPredict(t, cat, fmt.Sprintf(dsv3, "", fmt.Sprintf("expert: %d", ep)), "gb200", ep, 0)
+		p := mustPredict(t, cat, fmt.Sprintf(dsv3, "", fmt.Sprintf("expert: %d, expert_balancing: true", ep)), "gb200", ep, 0)
 		if !p.Fits {
 			t.Fatalf("EP%d on gb200: does not fit: %s", ep, p.Reason.String())
 		}
@@ -42,6 +45,10 @@ func TestWideEPOnNVLinkDomain(t *testing.T) {
 		if p.Memory.TotalGB > p.Memory.CapacityGB {
 			t.Errorf("EP%d: %.1f GB per GPU of %.1f", ep, p.Memory.TotalGB, p.Memory.CapacityGB)
 		}
+	}
+	static := mustPredict(t, cat, fmt.Sprintf(dsv3, "", "expert: 64"), "gb200", 64, 0)
+	if perGPU := static.Throughput.Value / 64; perGPU >= first {
+		t.Errorf("EP64 with static experts: %.0f tokens/s per GPU, want below EP8's %.0f balanced", perGPU, first)
 	}
 }
 
@@ -82,11 +89,40 @@ func TestExpertSlots(t *testing.T) {
 			t.Errorf("256 experts over %d GPUs: %.5f of them per GPU, want %.5f", c.g, got, c.want)
 		}
 	}
-	if epImbalance(100, 1) != 1 {
+	if epImbalance(100, 1, 256, false) != 1 {
 		t.Error("one GPU has no imbalance")
 	}
-	if !(epImbalance(10, 64) > epImbalance(1000, 64) && epImbalance(1000, 64) > epImbalance(1000, 8) && epImbalance(1000, 8) > 1) {
+	if !(epImbalance(10, 64, 256, true) > epImbalance(1000, 64, 256, true) && epImbalance(1000, 64, 256, true) > epImbalance(1000, 8, 256, true) && epImbalance(1000, 8, 256, true) > 1) {
 		t.Error("imbalance must fall with the load per GPU and grow with the group")
+	}
+	// Static placement adds the routing skew: with 8 of DeepSeek-R1's 256
+	// experts on each of 32 GPUs and 1,024 routed tokens per GPU, the
+	// busiest got 2.56 times the mean (TensorRT-LLM tech blog 4); balanced,
+	// 1.11.
+	if got := epImbalance(1024, 32, 256, false); got < 2.0 || got > 3.0 {
+		t.Errorf("static placement over 32 GPUs: busiest %.2f times the mean, want 2-3 (measured 2.56)", got)
+	}
+	if got := epImbalance(1024, 32, 256, true); got < 1.0 || got > 1.2 {
+		t.Errorf("balanced over 32 GPUs: busiest %.2f times the mean, want 1.0-1.2 (measured 1.11)", got)
+	}
+	if epImbalance(1024, 48, 256, false) != epImbalance(1024, 48, 256, true) {
+		t.Error("48 GPUs do not divide 256 experts: the engine places redundant copies, as if balanced")
+	}
+}
+
+// TestExpertBalancing: a DeepSeek decode over 8 GPUs with static expert
+// placement waits for its busiest GPU's experts and all-to-all, so it is
+// slower than the same decode with the experts rebalanced, and says so.
+func TestExpertBalancing(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 1024, output_tokens: 2048, weight_precision: fp4, max_batch: 4096}\nparallelism: {expert: 8%s}\nstack: {framework: tensorrt-llm, version: \"1.0\"}\n"
+	static := mustPredict(t, cat, fmt.Sprintf(y, ""), "b200", 8, 0)
+	balanced := mustPredict(t, cat, fmt.Sprintf(y, ", expert_balancing: true"), "b200", 8, 0)
+	if static.Throughput.Value >= balanced.Throughput.Value {
+		t.Errorf("static placement must be slower: %.0f against %.0f tokens/s balanced", static.Throughput.Value, balanced.Throughput.Value)
+	}
+	if !hasNote(static, "experts placed statically") || hasNote(balanced, "experts placed statically") {
+		t.Errorf("only static placement is stated: %v / %v", msg.Strings(static.Assumptions), msg.Strings(balanced.Assumptions))
 	}
 }
 

@@ -742,6 +742,9 @@ func (p *checker) parallelism(kindOK bool) {
 	if kindOK && par.PrefillGPUs > 0 && s.Kind != KindLLMInference {
 		p.errorf("parallelism.prefill_gpus", "for llm-inference: it splits a service's GPUs into a prefill pool and a decode pool")
 	}
+	if kindOK && par.ExpertBalancing && s.Kind != KindLLMInference {
+		p.errorf("parallelism.expert_balancing", "for llm-inference: it says the serving engine rebalances the experts over the expert-parallel GPUs")
+	}
 	if par.VirtualPipeline > 1 && par.Pipeline < 2 {
 		p.errorf("parallelism.virtual_pipeline", "%d chunks per stage need parallelism.pipeline of 2 or more", par.VirtualPipeline)
 	}
