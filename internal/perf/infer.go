@@ -334,10 +334,13 @@ func (r replica) gemmWidth() float64 {
 
 // epImbalance is how much more routed work the busiest GPU of an
 // expert-parallel group of g GPUs gets than the mean, when each GPU
-// receives mean expert-token pairs routed at random: the largest of g
-// near-normal counts lies about sqrt(2 ln g) standard deviations above the
-// mean. A step waits for its busiest GPU. Real routing is more skewed;
-// EPLB's rebalancing brings it back towards this floor.
+// receives mean expert-token pairs: the largest of g near-normal loads
+// lies about sqrt(2 ln g) standard deviations above the mean, and a step
+// waits for its busiest GPU. Routed at random, a GPU's load varies by
+// 1/sqrt(mean); with the experts placed statically it also carries the
+// popularity of its experts/g experts, whose loads spread by expertLoadCV
+// (a relative variance of expertLoadCV² · g / experts). Rebalancing (EPLB)
+// brings the load back to the random floor.
 func epImbalance(mean float64, g, experts int, balanced bool) float64 {
 	if g <= 1 || mean <= 0 {
 		return 1
