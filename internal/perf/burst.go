@@ -26,12 +26,9 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 	next := 0
 	step := 0 // decode steps taken so far
 	var ctxSum float64
-	var groups []finish
-	index := map[int]int{} // finish step -> its group in this admission
+	ends := map[int]int{} // finish step -> sequences of this admission ending then
 	admit := func() int {
 		k := 0
-		groups = groups[:0]
-		clear(index)
 		if j.outputCV <= 0 { // every answer is as long: one group per admission
 			k = min(n-next, r.bMax-inFlight)
 			if k > 0 {
@@ -44,28 +41,18 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 			}
 			return k
 		}
-		last := -1 // the previous request's group: equal lengths come in runs
+		clear(ends)
 		for next < n && inFlight < r.bMax {
 			l := length(next)
-			at := step + int(l)
-			if last < 0 || groups[last].at != at {
-				g, ok := index[at]
-				if !ok {
-					g = len(groups)
-					index[at] = g
-					groups = append(groups, finish{at: at, start: step, ctx: j.prompt})
-				}
-				last = g
-			}
-			groups[last].n++
+			ends[step+int(l)]++
 			ctxSum += j.prompt
 			total += l
 			next++
 			inFlight++
 			k++
 		}
-		for _, g := range groups {
-			heap.Push(active, g)
+		for at, c := range ends { // distinct finish steps: the heap's order does not depend on this one
+			heap.Push(active, finish{at: at, start: step, ctx: j.prompt, n: c})
 		}
 		return k
 	}

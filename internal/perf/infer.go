@@ -347,10 +347,6 @@ func epImbalance(mean float64, g, experts int, balanced bool) float64 {
 	}
 	skew := 0.0
 	if staticExperts(g, experts, balanced) {
-		// Static placement: a GPU's experts are fixed, so a layer's
-		// hottest experts load their GPU. When the GPUs do not divide the
-		// experts the engine places redundant copies of the busiest ones
-		// (EPLB, parallelism.expert) and only the random excess remains.
 		skew = expertLoadCV * expertLoadCV * float64(g) / float64(experts)
 	}
 	return 1 + math.Sqrt(2*math.Log(float64(g))*(skew+1/math.Max(mean, 1)))
