@@ -21,6 +21,16 @@ type inferJob struct {
 	expertParams   float64 // every routed expert
 	activeExpert   float64 // routed expert parameters one token passes through
 	head           float64 // the output projection, V×h
+	emb            float64 // the input embedding and the output projection (one matrix when tied)
+	// denseBytes is the bytes of one read of the dense weights and the
+	// head; headBytes and headDT are the head's (and embedding's) stored
+	// width and maths: a quantised checkpoint keeps them in 16 bits.
+	denseBytes, headBytes float64
+	headDT                catalog.DataType
+	// latent is the MLA query and latent key/value projection weights an
+	// FP4 checkpoint keeps in FP8 (latentDT), part of denseParams.
+	latent   float64
+	latentDT catalog.DataType
 	layers, hidden int
 	heads, kvHeads int
 	qWidth         float64
@@ -115,8 +125,34 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		j.expertFFN = float64(m.FFNHidden)
 	}
 	j.denseParams = math.Max(0, j.n-emb-j.expertParams)
+	j.emb = emb
 	var fell bool
 	j.dt, fell = dataTypeFor(a, inf.WeightPrecision)
+	// Quantisation leaves the embedding and the output head in 16 bits:
+	// NVIDIA's Model Optimizer disables *lm_head* in every quantisation
+	// config (the checkpoints TensorRT-LLM and MLPerf runs load), and
+	// GPTQ, AWQ and vLLM's fp8 quantise the transformer blocks' linear
+	// layers only. The head's GEMM then runs at the 16-bit rate.
+	j.headBytes, j.headDT = j.wBytes, j.dt
+	if j.wBytes < 2 {
+		j.headBytes, j.headDT = 2, mustDT(a)
+	}
+	j.latentDT = j.dt
+	if inf.WeightPrecision == workload.FP4 && j.mla {
+		// NVIDIA's FP4 recipe for DeepSeek-class models leaves MLA's
+		// query and latent projections in FP8 and quantises only its
+		// output projection (Model Optimizer examples/deepseek/ptq.py:
+		// *attn* disabled, wo to FP4 by default since September 2025).
+		j.latent = m.LatentProjParams() * float64(m.Layers)
+		j.latentDT, _ = dataTypeFor(a, workload.FP8)
+	}
+	j.denseBytes = (j.denseParams-j.latent)*j.wBytes + j.latent*workload.FP8.Bytes() + j.head*j.headBytes
+	if j.headBytes > j.wBytes {
+		*notes = append(*notes, msg.New("%s weights: the embedding and the output head stay in 16 bits, as quantisation tools leave them (%.1f GB of the weights)", inf.WeightPrecision, j.emb*j.headBytes/1e9))
+	}
+	if j.latent > 0 {
+		*notes = append(*notes, msg.New("fp4 weights: MLA's query and latent key/value projections stay in fp8, as NVIDIA's FP4 checkpoints of DeepSeek-class models keep them (%.1f GB)", j.latent/1e9))
+	}
 	if fell && inf.WeightPrecision != workload.INT4 {
 		*notes = append(*notes, msg.New("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
 	}
@@ -148,6 +184,12 @@ func weightBytes(p workload.Precision) float64 {
 		return 0.5 + 2.0/128
 	}
 	return p.Bytes()
+}
+
+// weightsBytes is the stored size of every weight, the 16-bit head and
+// embedding included.
+func (j *inferJob) weightsBytes() float64 {
+	return (j.n-j.emb-j.latent)*j.wBytes + j.latent*workload.FP8.Bytes() + j.emb*j.headBytes
 }
 
 // specGave reports whether the workload file set inference.batching (Parse
@@ -185,6 +227,7 @@ type replica struct {
 	attnDP           bool    // experts split over the tp GPUs, attention replicated per GPU
 	frac             float64 // the largest pipeline stage's share of the layers (1: no pipeline)
 	rate, bw         float64 // sustained GEMM FLOP/s and streaming bytes/s of one GPU
+	denseRate        float64 // sustained FLOP/s of the dense weights and the head together (the head in 16 bits)
 	offGB, hostBW    float64 // weights kept in host memory per GPU (GB) and the host link's bytes/s
 	attnRate         float64
 	intra            float64
@@ -210,6 +253,11 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	a := c.GPU
 	k := j.eng.Kernel
 	r.rate = m.matmulFLOPS(a, f, j.dt) * k
+	r.denseRate = r.rate
+	if dh := j.denseParams + j.head; dh > 0 && (j.headDT != j.dt || j.latentDT != j.dt) {
+		r.denseRate = dh / ((j.denseParams-j.latent)/r.rate + j.latent/(m.matmulFLOPS(a, f, j.latentDT)*k) +
+			j.head/(m.matmulFLOPS(a, f, j.headDT)*k))
+	}
 	r.bw = a.MemBandwidthGBps * 1e9 * f.BW * k
 	r.attnRate = peakNominal(a, mustDT(a)) * f.Attn * powerDerate(a) * k
 	r.intra = c.intraGBps() * 1e9
@@ -227,9 +275,9 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	r.capGB = a.MemGiB * 1.073741824
 	tpF := float64(tp)
 	if r.attnDP {
-		r.weightsGB = ((j.n-j.expertParams)*j.wBytes + j.expertParams*j.wBytes*r.expertSlots()) / 1e9
+		r.weightsGB = (j.weightsBytes() + j.expertParams*j.wBytes*(r.expertSlots()-1)) / 1e9
 	} else {
-		r.weightsGB = j.n * j.wBytes / tpF / 1e9
+		r.weightsGB = j.weightsBytes() / tpF / 1e9
 	}
 	r.weightsGB *= r.frac // a stage holds its layers only
 	if j.offloadGB > 0 {
@@ -456,7 +504,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	if r.attnDP {
 		bg := math.Ceil(B / tpF)
 		imb = epImbalance(B*float64(j.active)/tpF, r.tp, j.experts, j.balanced)
-		dense = (j.denseParams + j.head) * j.wBytes * frac
+		dense = j.denseBytes * frac
 		experts = j.expertParams * touched * j.wBytes * r.expertSlots() * frac
 		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
 		flops = 2 * (j.denseParams + j.head) * bg * frac
@@ -465,7 +513,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		// GPU receives imb times the mean.
 		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2*imb/r.a2a)
 	} else {
-		dense = (j.denseParams + j.head) * j.wBytes / tpF * frac
+		dense = j.denseBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
 		kv = seqs * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
 		flops = 2 * (j.denseParams + j.head) * B / tpF * frac
@@ -486,7 +534,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	}
 	// Attention runs in the fused attention kernels at their own rate
 	// (16-bit maths), not at the weights' GEMM rate.
-	tComp = flops/(r.rate*tileEff(rows, r.gemmWidth())) + attn/r.attnRate
+	tComp = flops/(r.denseRate*tileEff(rows, r.gemmWidth())) + attn/r.attnRate
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
@@ -545,7 +593,7 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	if r.attnDP && alone {
 		denseSplit = 1
 	}
-	gemm := (2*(j.denseParams+j.head)*tokens/denseSplit + 2*j.activeExpert*tokens/tpF) / (r.rate * m.sizeEff(rows, r.gemmWidth()))
+	gemm := (2*(j.denseParams+j.head)*tokens/denseSplit/r.denseRate + 2*j.activeExpert*tokens/tpF/r.rate) / m.sizeEff(rows, r.gemmWidth())
 	attn := 2 * L * j.qWidth * tokens * tokens / denseSplit / (r.attnRate * tokens / (tokens + 512))
 	ew := m.EWPrefill * L * h * tokens / denseSplit / r.bw
 	t := math.Max(gemm+attn, ew)
@@ -931,7 +979,7 @@ func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		r.weightsGB, e.tp, r.capGB, j.eng.MemShare*100)
 	p.Verdict = p.Reason.Stop()
 	var hints []msg.Msg
-	if need2 := j.n * j.wBytes / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
+	if need2 := j.weightsBytes() / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
 		hints = append(hints, msg.New("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
 	}
 	if j.wBytes > 1 {

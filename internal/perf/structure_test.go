@@ -489,8 +489,8 @@ func TestHostOverlap(t *testing.T) {
 		t.Errorf("64 sequences: the host's 1.9 ms hides under the GPU's step; got bottleneck %s, overhead %.2f ms", small.Bottleneck, small.Breakdown.OverheadS*1000)
 	}
 	large := mustPredict(t, cat, fmt.Sprintf(y, 1024), "h200", 1, 1)
-	if large.Serving.Batch < 900 {
-		t.Fatalf("want a batch near 1024, got %d", large.Serving.Batch)
+	if large.Serving.Batch < 850 {
+		t.Fatalf("want a batch near 1024 (or what memory holds), got %d", large.Serving.Batch)
 	}
 	rel, _, _ := pickRelease(engines[workload.FrameworkTensorRTLLM], "1.0")
 	host := rel.PerSeqS * float64(large.Serving.Batch)
@@ -583,5 +583,38 @@ func TestTGICUDAGraphs(t *testing.T) {
 	launches := rel.LaunchPerLayerS * 40 // Llama 2 13B has 40 layers
 	if d := eager.StepTimeS - graphs.StepTimeS; launches <= 0 || math.Abs(d-launches) > 0.05*launches {
 		t.Errorf("TGI 1.4 launches 40 layers eagerly: step %.2f ms should exceed 2.0's %.2f ms by %.2f ms", eager.StepTimeS*1000, graphs.StepTimeS*1000, launches*1000)
+	}
+}
+
+// TestQuantisedCheckpointLayout: a quantised checkpoint keeps the
+// embedding and output head in 16 bits, and an FP4 one of an MLA model its
+// query and latent projections in FP8; the weights' memory counts them so
+// and the assumptions say so.
+func TestQuantisedCheckpointLayout(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: %s}\ninference: {prompt_tokens: 512, output_tokens: 512, weight_precision: %s}\nparallelism: {tensor: %d}\nstack: {framework: tensorrt-llm}\n"
+	weights := func(preset, prec, gpu string, tp int) (Prediction, *workload.Model) {
+		s := fmt.Sprintf(y, preset, prec, tp)
+		return mustPredict(t, cat, s, gpu, tp, 1), mustSpec(t, s).Model
+	}
+	bf, m := weights("llama-3.1-8b", "bf16", "h100-sxm", 1)
+	f8, _ := weights("llama-3.1-8b", "fp8", "h100-sxm", 1)
+	emb := 2 * float64(m.Vocab) * float64(m.Hidden) // untied: embedding and head
+	n := m.ParamsB * 1e9
+	if want := ((n-emb)*1 + emb*2) / 1e9; math.Abs(f8.Memory.WeightsGB-want) > 0.02*want {
+		t.Errorf("Llama 3.1 8B in fp8: weights %.2f GB, want %.2f GB (head and embedding in 16 bits; bf16 takes %.2f)", f8.Memory.WeightsGB, want, bf.Memory.WeightsGB)
+	}
+	if !hasNote(f8, "output head stay in 16 bits") || hasNote(bf, "output head stay in 16 bits") {
+		t.Errorf("only the fp8 prediction states its 16-bit head: %v / %v", msg.Strings(f8.Assumptions), msg.Strings(bf.Assumptions))
+	}
+	ds, dm := weights("deepseek-v3", "fp4", "b200", 8)
+	latent := dm.LatentProjParams() * float64(dm.Layers)
+	dEmb := 2 * float64(dm.Vocab) * float64(dm.Hidden)
+	want := ((dm.ParamsB*1e9-dEmb-latent)*weightBytes(workload.FP4) + latent + dEmb*2) / 8 / 1e9
+	if latent < 1e9 || math.Abs(ds.Memory.WeightsGB-want) > 0.02*want {
+		t.Errorf("DeepSeek-V3 in fp4 over 8 GPUs: weights %.2f GB per GPU, want %.2f GB (%.1f B latent projections in fp8)", ds.Memory.WeightsGB, want, latent/1e9)
+	}
+	if !hasNote(ds, "latent key/value projections stay in fp8") {
+		t.Errorf("the fp8 latent projections must be stated: %v", msg.Strings(ds.Assumptions))
 	}
 }

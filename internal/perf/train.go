@@ -30,6 +30,12 @@ const (
 	// flashBwdPasses is FlashAttention's backward work in forward passes
 	// (five matmuls against two, with the scores recomputed).
 	flashBwdPasses = 2.5
+	// flashBwdEff is the backward kernels' FLOP rate relative to the
+	// forward's: on H100 at head width 128 and 16k tokens FlashAttention-2,
+	// cuDNN and FlashAttention-3 run their backward at 322, 516 and 561
+	// TFLOP/s against 370, 595 and 648 forward, 0.87 each (Shah et al.
+	// 2024, arXiv:2407.08608, figures 5 and 6).
+	flashBwdEff = 0.87
 )
 
 // Sharding of training state over data-parallel ranks.
@@ -368,7 +374,7 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	if !j.stack.NativeAttn && (a.Architecture == "hopper" || a.Architecture == "blackwell") {
 		attnRate *= fa2OnHopper
 	}
-	passes := 1 + flashBwdPasses
+	passes := 1 + flashBwdPasses/flashBwdEff
 	switch cfg.rc {
 	case workload.CheckpointFull, workload.CheckpointSelective:
 		passes++

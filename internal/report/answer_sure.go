@@ -37,17 +37,18 @@ func deadlineRiskAnswer(r *advisor.Result, l Lang) *DeadlineRiskJSON {
 		return nil
 	}
 	pick := r.Candidates[0]
+	// The sentence states the rounded chances the JSON carries, so the two never disagree.
 	j := &DeadlineRiskJSON{DeadlineHours: d.DeadlineHours, PMiss: math.Round(d.Miss*1000) / 1000}
 	hours := func(v float64) string { return am(l, "hours_v", hoursFmt(v)) }
 	var parts []string
 	if pick.DurationHoursP90 > d.DeadlineHours {
-		parts = append(parts, am(l, "dl_range", hours(d.DeadlineHours), hoursFmt(pick.DurationHoursP10), hours(pick.DurationHoursP90), pct(d.Miss)))
+		parts = append(parts, am(l, "dl_range", hours(d.DeadlineHours), hoursFmt(pick.DurationHoursP10), hours(pick.DurationHoursP90), pct(j.PMiss)))
 	} else {
-		parts = append(parts, am(l, "dl_spot", pct(d.Miss), hours(d.DeadlineHours)))
+		parts = append(parts, am(l, "dl_spot", pct(j.PMiss), hours(d.DeadlineHours)))
 	}
 	if pick.Cost.Spot != nil {
 		j.PMissSpot = fp(math.Round(d.MissSpot*1000) / 1000)
-		parts[0] += am(l, "dl_spot_part", pct(d.MissSpot))
+		parts[0] += am(l, "dl_spot_part", pct(*j.PMissSpot))
 	}
 	if s := d.Safe; s != nil {
 		j.Safe = answerPick(s, l)

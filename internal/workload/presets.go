@@ -369,6 +369,16 @@ func (m Model) attentionParams() float64 {
 	return 2*h*heads*hd + 2*h*kvHeads*hd
 }
 
+// LatentProjParams is the parameter count of one multi-head latent
+// attention block's query and latent key/value projections, its output
+// projection excluded; zero for other attention.
+func (m Model) LatentProjParams() float64 {
+	if m.KVLoRARank == 0 {
+		return 0
+	}
+	return m.attentionParams() - float64(m.Heads)*float64(m.EffectiveHeadDim())*float64(m.Hidden)
+}
+
 // expertParams is the parameter count of one MLP (one expert) of width ffn.
 func (m Model) expertParams(ffn int) float64 {
 	return m.mlpMatrices() * float64(m.Hidden) * float64(ffn)
