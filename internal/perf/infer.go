@@ -593,7 +593,24 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	if r.attnDP && alone {
 		denseSplit = 1
 	}
-	gemm := (2*(j.denseParams+j.head)*tokens/denseSplit/r.denseRate + 2*j.activeExpert*tokens/tpF/r.rate) / m.sizeEff(rows, r.gemmWidth())
+	gemm := 2 * (j.denseParams + j.head) * tokens / denseSplit / (r.denseRate * m.sizeEff(rows, r.gemmWidth()))
+	if j.experts > 0 {
+		// Grouped expert GEMMs see only the rows routed to each expert, as
+		// in a decode step and in training; with experts split over the
+		// GPUs the busiest one sets the pace.
+		routed := rows * float64(j.active) // expert-token pairs of one chunk of rows
+		width, imb := j.expertFFN, 1.0
+		if r.attnDP {
+			if !alone {
+				routed *= tpF // every rank sends its own chunk
+			}
+			imb = epImbalance(routed/tpF, r.tp, j.experts, j.balanced)
+		} else {
+			width /= tpF
+		}
+		perExpert := math.Max(1, routed/float64(j.experts))
+		gemm += 2 * j.activeExpert * tokens / tpF * imb / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
+	}
 	attn := 2 * L * j.qWidth * tokens * tokens / denseSplit / (r.attnRate * tokens / (tokens + 512))
 	ew := m.EWPrefill * L * h * tokens / denseSplit / r.bw
 	t := math.Max(gemm+attn, ew)

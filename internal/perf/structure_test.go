@@ -618,3 +618,21 @@ func TestQuantisedCheckpointLayout(t *testing.T) {
 		t.Errorf("the fp8 latent projections must be stated: %v", msg.Strings(ds.Assumptions))
 	}
 }
+
+// TestFP8TrainingHeadInBF16: fp8 training casts the transformer blocks'
+// linear layers; the output head stays in bf16. The step time a larger
+// vocabulary adds is then the same in fp8 as in bf16, where an fp8 head
+// would add about half of it.
+func TestFP8TrainingHeadInBF16(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-train\nmodel: {layers: 16, hidden: 2048, heads: 16, ffn_hidden: 8192, vocab: %d}\ntraining: {seq_len: 4096, global_batch: 64, tokens: 1e10, precision: %s, activation_checkpointing: none}\nparallelism: {tensor: 1, pipeline: 1, data: 8, micro_batch: 1}\nstack: {framework: megatron}\n"
+	added := func(prec string) float64 {
+		small := mustPredict(t, cat, fmt.Sprintf(y, 32000, prec), "h100-sxm", 8, 1)
+		large := mustPredict(t, cat, fmt.Sprintf(y, 256000, prec), "h100-sxm", 8, 1)
+		return large.StepTimeS - small.StepTimeS
+	}
+	bf, f8 := added("bf16"), added("fp8")
+	if bf <= 0 || f8/bf < 0.9 || f8/bf > 1.1 {
+		t.Errorf("224k more vocabulary adds %.2f ms to a bf16 step and %.2f ms to an fp8 step; want the same (the head stays in bf16)", bf*1000, f8*1000)
+	}
+}

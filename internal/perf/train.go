@@ -169,7 +169,10 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 	}
 	j.attnDT = j.dt
 	if j.dt == catalog.FP8 || j.dt == catalog.FP4 {
-		// Low-precision training casts the linear layers; attention stays in bf16.
+		// Low-precision training casts the blocks' linear layers;
+		// attention and the output head stay in bf16 (Megatron's output
+		// layer is not a Transformer Engine module; torchtitan's float8
+		// conversion skips "output").
 		j.attnDT, _ = dataTypeFor(a, workload.BF16)
 	}
 	j.stack, j.fused = trainStackFor(spec.Stack)
@@ -408,7 +411,8 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		headMult = 2
 	}
 	V := float64(j.vocab)
-	tHead := (headMult*2*V*h*tok/tp/(rate*m.sizeEff(tok, V/tp)) + tok/tp*V*m.LossBytes/bw) / j.stack.Speed
+	headRate := m.matmulFLOPS(a, f, j.attnDT)
+	tHead := (headMult*2*V*h*tok/tp/(headRate*m.sizeEff(tok, V/tp)) + tok/tp*V*m.LossBytes/bw) / j.stack.Speed
 	tEmbed := tok * h * 8 / bw
 
 	// Communication.

@@ -239,3 +239,37 @@ func TestLongAnswersFillTheBatch(t *testing.T) {
 		t.Errorf("sequences that fit, CV 0 over CV 1: %.3f, want %.3f", r, 1500.0/1250)
 	}
 }
+
+// TestPrefillExpertGEMMs: a prefill's expert GEMMs run grouped, on the
+// rows routed to each expert, as a decode step's and training's do: they
+// slow with the grouped-GEMM efficiency, and with experts placed
+// statically over expert-parallel GPUs the busiest GPU's routing skew.
+func TestPrefillExpertGEMMs(t *testing.T) {
+	var notes []msg.Msg
+	cat := embedded(t)
+	a, _ := cat.Accelerator("h100-sxm")
+	c, err := NewCluster(a, 8, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefill := func(y string, grouped float64, lay layout) float64 {
+		j, err := newInferJob(mustSpec(t, y), a, &notes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := defaultParams.Clone()
+		m.MoEGrouped = grouped
+		r := newReplica(m, &j, c, m.archFor(a.Architecture), lay)
+		return r.prefillCompute(2048, 2048, 0, false)
+	}
+	mixtral := "kind: llm-inference\nmodel: {preset: mixtral-8x7b}\ninference: {prompt_tokens: 2048, output_tokens: 128, weight_precision: fp8}\n"
+	fast, slow := prefill(mixtral, 1, layout{tp: 8}), prefill(mixtral, 0.5, layout{tp: 8})
+	if !(slow > fast*1.2) {
+		t.Errorf("Mixtral's prefill is mostly expert GEMMs: %.2f ms at full grouped efficiency, %.2f ms at half; want it much slower", fast*1000, slow*1000)
+	}
+	static := prefill(fmt.Sprintf(dsv3, "", "expert: 8"), 0.8, layout{tp: 8, ep: true})
+	balanced := prefill(fmt.Sprintf(dsv3, "", "expert: 8, expert_balancing: true"), 0.8, layout{tp: 8, ep: true})
+	if !(static > balanced) {
+		t.Errorf("DeepSeek-V3 over 8 GPUs: a prefill with static experts (%.2f ms) must wait for the busiest GPU, balanced %.2f ms", static*1000, balanced*1000)
+	}
+}
