@@ -16,12 +16,12 @@ const workspaceGB = 1.0
 // inferJob is an inference workload reduced to the numbers the model needs.
 // Parameter counts cover all layers.
 type inferJob struct {
-	n              float64 // every parameter (memory)
-	denseParams    float64 // attention, dense MLPs, shared experts, routers
-	expertParams   float64 // every routed expert
-	activeExpert   float64 // routed expert parameters one token passes through
-	head           float64 // the output projection, V×h
-	emb            float64 // the input embedding and the output projection (one matrix when tied)
+	n            float64 // every parameter (memory)
+	denseParams  float64 // attention, dense MLPs, shared experts, routers
+	expertParams float64 // every routed expert
+	activeExpert float64 // routed expert parameters one token passes through
+	head         float64 // the output projection, V×h
+	emb          float64 // the input embedding and the output projection (one matrix when tied)
 	// denseBytes is the bytes of one read of the dense weights and the
 	// head; headBytes and headDT are the head's (and embedding's) stored
 	// width and maths: a quantised checkpoint keeps them in 16 bits.
@@ -29,8 +29,8 @@ type inferJob struct {
 	headDT                catalog.DataType
 	// latent is the MLA query and latent key/value projection weights an
 	// FP4 checkpoint keeps in FP8 (latentDT), part of denseParams.
-	latent   float64
-	latentDT catalog.DataType
+	latent         float64
+	latentDT       catalog.DataType
 	layers, hidden int
 	heads, kvHeads int
 	qWidth         float64
