@@ -256,7 +256,7 @@ func evidenceFar(ev []perf.Evidence, l Lang) string {
 // evidenceUnitZh rewrites the units of published measurements (free text,
 // as each source states them) in Chinese, longest phrases first.
 var evidenceUnitZh = strings.NewReplacer(
-	" (system)", "（整机）", " (one stream)", "（单流）", " (decode)", "（解码）",
+	" (system)", "（整机）", " (one stream)", "（单流）", " (decode)", "（解码）", " (all GPUs)", "（所有 GPU）", " (system, ", "（整机，",
 	"output tokens/s/GPU", "输出 token/秒/GPU", "output tokens/s", "输出 token/秒", "tokens/s/GPU", "token/秒/GPU", "tokens/s", "token/秒",
 	" (", "（", " at ", "，", "tok/s/user", "token/秒/用户", "(system)", "（整机）", "(one stream)", "（单流）", "(decode)", "（解码）",
 	" per 8-GPU node)", "/8-GPU 节点）", " GPUs)", " 块 GPU）", " HPUs)", " 块 HPU）", "(", "（",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpupick/gpupick/internal/advisor"
 	"github.com/gpupick/gpupick/internal/catalogtest"
+	"github.com/gpupick/gpupick/internal/perf"
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
@@ -426,5 +427,29 @@ func TestAnswerWhenNothingHasAPrice(t *testing.T) {
 	}
 	if a := BuildAnswer(r, English); !strings.Contains(a.Headline, "No candidate that meets every constraint has a published price") {
 		t.Errorf("headline %q", a.Headline)
+	}
+}
+
+// TestEvidenceUnitsInChinese: every unit a published measurement states,
+// rendered in Chinese, keeps no English word (token, GPU and HPU are how
+// Chinese readers write them; FLOP and GiB are units, and single letters
+// the s of FLOP/s and the k of thousands).
+func TestEvidenceUnitsInChinese(t *testing.T) {
+	keep := map[string]bool{"token": true, "gpu": true, "hpu": true, "tflop": true, "pflop": true, "gib": true}
+	seen := map[string]bool{}
+	for _, r := range perf.EvidenceRows() {
+		if seen[r.Unit] {
+			continue
+		}
+		seen[r.Unit] = true
+		zh := evidenceUnit(Chinese, r.Unit)
+		for _, w := range strings.FieldsFunc(strings.ToLower(zh), func(c rune) bool { return c < 'a' || c > 'z' }) {
+			if !keep[w] && len(w) > 1 {
+				t.Errorf("unit %q reads %q in Chinese: %q is English", r.Unit, zh, w)
+			}
+		}
+	}
+	if len(seen) < 10 {
+		t.Fatalf("only %d units in the embedded evidence", len(seen))
 	}
 }
