@@ -961,7 +961,7 @@ func spanShapes(out []shape, spec *workload.Spec, o *catalog.Offer, maxGPUs int)
 	if m == nil || inf == nil || o.GPUCount < 1 || o.Sliced() || (o.FabricKind == "" && o.FabricGbps <= 0) {
 		return out
 	}
-	weightsGB := m.ParamsB * inf.WeightPrecision.Bytes()
+	weightsGB := m.CheckpointBytes(inf.WeightPrecision) / 1e9
 	if weightsGB <= 0.8*float64(o.GPUCount)*o.GPUMemGiB*1.073741824 {
 		return out
 	}
@@ -1047,7 +1047,7 @@ func checkpointGB(spec *workload.Spec) float64 {
 		}
 		return n * 14 / 1e9
 	case workload.KindLLMInference:
-		return n * spec.Inference.WeightPrecision.Bytes() / 1e9
+		return spec.Model.CheckpointBytes(spec.Inference.WeightPrecision) / 1e9
 	}
 	return 0
 }

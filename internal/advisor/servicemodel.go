@@ -73,7 +73,7 @@ func ServiceModel(spec *autoscale.Spec, ws *workload.Spec, c *catalog.Catalog, o
 	if !ok {
 		price = spec.Pricing.PerHourUSD
 	}
-	weightsGB := ws.Model.ParamsB * ws.Inference.WeightPrecision.Bytes()
+	weightsGB := ws.Model.CheckpointBytes(ws.Inference.WeightPrecision) / 1e9
 	m := &autoscale.BatchModel{
 		MaxBatch: curve.MaxBatch, PrefillSPerToken: curve.PrefillSPerToken, StepBaseS: curve.StepBaseS,
 		StepPerSeqS: curve.StepPerSeqS, ColdStartS: coldStart(spec, o, weightsGB), PricePerHourUSD: price / float64(max(1, curve.ReplicasPerNode)),

@@ -314,7 +314,7 @@ func dtBytes(d catalog.DataType) float64 {
 	case catalog.FP8, catalog.INT8:
 		return 1
 	case catalog.FP4:
-		return weightBytes(workload.FP4)
+		return workload.FP4.StoredBytes()
 	}
 	return 2
 }

@@ -26,6 +26,7 @@ type inferJob struct {
 	// head; headBytes and headDT are the head's (and embedding's) stored
 	// width and maths: a quantised checkpoint keeps them in 16 bits.
 	denseBytes, headBytes float64
+	ckptBytes             float64 // every weight as stored (workload.Model.CheckpointBytes)
 	headDT                catalog.DataType
 	// latent is the MLA query and latent key/value projection weights an
 	// FP4 checkpoint keeps in FP8 (latentDT), part of denseParams.
@@ -84,7 +85,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		n: m.ParamsB * 1e9, layers: m.Layers, hidden: m.Hidden, heads: m.Heads,
 		kvHeads: m.KVHeads, mla: m.KVLoRARank > 0, experts: m.Experts, active: m.ActiveExperts,
 		prompt: float64(inf.PromptTokens), output: float64(inf.OutputTokens), outputCV: inf.OutputTokensCV,
-		wBytes: weightBytes(inf.WeightPrecision), maxBatch: inf.MaxBatch, rps: inf.RequestsPerSecond, requests: inf.Requests,
+		wBytes: inf.WeightPrecision.StoredBytes(), maxBatch: inf.MaxBatch, rps: inf.RequestsPerSecond, requests: inf.Requests,
 		slo: inf.SLO, batching: inf.Batching, ctxLimit: float64(m.ContextLen),
 		balanced: spec.Parallelism.ExpertBalancing,
 	}
@@ -147,6 +148,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		j.latentDT, _ = dataTypeFor(a, workload.FP8)
 	}
 	j.denseBytes = (j.denseParams-j.latent)*j.wBytes + j.latent*workload.FP8.Bytes() + j.head*j.headBytes
+	j.ckptBytes = m.CheckpointBytes(inf.WeightPrecision)
 	if j.headBytes > j.wBytes {
 		*notes = append(*notes, msg.New("%s weights: the embedding and the output head stay in 16 bits, as quantisation tools leave them (%.1f GB of the weights)", inf.WeightPrecision, j.emb*j.headBytes/1e9))
 	}
@@ -171,25 +173,6 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		*notes = append(*notes, j.eng.Outside)
 	}
 	return j, nil
-}
-
-// weightBytes is the stored size of one weight in p, scale factors
-// included: NVFP4 keeps an 8-bit scale per 16 values, int4 schemes a
-// 16-bit scale per group of 128.
-func weightBytes(p workload.Precision) float64 {
-	switch p {
-	case workload.FP4:
-		return 0.5 + 1.0/16
-	case workload.INT4:
-		return 0.5 + 2.0/128
-	}
-	return p.Bytes()
-}
-
-// weightsBytes is the stored size of every weight, the 16-bit head and
-// embedding included.
-func (j *inferJob) weightsBytes() float64 {
-	return (j.n-j.emb-j.latent)*j.wBytes + j.latent*workload.FP8.Bytes() + j.emb*j.headBytes
 }
 
 // specGave reports whether the workload file set inference.batching (Parse
@@ -275,9 +258,9 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	r.capGB = a.MemGiB * 1.073741824
 	tpF := float64(tp)
 	if r.attnDP {
-		r.weightsGB = (j.weightsBytes() + j.expertParams*j.wBytes*(r.expertSlots()-1)) / 1e9
+		r.weightsGB = (j.ckptBytes + j.expertParams*j.wBytes*(r.expertSlots()-1)) / 1e9
 	} else {
-		r.weightsGB = j.weightsBytes() / tpF / 1e9
+		r.weightsGB = j.ckptBytes / tpF / 1e9
 	}
 	r.weightsGB *= r.frac // a stage holds its layers only
 	if j.offloadGB > 0 {
@@ -996,7 +979,7 @@ func notFitting(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		r.weightsGB, e.tp, r.capGB, j.eng.MemShare*100)
 	p.Verdict = p.Reason.Stop()
 	var hints []msg.Msg
-	if need2 := j.weightsBytes() / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
+	if need2 := j.ckptBytes / 1e9 / (r.capGB * 0.7); need2 > float64(c.GPUs) {
 		hints = append(hints, msg.New("about %d GPUs of this kind would hold it", int(math.Ceil(need2))))
 	}
 	if j.wBytes > 1 {

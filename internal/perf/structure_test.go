@@ -610,7 +610,7 @@ func TestQuantisedCheckpointLayout(t *testing.T) {
 	ds, dm := weights("deepseek-v3", "fp4", "b200", 8)
 	latent := dm.LatentProjParams() * float64(dm.Layers)
 	dEmb := 2 * float64(dm.Vocab) * float64(dm.Hidden)
-	want := ((dm.ParamsB*1e9-dEmb-latent)*weightBytes(workload.FP4) + latent + dEmb*2) / 8 / 1e9
+	want := ((dm.ParamsB*1e9-dEmb-latent)*workload.FP4.StoredBytes() + latent + dEmb*2) / 8 / 1e9
 	if latent < 1e9 || math.Abs(ds.Memory.WeightsGB-want) > 0.02*want {
 		t.Errorf("DeepSeek-V3 in fp4 over 8 GPUs: weights %.2f GB per GPU, want %.2f GB (%.1f B latent projections in fp8)", ds.Memory.WeightsGB, want, latent/1e9)
 	}

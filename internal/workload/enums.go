@@ -120,6 +120,19 @@ func (p Precision) Bytes() float64 {
 	return 0
 }
 
+// StoredBytes is the stored size of one weight in p, scale factors
+// included: NVFP4 keeps an 8-bit scale per 16 values, int4 schemes a 16-bit
+// scale per group of 128.
+func (p Precision) StoredBytes() float64 {
+	switch p {
+	case FP4:
+		return 0.5 + 1.0/16
+	case INT4:
+		return 0.5 + 2.0/128
+	}
+	return p.Bytes()
+}
+
 var precisionAliases = map[string]Precision{
 	"float32": FP32, "float": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
 	"float8": FP8, "fp8-e4m3": FP8, "e4m3": FP8, "nvfp4": FP4, "mxfp4": FP4,

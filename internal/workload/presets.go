@@ -369,6 +369,26 @@ func (m Model) attentionParams() float64 {
 	return 2*h*heads*hd + 2*h*kvHeads*hd
 }
 
+// CheckpointBytes is the stored size of the model's weights quantised to
+// p as quantisation tools write them: the embedding and the output head
+// stay in 16 bits below that (NVIDIA's Model Optimizer disables *lm_head*
+// in every quantisation config; GPTQ, AWQ and vLLM's fp8 quantise the
+// transformer blocks' linear layers only), and an FP4 checkpoint of an MLA
+// model keeps the query and latent projections in FP8 (Model Optimizer's
+// DeepSeek recipe).
+func (m Model) CheckpointBytes(p Precision) float64 {
+	w := p.StoredBytes()
+	emb, head := m.embeddingParams(), w
+	if w < 2 {
+		head = 2
+	}
+	latent := 0.0
+	if p == FP4 {
+		latent = m.LatentProjParams() * float64(m.Layers)
+	}
+	return (m.ParamsB*1e9-emb-latent)*w + latent*FP8.Bytes() + emb*head
+}
+
 // LatentProjParams is the parameter count of one multi-head latent
 // attention block's query and latent key/value projections, its output
 // projection excluded; zero for other attention.

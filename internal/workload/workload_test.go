@@ -655,3 +655,39 @@ func TestCheckpointingAcceptsBooleans(t *testing.T) {
 		t.Errorf("absent: %q, %v (the model decides)", s.Training.ActivationCheckpointing, err)
 	}
 }
+
+// TestCheckpointBytes: a checkpoint's stored size as quantisation tools
+// write it. Published sizes: Llama 3 8B in AWQ int4 is about 5.7 GB (its
+// 128k-token embedding and head stay in 16 bits, 2.1 GB of it), Mistral 7B
+// in int4 about 4.2 GB; bf16 checkpoints are two bytes a parameter; an FP4
+// DeepSeek-V3 keeps its MLA query and latent projections in FP8.
+func TestCheckpointBytes(t *testing.T) {
+	gb := func(name string, p Precision) float64 {
+		pr, ok := LookupPreset(name)
+		if !ok {
+			t.Fatalf("no preset %s", name)
+		}
+		return pr.Model.CheckpointBytes(p) / 1e9
+	}
+	for _, c := range []struct {
+		name     string
+		p        Precision
+		lo, high float64
+	}{
+		{"llama-3-8b", INT4, 5.4, 6.0},
+		{"mistral-7b", INT4, 3.9, 4.5},
+		{"llama-3-8b", BF16, 15.9, 16.2},
+		{"llama-3.1-8b", FP8, 8.9, 9.3},
+	} {
+		if v := gb(c.name, c.p); v < c.lo || v > c.high {
+			t.Errorf("%s in %s: %.2f GB, want %.1f-%.1f", c.name, c.p, v, c.lo, c.high)
+		}
+	}
+	dp, _ := LookupPreset("deepseek-v3")
+	ds := dp.Model
+	naive := ds.ParamsB * 1e9 * FP4.StoredBytes() / 1e9
+	latentGB := ds.LatentProjParams() * float64(ds.Layers) / 1e9
+	if v := gb("deepseek-v3", FP4); v-naive < latentGB*(1-FP4.StoredBytes()) {
+		t.Errorf("DeepSeek-V3 in FP4: %.1f GB, want its %.1f GB of latent projections in FP8 above the naive %.1f GB", v, latentGB, naive)
+	}
+}
