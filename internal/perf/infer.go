@@ -129,22 +129,15 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 	j.emb = emb
 	var fell bool
 	j.dt, fell = dataTypeFor(a, inf.WeightPrecision)
-	// Quantisation leaves the embedding and the output head in 16 bits:
-	// NVIDIA's Model Optimizer disables *lm_head* in every quantisation
-	// config (the checkpoints TensorRT-LLM and MLPerf runs load), and
-	// GPTQ, AWQ and vLLM's fp8 quantise the transformer blocks' linear
-	// layers only. The head's GEMM then runs at the 16-bit rate.
-	j.headBytes, j.headDT = j.wBytes, j.dt
-	if j.wBytes < 2 {
-		j.headBytes, j.headDT = 2, mustDT(a)
-	}
-	j.latentDT = j.dt
-	if inf.WeightPrecision == workload.FP4 && j.mla {
-		// NVIDIA's FP4 recipe for DeepSeek-class models leaves MLA's
-		// query and latent projections in FP8 and quantises only its
-		// output projection (Model Optimizer examples/deepseek/ptq.py:
-		// *attn* disabled, wo to FP4 by default since September 2025).
-		j.latent = m.LatentProjParams() * float64(m.Layers)
+	// A quantised checkpoint keeps the embedding and the output head in 16
+	// bits, and an FP4 one of an MLA model its latent projections in FP8
+	// (workload.Precision.HeadPrecision, workload.Model.FP8LatentParams):
+	// their GEMMs run at those rates.
+	hp := inf.WeightPrecision.HeadPrecision()
+	j.headBytes = hp.Bytes()
+	j.headDT, _ = dataTypeFor(a, hp)
+	j.latent, j.latentDT = m.FP8LatentParams(inf.WeightPrecision), j.dt
+	if j.latent > 0 {
 		j.latentDT, _ = dataTypeFor(a, workload.FP8)
 	}
 	j.denseBytes = (j.denseParams-j.latent)*j.wBytes + j.latent*workload.FP8.Bytes() + j.head*j.headBytes

@@ -133,6 +133,18 @@ func (p Precision) StoredBytes() float64 {
 	return p.Bytes()
 }
 
+// HeadPrecision is the precision a checkpoint quantised to p keeps its
+// embedding and output head in: 16 bits below that, as quantisation tools
+// leave them (NVIDIA's Model Optimizer disables *lm_head* in every
+// quantisation config; GPTQ, AWQ and vLLM's fp8 quantise the transformer
+// blocks' linear layers only); p itself otherwise.
+func (p Precision) HeadPrecision() Precision {
+	if p.StoredBytes() < 2 {
+		return BF16
+	}
+	return p
+}
+
 var precisionAliases = map[string]Precision{
 	"float32": FP32, "float": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
 	"float8": FP8, "fp8-e4m3": FP8, "e4m3": FP8, "nvfp4": FP4, "mxfp4": FP4,

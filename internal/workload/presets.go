@@ -370,23 +370,24 @@ func (m Model) attentionParams() float64 {
 }
 
 // CheckpointBytes is the stored size of the model's weights quantised to
-// p as quantisation tools write them: the embedding and the output head
-// stay in 16 bits below that (NVIDIA's Model Optimizer disables *lm_head*
-// in every quantisation config; GPTQ, AWQ and vLLM's fp8 quantise the
-// transformer blocks' linear layers only), and an FP4 checkpoint of an MLA
-// model keeps the query and latent projections in FP8 (Model Optimizer's
-// DeepSeek recipe).
+// p as quantisation tools write them: the embedding and the output head in
+// p's HeadPrecision, and the FP8LatentParams in FP8.
 func (m Model) CheckpointBytes(p Precision) float64 {
-	w := p.StoredBytes()
-	emb, head := m.embeddingParams(), w
-	if w < 2 {
-		head = 2
+	emb, latent := m.embeddingParams(), m.FP8LatentParams(p)
+	return (m.ParamsB*1e9-emb-latent)*p.StoredBytes() + latent*FP8.Bytes() + emb*p.HeadPrecision().Bytes()
+}
+
+// FP8LatentParams is the parameters, over all layers, that a checkpoint
+// quantised to p keeps in FP8 rather than p: under FP4, the query and
+// latent key/value projections of multi-head latent attention (NVIDIA's
+// Model Optimizer DeepSeek recipe, examples/deepseek/ptq.py: *attn*
+// disabled, the output projection wo to FP4 by default since September
+// 2025); none otherwise.
+func (m Model) FP8LatentParams(p Precision) float64 {
+	if p != FP4 {
+		return 0
 	}
-	latent := 0.0
-	if p == FP4 {
-		latent = m.LatentProjParams() * float64(m.Layers)
-	}
-	return (m.ParamsB*1e9-emb-latent)*w + latent*FP8.Bytes() + emb*head
+	return m.LatentProjParams() * float64(m.Layers)
 }
 
 // LatentProjParams is the parameter count of one multi-head latent
