@@ -1032,9 +1032,10 @@ func IsService(spec *workload.Spec) bool { return spec.IsService() }
 // sized with (evaluator.sized).
 func serviceRate(spec *workload.Spec) (float64, bool) { return spec.MeanRequestsPerSecond() }
 
-// checkpointGB is what the job keeps in storage: training state (16-bit
-// weights and fp32 optimizer, 14 bytes per parameter) or adapter checkpoints
-// plus the base weights, or the served weights.
+// checkpointGB is what the job keeps in storage: training state (the
+// weights and the optimizer state, Training.StateBytes: 14 bytes per
+// parameter in mixed precision) or adapter checkpoints plus the base
+// weights, or the served weights.
 func checkpointGB(spec *workload.Spec) float64 {
 	if spec.Model == nil || spec.Model.ParamsB == 0 {
 		return 0
@@ -1045,7 +1046,11 @@ func checkpointGB(spec *workload.Spec) float64 {
 		if spec.Training != nil && spec.Training.Method != workload.MethodFull && spec.Training.Method != "" {
 			return n * 2 / 1e9 // frozen base weights; adapters are small
 		}
-		return n * 14 / 1e9
+		if spec.Training == nil {
+			return n * 14 / 1e9
+		}
+		w, _, o := spec.Training.StateBytes()
+		return n * (w + o) / 1e9
 	case workload.KindLLMInference:
 		return spec.Model.CheckpointBytes(spec.Inference.WeightPrecision) / 1e9
 	}

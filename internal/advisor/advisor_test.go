@@ -3,6 +3,7 @@ package advisor
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -288,4 +289,16 @@ func mustKey(t *testing.T, s *workload.Spec) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestCheckpointFollowsOptimizerState: a full training checkpoint holds the
+// weights and the optimizer state, 14 bytes per parameter in mixed
+// precision and 6 with a bf16 optimizer state.
+func TestCheckpointFollowsOptimizerState(t *testing.T) {
+	y := "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: full, tokens: 1e9, optimizer_precision: %s}\n"
+	mixed := checkpointGB(spec(t, fmt.Sprintf(y, "fp32")))
+	bf := checkpointGB(spec(t, fmt.Sprintf(y, "bf16")))
+	if got := bf / mixed; math.Abs(got-6.0/14) > 0.001 {
+		t.Errorf("checkpoint %.1f GB with a bf16 optimizer state against %.1f GB in mixed precision (%.3f); want 6/14 of it", bf, mixed, got)
+	}
 }

@@ -636,3 +636,27 @@ func TestFP8TrainingHeadInBF16(t *testing.T) {
 		t.Errorf("224k more vocabulary adds %.2f ms to a bf16 step and %.2f ms to an fp8 step; want the same (the head stays in bf16)", bf*1000, f8*1000)
 	}
 }
+
+// TestOptimizerStateInBF16: a model loaded and trained in bf16 keeps bf16
+// Adam moments and no fp32 master copy, 8 bytes per parameter instead of
+// 16. VectorLM's reference run fine-tunes Llama 3 8B in full on one
+// A100-80GB at 16,384 tokens per step: it fits only so.
+func TestOptimizerStateInBF16(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {method: full, seq_len: 2048, global_batch: 32, tokens: 1e9, precision: bf16, optimizer_precision: %s, activation_checkpointing: full}\nparallelism: {data: 1, micro_batch: 8, sharding: fsdp}\n"
+	mixed := mustPredict(t, cat, fmt.Sprintf(y, "fp32"), "a100-80gb", 1, 1)
+	bf := mustPredict(t, cat, fmt.Sprintf(y, "bf16"), "a100-80gb", 1, 1)
+	if mixed.Fits {
+		t.Errorf("with fp32 master weights and moments the job fits in %.1f GB; want it not to fit in 80 GiB", mixed.Memory.TotalGB)
+	}
+	if !bf.Fits {
+		t.Fatalf("with a bf16 optimizer state the job needs %.1f GB; want it to fit in 80 GiB", bf.Memory.TotalGB)
+	}
+	if got := bf.Memory.OptimizerGB / mixed.Memory.OptimizerGB; !(math.Abs(got-1.0/3) <= 0.01) {
+		t.Errorf("bf16 optimizer state is %.2f of the mixed-precision one; want 1/3 (4 bytes per parameter against 12)", got)
+	}
+	if bf.Memory.WeightsGB != mixed.Memory.WeightsGB || bf.Memory.GradientsGB != mixed.Memory.GradientsGB {
+		t.Errorf("weights %.2f/%.2f GB, gradients %.2f/%.2f GB: want the 16-bit weights and gradients unchanged",
+			bf.Memory.WeightsGB, mixed.Memory.WeightsGB, bf.Memory.GradientsGB, mixed.Memory.GradientsGB)
+	}
+}

@@ -11,17 +11,14 @@ import (
 	"github.com/gpupick/gpupick/internal/workload"
 )
 
-// Training state sizes, bytes per parameter, for mixed-precision Adam:
-// 16-bit weights and gradients, fp32 master weights and two fp32 moments
-// (Rajbhandari et al. 2020, ZeRO). Pure fp32 training keeps no extra master
-// copy: 4 + 4 + 8.
+// Training state sizes, bytes per parameter: the trained weights'
+// (workload.Training.StateBytes) and the frozen 16-bit or 4-bit weights
+// of adapter fine-tuning.
 const (
-	bytesWeight16   = 2.0
-	bytesGrad16     = 2.0
-	bytesOptimMixed = 12.0
-	bytesQLoRA      = 0.5625 // 4-bit NF4 weights plus one fp32 scale per 64 (with double quantisation)
-	runtimeGB       = 1.5    // CUDA context, NCCL buffers, allocator slack
-	fragmentation   = 0.05   // share of the rest lost to fragmentation
+	bytesWeight16 = 2.0
+	bytesQLoRA    = 0.5625 // 4-bit NF4 weights plus one fp32 scale per 64 (with double quantisation)
+	runtimeGB     = 1.5    // CUDA context, NCCL buffers, allocator slack
+	fragmentation = 0.05   // share of the rest lost to fragmentation
 	// castBytesFP8 is the traffic of quantising one linear-layer input or
 	// output gradient to fp8 (read 2 bytes, write 1, amax), forward and
 	// backward; castBytesFP4 adds NVFP4's block scales.
@@ -80,14 +77,16 @@ type trainJob struct {
 	seq            int
 	globalBatch    int
 	loraParams     float64
-	fp32           bool
-	dt, attnDT     catalog.DataType
-	stack          trainStack
-	fused          bool
-	framework      workload.Framework
-	tokens         float64
-	fixed          workload.Parallelism
-	recompute      workload.Checkpointing
+	// stateW, stateG and stateO are the bytes per trained parameter of
+	// the weights, gradients and optimizer state (Training.StateBytes).
+	stateW, stateG, stateO float64
+	dt, attnDT             catalog.DataType
+	stack                  trainStack
+	fused                  bool
+	framework              workload.Framework
+	tokens                 float64
+	fixed                  workload.Parallelism
+	recompute              workload.Checkpointing
 }
 
 // trainConfig is one parallel layout the search evaluates.
@@ -161,7 +160,7 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		perLayer := float64(r) * (2*(h+j.qWidth) + 2*(h+j.kvW) + 3*(h+j.ffnTouched))
 		j.loraParams = perLayer * float64(m.Layers)
 	}
-	j.fp32 = tr.Precision == workload.FP32 || tr.Precision == workload.TF32
+	j.stateW, j.stateG, j.stateO = tr.StateBytes()
 	var fell bool
 	j.dt, fell = dataTypeFor(a, tr.Precision)
 	if fell {
@@ -306,18 +305,14 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	shard := dense + expert
 	var w, g, o float64
 	if j.method == workload.MethodFull {
-		if j.fp32 {
-			w, g, o = 4*shard, 4*shard, 8*shard
-		} else {
-			w, g, o = bytesWeight16*shard, bytesGrad16*shard, bytesOptimMixed*shard
-		}
+		w, g, o = j.stateW*shard, j.stateG*shard, j.stateO*shard
 	} else {
 		frozen := bytesWeight16
 		if j.method == workload.MethodQLoRA {
 			frozen = bytesQLoRA
 		}
 		ad := j.loraParams / (tp * pp)
-		w, g, o = frozen*shard+2*ad, 2*ad, 12*ad
+		w, g, o = frozen*shard+j.stateW*ad, j.stateG*ad, j.stateO*ad
 	}
 	edp := math.Max(1, dp/ep) // data-parallel ranks holding the same experts
 	switch cfg.shard {
@@ -339,7 +334,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 			n = hsdpGroup(c, cfg)
 		}
 		w, g, o = w/n, g/n, o/n
-		w += 2 * bytesWeight16 * shard * pp / L // two unsharded layers in flight
+		if n > 1 {
+			w += 2 * bytesWeight16 * shard * pp / L // two gathered layers in flight
+		}
 	}
 	inFlight := math.Min(pp, float64(cfg.accum))
 	if vp > 1 {
@@ -497,12 +494,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	}
 	if cfg.dp > 1 {
 		B, l := span(tp * cp * dp)
-		gradBytes := 2 * shard
+		gradBytes := j.stateG * shard
 		if j.method != workload.MethodFull {
-			gradBytes = 2 * j.loraParams / (tp * pp)
-		}
-		if j.fp32 {
-			gradBytes *= 2
+			gradBytes = j.stateG * j.loraParams / (tp * pp)
 		}
 		backward := wMax * 2 / 3 // the last micro-batch's backward hides the gradient traffic
 		switch cfg.shard {

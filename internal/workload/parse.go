@@ -562,6 +562,7 @@ func (p *checker) training() {
 			t.ActivationCheckpointing = c
 		}
 	}
+	p.optimizerPrecision(llm)
 	if t.Method == MethodLoRA || t.Method == MethodQLoRA {
 		if t.LoRARank == 0 && !p.lines.Has("training.lora_rank") {
 			t.LoRARank = 16
@@ -571,6 +572,35 @@ func (p *checker) training() {
 		}
 	} else if t.LoRARank != 0 {
 		p.errorf("training.lora_rank", "only for method lora or qlora")
+	}
+}
+
+// optimizerPrecision checks training.optimizer_precision: fp32 (the
+// default, listed for language-model training) or bf16, which needs
+// 16-bit or fp8 training; the image-model training of cnn-train keeps
+// its own state and takes none.
+func (p *checker) optimizerPrecision(llm bool) {
+	t := p.s.Training
+	const field = "training.optimizer_precision"
+	if t.OptimizerPrecision == "" {
+		if llm {
+			t.OptimizerPrecision = FP32
+			p.def(field, string(FP32), "not set; fp32 master weights and Adam moments, as mixed precision keeps them")
+		}
+		return
+	}
+	pr, err := ParsePrecision(string(t.OptimizerPrecision))
+	switch {
+	case !llm:
+		p.errorf(field, "not used by kind %s", p.s.Kind)
+	case err != nil:
+		p.errorf(field, "%v", err)
+	case pr != FP32 && pr != BF16:
+		p.errorf(field, "%s is not an optimizer state precision (want fp32 or bf16)", pr)
+	case pr == BF16 && (t.Precision == FP32 || t.Precision == TF32):
+		p.errorf(field, "bf16 optimizer state needs 16-bit or fp8 training, not training.precision %s", t.Precision)
+	default:
+		t.OptimizerPrecision = pr
 	}
 }
 

@@ -89,6 +89,8 @@ func workloadHint(path string, n schema.Node) {
 		schema.Enum(n, TrainingPrecisions()...)
 	case "training.activation_checkpointing":
 		schema.Enum(n, Checkpointings()...)
+	case "training.optimizer_precision":
+		schema.Enum(n, FP32, BF16)
 	case "inference.weight_precision":
 		schema.Enum(n, WeightPrecisions()...)
 	case "inference.kv_precision":

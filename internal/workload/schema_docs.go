@@ -164,6 +164,7 @@ var specDocs = map[string]string{
 	"Training.GlobalBatch":             "GlobalBatch is the number of sequences (llm) or images (cnn) per optimizer step, over the whole cluster.",
 	"Training.LoRARank":                "LoRARank is the adapter rank for lora and qlora; defaults to 16.",
 	"Training.Method":                  "Method is full, lora or qlora; defaults to full (lora for llm-finetune).",
+	"Training.OptimizerPrecision":      "OptimizerPrecision is how the trained weights' optimizer state is kept: fp32 (the default: fp32 master weights and two fp32 Adam moments beside the 16-bit weights, as mixed precision keeps them) or bf16 (no master copy: the 16-bit weights are updated in place and the moments kept in bf16, as PyTorch's AdamW does for a model loaded in bf16). bf16 needs 16-bit or fp8 training.",
 	"Training.Precision":               "Precision is the compute precision of matrix maths (fp32, tf32, bf16, fp16, fp8); mixed precision keeps fp32 master weights.",
 	"Training.Samples":                 "Samples is the number of items (images) to process in total (cnn-train), all epochs included.",
 	"Training.SeqLen":                  "SeqLen is the training sequence length in tokens (llm kinds).",

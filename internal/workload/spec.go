@@ -211,8 +211,31 @@ type Training struct {
 	// none, selective or full (true and false are read as full and none);
 	// empty lets the model decide (it turns it on only when memory needs it).
 	ActivationCheckpointing Checkpointing `yaml:"activation_checkpointing,omitempty" json:"activation_checkpointing,omitempty"`
+	// OptimizerPrecision is how the trained weights' optimizer state is
+	// kept: fp32 (the default: fp32 master weights and two fp32 Adam
+	// moments beside the 16-bit weights, as mixed precision keeps them) or
+	// bf16 (no master copy: the 16-bit weights are updated in place and
+	// the moments kept in bf16, as PyTorch's AdamW does for a model loaded
+	// in bf16). bf16 needs 16-bit or fp8 training.
+	OptimizerPrecision Precision `yaml:"optimizer_precision,omitempty" json:"optimizer_precision,omitempty"`
 	// LoRARank is the adapter rank for lora and qlora; defaults to 16.
 	LoRARank int `yaml:"lora_rank,omitempty" json:"lora_rank,omitempty"`
+}
+
+// StateBytes is what training keeps per trained parameter, in bytes: the
+// weights, their gradients and the optimizer state. Mixed precision keeps
+// 16-bit weights and gradients, fp32 master weights and two fp32 Adam
+// moments, 2 + 2 + 12 (Rajbhandari et al. 2020, ZeRO); fp32 or tf32
+// training keeps no extra master copy, 4 + 4 + 8; a bf16 optimizer state
+// keeps no master copy and bf16 moments, 2 + 2 + 4.
+func (t *Training) StateBytes() (weights, grads, optimizer float64) {
+	switch {
+	case t.Precision == FP32 || t.Precision == TF32:
+		return 4, 4, 8
+	case t.OptimizerPrecision == BF16:
+		return 2, 2, 4
+	}
+	return 2, 2, 12
 }
 
 // Inference describes serving or batch inference of a language model.

@@ -213,6 +213,9 @@ func TestParseErrors(t *testing.T) {
 		{"negative engineer day", minimalFinetune + "constraints:\n  engineer_day_usd: -5\n", "constraints.engineer_day_usd", 7, "must be >= 0"},
 		{"absurd engineer day", minimalFinetune + "constraints:\n  engineer_day_usd: 1e9\n", "constraints.engineer_day_usd", 7, "must be at most 100000"},
 		{"bad checkpointing", minimalFinetune + "  activation_checkpointing: some\n", "training.activation_checkpointing", 6, `unknown activation checkpointing "some"`},
+		{"fp16 optimizer state", minimalFinetune + "  optimizer_precision: fp16\n", "training.optimizer_precision", 6, "not an optimizer state precision (want fp32 or bf16)"},
+		{"bf16 state under fp32 training", minimalFinetune + "  precision: fp32\n  optimizer_precision: bf16\n", "training.optimizer_precision", 7, "needs 16-bit or fp8 training"},
+		{"optimizer state of a cnn", "kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1e6, optimizer_precision: bf16}\n", "training.optimizer_precision", 3, "not used by kind cnn-train"},
 		{"burst without requests", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n", "inference.requests", 3, "required for batching burst"},
 		{"burst with a rate", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: burst\n  requests_per_second: 3\n", "inference.batching", 4, "cannot have requests_per_second"},
 		{"bad batching", "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  batching: eager\n", "inference.batching", 4, `unknown batching "eager"`},
@@ -347,6 +350,10 @@ func TestDefaults(t *testing.T) {
 			"training.global_batch": "64", "training.lora_rank": "16", "stack.framework": "pytorch",
 			"objective": "cost", "constraints.pricing": "on-demand", "data.bytes_per_sample": "16384",
 			"model.params_b": "", "constraints.engineer_day_usd": "800", "stack.needs": "",
+			"training.optimizer_precision": "fp32",
+		}},
+		{"bf16 optimizer state", minimalFinetune + "  optimizer_precision: BF16\n", map[string]string{
+			"training.optimizer_precision": "",
 		}},
 		{"qlora needs bitsandbytes", minimalFinetune + "  method: qlora\n", map[string]string{
 			"stack.needs": "bitsandbytes",
@@ -689,5 +696,28 @@ func TestCheckpointBytes(t *testing.T) {
 	latentGB := ds.LatentProjParams() * float64(ds.Layers) / 1e9
 	if v := gb("deepseek-v3", FP4); v-naive < latentGB*(1-FP4.StoredBytes()) {
 		t.Errorf("DeepSeek-V3 in FP4: %.1f GB, want its %.1f GB of latent projections in FP8 above the naive %.1f GB", v, latentGB, naive)
+	}
+}
+
+// TestStateBytes: what training keeps per trained parameter: 16 bytes in
+// mixed precision (ZeRO's accounting), 16 in fp32 with no master copy, 8
+// with a bf16 optimizer state.
+func TestStateBytes(t *testing.T) {
+	for _, tt := range []struct {
+		prec, opt Precision
+		want      [3]float64
+	}{
+		{BF16, "", [3]float64{2, 2, 12}},
+		{BF16, FP32, [3]float64{2, 2, 12}},
+		{FP8, FP32, [3]float64{2, 2, 12}},
+		{BF16, BF16, [3]float64{2, 2, 4}},
+		{FP32, FP32, [3]float64{4, 4, 8}},
+		{TF32, "", [3]float64{4, 4, 8}},
+	} {
+		tr := Training{Precision: tt.prec, OptimizerPrecision: tt.opt}
+		w, g, o := tr.StateBytes()
+		if got := [3]float64{w, g, o}; got != tt.want {
+			t.Errorf("%s training, %q optimizer state: %v bytes per parameter, want %v", tt.prec, tt.opt, got, tt.want)
+		}
 	}
 }
