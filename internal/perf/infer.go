@@ -206,6 +206,7 @@ type replica struct {
 	denseRate        float64 // sustained FLOP/s of the dense weights and the head together (the head in 16 bits)
 	offGB, hostBW    float64 // weights kept in host memory per GPU (GB) and the host link's bytes/s
 	attnRate         float64
+	decodeShare      float64 // share of denseRate the decode GEMMs of two rows or more reach (archFactors.DecodeMatmul)
 	intra            float64
 	a2a              float64 // bytes/s of one GPU's expert all-to-all (its NVLink, or the fabric for peers beyond it)
 	arLat            float64 // latency of one small all-reduce on the replica's link
@@ -236,6 +237,7 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	}
 	r.bw = a.MemBandwidthGBps * 1e9 * f.BW * k
 	r.attnRate = peakNominal(a, mustDT(a)) * f.Attn * powerDerate(a) * k
+	r.decodeShare = f.DecodeMatmul
 	r.intra = c.intraGBps() * 1e9
 	r.a2a = r.intra
 	if dom := c.fastDomain(); tp > dom {
@@ -509,8 +511,14 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		rows = math.Ceil(B / tpF) // each rank multiplies its own sequences
 	}
 	// Attention runs in the fused attention kernels at their own rate
-	// (16-bit maths), not at the weights' GEMM rate.
-	tComp = flops/(r.denseRate*tileEff(rows, r.gemmWidth())) + attn/r.attnRate
+	// (16-bit maths), not at the weights' GEMM rate. One-row GEMMs run
+	// skinny (GEMV-like) kernels; from two rows on, the dense GEMMs run
+	// at the architecture's decode share of the GEMM rate.
+	share := 1.0
+	if rows >= 2 {
+		share = r.decodeShare
+	}
+	tComp = flops/(r.denseRate*tileEff(rows, r.gemmWidth())*share) + attn/r.attnRate
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
@@ -800,6 +808,9 @@ func predictInference(m *Params, spec *workload.Spec, c Cluster, p *Prediction) 
 		return err
 	}
 	f := c.factors(m)
+	if f.DecodeMatmul < 1 {
+		p.Assumptions = append(p.Assumptions, msg.New("%s: decode GEMMs of two or more rows run the GEMM library's general kernels at %.2f of the large-GEMM rate (one row runs a skinny kernel at the full rate)", c.GPU.Architecture, f.DecodeMatmul))
+	}
 	if spec.Parallelism.PrefillGPUs > 0 {
 		return predictDisaggregated(m, spec.Parallelism, &j, c, f, p)
 	}

@@ -273,3 +273,49 @@ func TestPrefillExpertGEMMs(t *testing.T) {
 		t.Errorf("DeepSeek-V3 over 8 GPUs: a prefill with static experts (%.2f ms) must wait for the busiest GPU, balanced %.2f ms", static*1000, balanced*1000)
 	}
 }
+
+// TestDecodeGEMMShare: from two rows on, a decode step's dense GEMMs run
+// at the architecture's decode share of the GEMM rate (vLLM's ROCm build
+// hands them to hipBLASLt); one row runs the skinny kernels at the full
+// rate, and architectures whose decode kernels are tuned keep share 1.
+func TestDecodeGEMMShare(t *testing.T) {
+	var notes []msg.Msg
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-70b}\ninference: {prompt_tokens: 128, output_tokens: 2048, weight_precision: fp8}\nstack: {framework: vllm}\n"
+	compute := func(gpu string, share float64, b int) float64 {
+		a, _ := cat.Accelerator(gpu)
+		c, err := NewCluster(a, 8, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := newInferJob(mustSpec(t, y), a, &notes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := defaultParams.Clone()
+		f := m.archFor(a.Architecture)
+		f.DecodeMatmul = share
+		r := newReplica(m, &j, c, f, layout{tp: 8})
+		_, _, tComp, _, _ := r.step(b, 1000)
+		return tComp
+	}
+	if full, half := compute("mi300x", 1, 128), compute("mi300x", 0.5, 128); !(half > 1.8*full) {
+		t.Errorf("128 rows at half the decode share: compute %.2f ms against %.2f ms at the full rate; want nearly twice", half*1000, full*1000)
+	}
+	if full, half := compute("mi300x", 1, 1), compute("mi300x", 0.5, 1); half != full {
+		t.Errorf("one row runs the skinny kernels: compute %.3f ms at half the decode share, %.3f ms at the full one; want equal", half*1000, full*1000)
+	}
+	for _, a := range cat.Accelerators {
+		f := defaultParams.archFor(a.Architecture)
+		switch a.Architecture {
+		case "cdna2", "cdna3":
+			if !(f.DecodeMatmul > 0.1 && f.DecodeMatmul < 1) {
+				t.Errorf("%s: decode share %.2f; want hipBLASLt's general kernels below the large-GEMM rate", a.ID, f.DecodeMatmul)
+			}
+		default:
+			if f.DecodeMatmul != 1 {
+				t.Errorf("%s (%s): decode share %.2f; want 1 where no published decode sweep says otherwise", a.ID, a.Architecture, f.DecodeMatmul)
+			}
+		}
+	}
+}
