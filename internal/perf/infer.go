@@ -532,6 +532,10 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	// sequences: the host work per step is one rank's share.
 	perSeq := j.eng.PerSeqS * rows / float64(1+j.draft)
 	tHost = j.eng.StepS + j.eng.LaunchPerLayerS*L
+	// Every layer also leaves the GPU idle in the gaps and ramps of its
+	// small kernels, which a graph replay shortens but does not remove:
+	// GPU time, reported with the step's overhead.
+	gaps := m.DecodeLayerS * L
 	if j.experts > 0 {
 		tHost += m.MoELayerS * j.moeLayers * frac
 	}
@@ -540,7 +544,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		d := float64(j.draft) / math.Max(L, 1)
 		tMem, tComp = tMem*(1+d), tComp*(1+d)
 	}
-	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp)
+	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + gaps
 	if r.attnDP && j.eng.OverlapEP {
 		// Two micro-batches take turns: one's all-to-all runs under the
 		// other's GEMMs, and only what the compute cannot cover shows.
@@ -556,6 +560,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		return tHost, tMem, tComp, tComm, tHost
 	}
 	tStep = core + tComm + tHost
+	tHost += gaps
 	return
 }
 
@@ -1195,7 +1200,11 @@ func inferVerdict(j *inferJob, e inferEval, replicasNeeded int) (string, msg.Msg
 		return Interconnect, msg.New("GPU-to-GPU collectives take %.0f%% of each decode step.", 100*e.tComm/e.tStep),
 			msg.New("fewer GPUs per replica (more replicas) or a faster GPU link would help")
 	case CPU:
-		return CPU, msg.New("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000),
+		what := msg.New("the engine's per-step overhead (scheduling, sampling, kernel launch gaps) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000)
+		if e.tHost >= e.tStep*0.999 {
+			what = msg.New("the engine's host work (scheduling, sampling) takes %.1f ms of each %.1f ms decode step.", e.tHost*1000, e.tStep*1000)
+		}
+		return CPU, what,
 			msg.New("an engine with a lighter scheduler (CUDA graphs, asynchronous scheduling) or larger batches would amortise it")
 	case MemoryBandwidth:
 		if r.offGB > 0 && r.offloadS() >= e.tMem*0.999 {

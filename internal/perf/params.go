@@ -79,6 +79,9 @@ type Params struct {
 	// beyond its expert GEMMs: router GEMM, top-k, permutation and
 	// unpermutation kernels, s.
 	MoELayerS float64
+	// DecodeLayerS is the GPU time a decode step loses per layer to the
+	// gaps between its kernels and their ramps, even replayed from a graph.
+	DecodeLayerS float64
 	// DiffGEMM is the share of the architecture's matmul efficiency that a
 	// diffusion denoiser's GEMMs and convolutions reach, whatever the
 	// engine: eager PyTorch calls the same cuBLAS/cuDNN kernels a compiled
@@ -315,6 +318,7 @@ var factors = func() []Factor {
 		imageFactor(scalar("diffusion.ew_fused", 0.4, 0.5, 0.1, 1.0, true, "TensorRT and inductor fuse group norm, SiLU/GELU and residual adds into conv and GEMM epilogues; layout copies and norms' statistics remain", func(p *Params) *float64 { return &p.DiffEWFused })),
 		imageFactor(scalar("diffusion.l2_share", 0.5, 0.5, 0.1, 1.0, true, "an elementwise kernel reading the tensor its producer just wrote hits in L2 while the tensor fits; weight tiles, the other operand and imperfect replacement leave about half the cache to it", func(p *Params) *float64 { return &p.DiffL2Share })),
 		imageFactor(scalar("vae.eff", 0.5, 0.4, 0.15, 1.0, true, "the VAE decoder's convolutions at full resolution have 128-512 channels and large activations", func(p *Params) *float64 { return &p.VAEEff })),
+		scalar("decode.layer_s", 5e-6, 1.0, 0.5e-6, 50e-6, true, "a decode layer runs some ten kernels (norms, QKV, rotary and cache write, attention, output projection, all-reduce, MLP); each loses about half a microsecond to the gap before it and its ramp, even replayed from a graph (a graph replays at about 0.6 us per node: ahrefs/ocannl issue 488, RTX 5070 Ti)", func(p *Params) *float64 { return &p.DecodeLayerS }),
 		scalar("moe.layer_s", 30e-6, 1.0, 5e-6, 200e-6, true, "router GEMM, top-k, permutation and unpermutation: five to eight small kernels per MoE layer and decode step", func(p *Params) *float64 { return &p.MoELayerS }),
 	)
 	return fs

@@ -485,8 +485,9 @@ func TestHostOverlap(t *testing.T) {
 	cat := embedded(t)
 	y := "kind: llm-inference\nmodel: {preset: llama-3.1-8b}\ninference: {prompt_tokens: 128, output_tokens: 2048, weight_precision: fp8, max_batch: %d}\nstack: {framework: tensorrt-llm, version: \"1.0\"}\n"
 	small := mustPredict(t, cat, fmt.Sprintf(y, 64), "h200", 1, 1)
-	if small.Bottleneck == CPU || small.Breakdown.OverheadS > 0.6e-3 {
-		t.Errorf("64 sequences: the host's 1.9 ms hides under the GPU's step; got bottleneck %s, overhead %.2f ms", small.Bottleneck, small.Breakdown.OverheadS*1000)
+	gaps := 32 * defaultParams.DecodeLayerS // the GPU's kernel gaps, reported with the overhead
+	if small.Bottleneck == CPU || small.Breakdown.OverheadS > 0.6e-3+gaps {
+		t.Errorf("64 sequences: the host's 1.9 ms hides under the GPU's step; got bottleneck %s, overhead %.2f ms (%.2f ms of it kernel gaps)", small.Bottleneck, small.Breakdown.OverheadS*1000, gaps*1000)
 	}
 	large := mustPredict(t, cat, fmt.Sprintf(y, 1024), "h200", 1, 1)
 	if large.Serving.Batch < 850 {

@@ -319,3 +319,43 @@ func TestDecodeGEMMShare(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLayerGaps: every decode layer loses the gaps and ramps of its
+// small kernels, graph-replayed or not: the step grows by decode.layer_s
+// per layer, reported with its overhead, and a pipeline stage pays only
+// for its own layers.
+func TestDecodeLayerGaps(t *testing.T) {
+	var notes []msg.Msg
+	cat := embedded(t)
+	a, _ := cat.Accelerator("h100-sxm")
+	y := "kind: llm-inference\nmodel: {preset: llama-3.1-70b}\ninference: {prompt_tokens: 512, output_tokens: 256, weight_precision: fp8}\nstack: {framework: tensorrt-llm}\n"
+	added := func(lay layout) (step, overhead float64) {
+		c, err := NewCluster(a, 8, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := newInferJob(mustSpec(t, y), a, &notes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s, o [2]float64
+		for k, gap := range []float64{0, 10e-6} {
+			m := defaultParams.Clone()
+			m.DecodeLayerS = gap
+			r := newReplica(m, &j, c, m.archFor(a.Architecture), lay)
+			s[k], _, _, _, o[k] = r.stage(8, 700, r.frac)
+		}
+		return s[1] - s[0], o[1] - o[0]
+	}
+	for _, tt := range []struct {
+		lay    layout
+		layers float64
+	}{{layout{tp: 8}, 80}, {layout{tp: 4, pp: 2}, 40}} {
+		step, overhead := added(tt.lay)
+		want := tt.layers * 10e-6
+		if math.Abs(step-want) > 1e-9 || math.Abs(overhead-want) > 1e-9 {
+			t.Errorf("tp %d pp %d: %.0f layers at 10 us of gaps add %.3f ms to the step and %.3f ms to its overhead; want %.3f ms",
+				tt.lay.tp, tt.lay.pp, tt.layers, step*1000, overhead*1000, want*1000)
+		}
+	}
+}
