@@ -279,23 +279,10 @@ func TestPrefillExpertGEMMs(t *testing.T) {
 // hands them to hipBLASLt); one row runs the skinny kernels at the full
 // rate, and architectures whose decode kernels are tuned keep share 1.
 func TestDecodeGEMMShare(t *testing.T) {
-	var notes []msg.Msg
 	cat := embedded(t)
 	y := "kind: llm-inference\nmodel: {preset: llama-3.1-70b}\ninference: {prompt_tokens: 128, output_tokens: 2048, weight_precision: fp8}\nstack: {framework: vllm}\n"
 	compute := func(gpu string, share float64, b int) float64 {
-		a, _ := cat.Accelerator(gpu)
-		c, err := NewCluster(a, 8, 1, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := newInferJob(mustSpec(t, y), a, &notes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := defaultParams.Clone()
-		f := m.archFor(a.Architecture)
-		f.DecodeMatmul = share
-		r := newReplica(m, &j, c, f, layout{tp: 8})
+		r := testReplica(t, y, gpu, defaultParams.Clone(), func(f *archFactors) { f.DecodeMatmul = share }, layout{tp: 8})
 		_, _, tComp, _, _ := r.step(b, 1000)
 		return tComp
 	}
@@ -325,24 +312,13 @@ func TestDecodeGEMMShare(t *testing.T) {
 // per layer, reported with its overhead, and a pipeline stage pays only
 // for its own layers.
 func TestDecodeLayerGaps(t *testing.T) {
-	var notes []msg.Msg
-	cat := embedded(t)
-	a, _ := cat.Accelerator("h100-sxm")
 	y := "kind: llm-inference\nmodel: {preset: llama-3.1-70b}\ninference: {prompt_tokens: 512, output_tokens: 256, weight_precision: fp8}\nstack: {framework: tensorrt-llm}\n"
 	added := func(lay layout) (step, overhead float64) {
-		c, err := NewCluster(a, 8, 1, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := newInferJob(mustSpec(t, y), a, &notes)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var s, o [2]float64
 		for k, gap := range []float64{0, 10e-6} {
 			m := defaultParams.Clone()
 			m.DecodeLayerS = gap
-			r := newReplica(m, &j, c, m.archFor(a.Architecture), lay)
+			r := testReplica(t, y, "h100-sxm", m, nil, lay)
 			s[k], _, _, _, o[k] = r.stage(8, 700, r.frac)
 		}
 		return s[1] - s[0], o[1] - o[0]
@@ -358,4 +334,29 @@ func TestDecodeLayerGaps(t *testing.T) {
 				tt.lay.tp, tt.lay.pp, tt.layers, step*1000, overhead*1000, want*1000)
 		}
 	}
+}
+
+// testReplica is one replica of the inference job y on 8 GPUs of gpu (one
+// node) in layout lay under m, with edit (when not nil) applied to the
+// architecture's factors.
+func testReplica(t *testing.T, y, gpu string, m *Params, edit func(*archFactors), lay layout) replica {
+	t.Helper()
+	var notes []msg.Msg
+	a, ok := embedded(t).Accelerator(gpu)
+	if !ok {
+		t.Fatalf("no accelerator %s", gpu)
+	}
+	c, err := NewCluster(a, 8, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := newInferJob(mustSpec(t, y), a, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.archFor(a.Architecture)
+	if edit != nil {
+		edit(&f)
+	}
+	return newReplica(m, &j, c, f, lay)
 }
