@@ -245,7 +245,7 @@ func backendOf(a *catalog.Accelerator) string {
 // when the constraint lies outside the table. On a non-NVIDIA accelerator
 // the kernel share is the backend's, upstream or vendor build.
 func resolveEngine(s workload.Stack, a *catalog.Accelerator) servingEngine {
-	key := engineKey{s.Framework, s.Version, s.Build, backendOf(a)}
+	key := engineKey{s.Framework, s.Version, s.Build, backendOf(a), s.Compile != nil && *s.Compile}
 	if e, ok := engineCache.Load(key); ok {
 		return e.(servingEngine)
 	}
@@ -265,10 +265,11 @@ var engineCacheSize atomic.Int64
 var engineCache sync.Map
 
 type engineKey struct {
-	fw      workload.Framework
-	version string
-	build   workload.Build
-	backend string
+	fw       workload.Framework
+	version  string
+	build    workload.Build
+	backend  string
+	compiled bool
 }
 
 func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngine {
@@ -279,6 +280,9 @@ func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngi
 		e = engines[fw]
 	}
 	rel, version, outside := pickRelease(e, s.Version)
+	if fw == workload.FrameworkPyTorch && s.Compile != nil && *s.Compile {
+		rel = compiledPyTorch(rel)
+	}
 	out := servingEngine{engineRelease: rel, Framework: fw, Version: version, Outside: outside}
 	build := "upstream"
 	if s.Build == workload.BuildVendor {
@@ -299,6 +303,21 @@ func resolveEngineUncached(s workload.Stack, a *catalog.Accelerator) servingEngi
 		out.Note = msg.New("%s %s: %s", fw, version, rel.Note)
 	}
 	return out
+}
+
+// compiledPyTorch is PyTorch's generation loop under torch.compile with
+// CUDA graphs (mode reduce-overhead, as gpt-fast runs it): the decode step
+// replays as one graph, so no kernel is launched from the host per layer,
+// the loop around it is lean, and inductor fuses the elementwise kernels
+// around cuBLAS GEMMs, as a serving engine of its era does (vLLM 0.6's
+// kernel share).
+func compiledPyTorch(r engineRelease) engineRelease {
+	vllm, _, _ := pickRelease(engines[workload.FrameworkVLLM], "0.6")
+	r.Kernel = vllm.Kernel
+	r.StepS = 5e-4
+	r.LaunchPerLayerS = 0
+	r.Note = "torch.compile with CUDA graphs (reduce-overhead, as gpt-fast): the decode step replays as one graph, elementwise kernels fused; static batches padded to the longest request"
+	return r
 }
 
 // pickRelease returns the release whose range holds the newest version the

@@ -500,7 +500,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 			tComm = 2 * L * (r.arLat + 2*(tpF-1)/tpF*B*h*2/r.intra)
 		}
 	}
-	tMem = (dense+kv)/r.bw + experts/(r.bw*m.MoEDecodeBW)
+	tMem = dense/r.bw + kv/(r.bw*m.KVDecodeBW) + experts/(r.bw*m.MoEDecodeBW)
 	if r.offGB > 0 {
 		// The offloaded weights stream in over the host link while the
 		// rest streams from HBM: the slower stream sets the pace.
