@@ -409,3 +409,25 @@ func TestRecommendFoldsRegions(t *testing.T) {
 		t.Errorf("csv:\n%s", folded)
 	}
 }
+
+// TestRecommendHTMLWithoutPrices: when no candidate has a published price
+// (a 64-GPU fine-tune in mainland China), the page says there is nothing
+// to plot where the chart would be, in the reader's language, instead of
+// an empty chart.
+func TestRecommendHTMLWithoutPrices(t *testing.T) {
+	for _, tt := range []struct{ lang, want string }{
+		{"en", "No candidate has a published price, so there is no cost to plot against time."},
+		{"zh", "没有候选有公开价格，因此无法绘制成本与时间的关系图。"},
+	} {
+		out, stderr, code := runOnEmbedded(t, "recommend", "-f", "../../examples/lin-70b-finetune.yaml", "--lang", tt.lang, "-o", "html")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.lang, code, stderr)
+		}
+		if !strings.Contains(out, tt.want) {
+			t.Errorf("%s: the page does not say %q", tt.lang, tt.want)
+		}
+		if strings.Contains(out, "<figure>") {
+			t.Errorf("%s: an empty chart is drawn although no candidate is priced", tt.lang)
+		}
+	}
+}

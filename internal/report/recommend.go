@@ -1017,7 +1017,11 @@ func WriteRecommendHTMLOpts(w io.Writer, name string, r *advisor.Result, o Repor
 		b.WriteString("</ul></section>\n")
 	}
 	if len(r.Candidates) > 0 {
-		fmt.Fprintf(&b, "<figure>\n%s<figcaption>%s</figcaption>\n</figure>\n", ParetoSVG(r, l), e(chartCaption(r, l)))
+		if anyPriced(r) {
+			fmt.Fprintf(&b, "<figure>\n%s<figcaption>%s</figcaption>\n</figure>\n", ParetoSVG(r, l), e(chartCaption(r, l)))
+		} else {
+			fmt.Fprintf(&b, "<p class=\"notes\">%s</p>\n", e(am(l, "chart_none")))
+		}
 		rows := shownRows(r, o.Top, o.AllRegions)
 		t := recommendTable(r, rows, l, true)
 		notes := tableNotes(r, t, l)
@@ -1151,6 +1155,17 @@ func logTicks(lo, hi float64) []float64 {
 	return out
 }
 
+// anyPriced reports whether some candidate has a published price, the
+// chart's only points.
+func anyPriced(r *advisor.Result) bool {
+	for _, c := range r.Candidates {
+		if c.Cost.PriceKnown {
+			return true
+		}
+	}
+	return false
+}
+
 // ParetoSVG draws every priced candidate on log axes: a job's total cost
 // against its time to finish, a service's cost per month against its time
 // to first token; the Pareto front joined in red, #1 ringed, and the
@@ -1220,7 +1235,7 @@ func ParetoSVG(r *advisor.Result, l Lang) string {
 	fmt.Fprintf(&b, "<title>%s</title>\n", e(caption))
 	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="white"/>`+"\n", W, H)
 	if len(pts) == 0 {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="15" text-anchor="middle">%s</text>`+"\n</svg>\n", W/2, H/2, e(msg(l, "unknown")))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="15" text-anchor="middle">%s</text>`+"\n</svg>\n", W/2, H/2, e(am(l, "chart_none")))
 		return b.String()
 	}
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
