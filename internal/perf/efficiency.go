@@ -141,7 +141,7 @@ var engines = map[workload.Framework]engine{
 	workload.FrameworkVLLM: {
 		Releases: []engineRelease{
 			{From: "0.1", Kernel: 0.75, StepS: 3e-3, PerSeqS: 2e-5, MaxBatch: 256, MemShare: 0.90, Note: "scheduler on the critical path between steps (before multi-step scheduling)"},
-			{From: "0.6", Kernel: 0.85, StepS: 1e-3, PerSeqS: 1e-5, MaxBatch: 256, MemShare: 0.90, Note: "multi-step scheduling and asynchronous output processing (vLLM v0.6 release notes: 2.7x the throughput of v0.5.3 on Llama 3 8B)"},
+			{From: "0.6", Kernel: 0.85, StepS: 2e-3, PerSeqS: 1e-5, MaxBatch: 256, MemShare: 0.90, Note: "asynchronous output processing on by default; multi-step scheduling, behind most of the v0.6 release's 2.7x on Llama 3 8B, is opt-in (num_scheduler_steps defaults to 1), so most of the scheduler's per-step GPU bubble (about 4 ms per decode step before it, vLLM RFC #6854) stays"},
 			{From: "0.8", Kernel: 0.92, StepS: 5e-4, PerSeqS: 15e-6, MaxBatch: 1024, MemShare: 0.90, Note: "V1 engine: persistent batch, FlashAttention-3 / FlashInfer, CUDA graphs; the scheduler runs between GPU steps, about 15 us per sequence and step (12-13 us hidden by overlapping it at batch 64-256, PR #23914; 17 us at concurrency 800, PR #26866); max_num_seqs 1024 on 70 GB-class GPUs [unverified]"},
 			{From: "0.14", Kernel: 0.92, StepS: 5e-4, PerSeqS: 15e-6, MaxBatch: 1024, MemShare: 0.90, OverlapHost: true, Note: "asynchronous scheduling on by default (v0.14.0 release notes, PR #27614): the scheduler prepares the next step during this one; max_num_seqs 1024 on 70 GB-class GPUs [unverified]"},
 		},
