@@ -1043,13 +1043,14 @@ func checkpointGB(spec *workload.Spec) float64 {
 	n := spec.Model.ParamsB * 1e9
 	switch spec.Kind {
 	case workload.KindLLMTrain, workload.KindLLMFinetune, workload.KindCNNTrain:
-		if spec.Training != nil && spec.Training.Method != workload.MethodFull && spec.Training.Method != "" {
+		var t workload.Training // mixed precision when the spec gives no training block
+		if spec.Training != nil {
+			t = *spec.Training
+		}
+		if t.Method != workload.MethodFull && t.Method != "" {
 			return n * 2 / 1e9 // frozen base weights; adapters are small
 		}
-		if spec.Training == nil {
-			return n * 14 / 1e9
-		}
-		w, _, o := spec.Training.StateBytes()
+		w, _, o := t.StateBytes()
 		return n * (w + o) / 1e9
 	case workload.KindLLMInference:
 		return spec.Model.CheckpointBytes(spec.Inference.WeightPrecision) / 1e9
