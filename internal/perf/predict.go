@@ -47,8 +47,9 @@ type Parallelism struct {
 	Replicas    int    `json:"replicas,omitempty"`                 // inference
 	// NodesPerReplica is the nodes one serving replica spans (0 or 1: it
 	// fits one node).
-	NodesPerReplica int `json:"nodes_per_replica,omitempty"`
-	VirtualPipeline int `json:"virtual_pipeline,omitempty"` // model chunks per pipeline stage (interleaved)
+	NodesPerReplica int    `json:"nodes_per_replica,omitempty"`
+	VirtualPipeline int    `json:"virtual_pipeline,omitempty"` // model chunks per pipeline stage (interleaved)
+	Schedule        string `json:"schedule,omitempty"`         // dualpipe when DeepSeek-V3's DualPipe orders the pipeline
 	// PrefillGPUs is, for disaggregated serving, the GPUs that only
 	// prefill; the other fields describe the decode pool.
 	// PrefillReplicaGPUs is the GPUs of one prefill replica.

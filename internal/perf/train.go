@@ -33,6 +33,10 @@ const (
 	// TFLOP/s against 370, 595 and 648 forward, 0.87 each (Shah et al.
 	// 2024, arXiv:2407.08608, figures 5 and 6).
 	flashBwdEff = 0.87
+	// dualPipeCommSMs is the share of a GPU's streaming multiprocessors
+	// that DualPipe's communication kernels keep while they run beside
+	// the compute: 20 of an H800's 132 (DeepSeek-V3 report, section 3.2.2).
+	dualPipeCommSMs = 20.0 / 132
 )
 
 // Sharding of training state over data-parallel ranks.
@@ -73,6 +77,7 @@ type trainJob struct {
 	expertFFN      float64
 	experts        int
 	active         int
+	groups, routed int // group-limited routing: a token's experts from at most routed of groups groups
 	moeLayers      float64
 	seq            int
 	globalBatch    int
@@ -94,6 +99,7 @@ type trainConfig struct {
 	tp, pp, vp, dp, cp, ep, micro, accum int
 	shard                                string
 	rc                                   workload.Checkpointing
+	dualPipe                             bool // DeepSeek-V3's DualPipe schedule (parallelism.schedule)
 }
 
 type trainEval struct {
@@ -107,6 +113,10 @@ type trainEval struct {
 	link                   string
 	modelFLOPsPerToken     float64
 	matmulEff              float64
+	// copies and perExpert are the copies of a token that cross the
+	// fabric in one dispatch under DualPipe's node-deduplicating kernels,
+	// and what an all-to-all of one copy per expert would send (0: none).
+	copies, perExpert float64
 }
 
 func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (trainJob, error) {
@@ -117,6 +127,7 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 	j := trainJob{
 		method: tr.Method, n: m.ParamsB * 1e9, layers: m.Layers, hidden: m.Hidden, heads: m.Heads, kvHeads: m.KVHeads,
 		vocab: m.Vocab, seq: tr.SeqLen, globalBatch: tr.GlobalBatch, experts: m.Experts, active: m.ActiveExperts,
+		groups: m.ExpertGroups, routed: m.RoutedGroups,
 		framework: spec.Stack.Framework, tokens: tr.Tokens, fixed: spec.Parallelism, recompute: tr.ActivationCheckpointing,
 		tied: m.TiedEmbeddings != nil && *m.TiedEmbeddings, gated: m.GatedMLP == nil || *m.GatedMLP,
 	}
@@ -314,6 +325,11 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		ad := j.loraParams / (tp * pp)
 		w, g, o = frozen*shard+j.stateW*ad, j.stateG*ad, j.stateO*ad
 	}
+	if cfg.dualPipe {
+		// Each stage holds its chunk and the mirror chunk of the other
+		// direction: two copies of its weights and their gradients.
+		w, g = 2*w, 2*g
+	}
 	edp := math.Max(1, dp/ep) // data-parallel ranks holding the same experts
 	switch cfg.shard {
 	case shardZero1, shardZero2:
@@ -339,6 +355,9 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		}
 	}
 	inFlight := math.Min(pp, float64(cfg.accum))
+	if cfg.dualPipe {
+		inFlight = math.Min(pp+1, float64(cfg.accum)) // DeepSeek-V3 report, table 2
+	}
 	if vp > 1 {
 		inFlight *= 1 + (pp-1)/(pp*vp)
 	}
@@ -411,6 +430,12 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	headRate := m.matmulFLOPS(a, f, j.attnDT)
 	tHead := (headMult*2*V*h*tok/tp/(headRate*m.sizeEff(tok, V/tp)) + tok/tp*V*m.LossBytes/bw) / j.stack.Speed
 	tEmbed := tok * h * 8 / bw
+	if cfg.dualPipe {
+		// The all-to-all and pipeline kernels that run beside the compute
+		// keep some of the GPU's streaming multiprocessors.
+		tLayer /= 1 - dualPipeCommSMs
+		tHead /= 1 - dualPipeCommSMs
+	}
 
 	// Communication.
 	intra, inter := c.intraGBps()*1e9, c.interGBps()*1e9
@@ -463,8 +488,32 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 		bytes := n * tok * float64(j.active) * h * 2 / tp * j.moeLayers / L
 		local := math.Min(ep, math.Max(1, float64(c.fastDomain())/tp))
 		t := bytes * ((local-1)/ep/(intra*m.A2AEff) + (ep-local)/ep/(inter*m.A2AEff))
+		if cfg.dualPipe && local < ep {
+			// DeepSeek's all-to-all kernels send a token over the fabric
+			// once to each node that holds one of its experts and forward
+			// it to their GPUs over NVLink, the two links working at once.
+			copies := fabricCopies(j.active, j.groups, j.routed, int(math.Round(ep/local)))
+			t = math.Max(bytes/float64(j.active)*copies/(inter*m.A2AEff), bytes*(local-1)/local/(intra*m.A2AEff))
+			e.copies, e.perExpert = copies, float64(j.active)*(ep-local)/ep
+		}
 		totalLayer += t
-		exposedLayer += (1 - m.OverlapEP) * t
+		switch {
+		case cfg.dualPipe:
+			// A forward chunk runs beside a backward chunk: each one's
+			// all-to-all hides under the other's compute, as far as
+			// that compute lasts.
+			exposedLayer += math.Max(0, t-tLayer)
+		case cfg.pp > 1 && vp <= 1:
+			// Two micro-batches overlap their all-to-all only where the
+			// schedule keeps two in flight on a GPU: consecutive ones
+			// without a pipeline, or another virtual stage's with one
+			// (Megatron's overlap_moe_expert_parallel_comm needs
+			// virtual_pipeline when pipeline > 1). A plain 1F1B stage
+			// runs one at a time and waits for its all-to-all.
+			exposedLayer += t
+		default:
+			exposedLayer += (1 - m.OverlapEP) * t
+		}
 		if local < ep {
 			note(inter, names.inter)
 		} else {
@@ -483,13 +532,24 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	total += mbs * L / pp * totalLayer
 	if cfg.pp > 1 {
 		e.bubbleS = (pp - 1) / vp * wMax
+		if cfg.dualPipe {
+			// (PP/2 - 1)(F&B + B - 3W) against 1F1B's (PP - 1)(F + B)
+			// (DeepSeek-V3 report, table 2): with a forward F a third of a
+			// micro-batch's work, the full backward B two thirds, its
+			// weight-gradient part W a third, and F&B (a forward beside a
+			// backward) the whole, each half of the pipe idles two thirds
+			// of a micro-batch per stage.
+			e.bubbleS = (pp/2 - 1) * 2 / 3 * wMax
+		}
 		B, l := inter, names.inter
 		if c.Nodes == 1 || float64(c.fastDomain()) >= tp*pp {
 			B, l = intra, names.intra
 		}
 		p2p := 2 * vp * tok * h * 2 / tp / B * mbs
 		total += p2p
-		exposed += 0.3 * p2p
+		if !cfg.dualPipe { // DualPipe sends under the other direction's compute
+			exposed += 0.3 * p2p
+		}
 		note(B, l)
 	}
 	if cfg.dp > 1 {
@@ -544,6 +604,31 @@ func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig,
 	return e
 }
 
+// fabricCopies is how many copies of a token cross the fabric to the
+// other nodes of an expert-parallel group of nodes nodes, when a kernel
+// sends it once to each node that holds one of its k experts (DeepEP's
+// internode kernels and DeepSeek-V3's own) rather than once per expert.
+// With group-limited routing over groups groups, one group or more per
+// node, a token's experts lie on at most routed groups' nodes
+// (DeepSeek-V3: 4 of 8); its k experts fall on about D = M(1 - (1-1/M)^k)
+// of those M nodes, and its own node is one of them a 1/nodes of the time.
+func fabricCopies(k, groups, routed, nodes int) float64 {
+	if nodes <= 1 || k <= 0 {
+		return 0
+	}
+	n := float64(nodes)
+	reach := n
+	if groups > 0 && routed > 0 && routed < groups {
+		if nodes >= groups {
+			reach = float64(routed) * n / float64(groups)
+		} else {
+			reach = math.Min(n, float64(routed))
+		}
+	}
+	d := reach * (1 - math.Pow(1-1/reach, float64(k)))
+	return d * (n - 1) / n
+}
+
 // fa2OnHopper is the speed of FlashAttention-2-class kernels on Hopper and
 // Blackwell relative to the architecture's native ones (FlashAttention-3
 // paper: FA2 reaches ~35% of H100's peak, FA3 ~60-75% forward).
@@ -584,6 +669,10 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 	}
 	if j.fixed.VirtualPipeline > 0 {
 		vps = []int{j.fixed.VirtualPipeline}
+	}
+	dual := j.fixed.Schedule == workload.ScheduleDualPipe
+	if dual {
+		vps = []int{1} // two chunks per stage of its own
 	}
 	rcs := []workload.Checkpointing{workload.CheckpointNone, workload.CheckpointSelective, workload.CheckpointFull}
 	if j.recompute != "" {
@@ -644,7 +733,7 @@ func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, f
 							anyFits := false
 							for _, sh := range shards {
 								for _, rc := range rcs {
-									cfg := trainConfig{tp: tp, pp: pp, vp: vp, dp: dp, cp: cp, ep: ep, micro: micro, accum: accum, shard: sh, rc: rc}
+									cfg := trainConfig{tp: tp, pp: pp, vp: vp, dp: dp, cp: cp, ep: ep, micro: micro, accum: accum, shard: sh, rc: rc, dualPipe: dual && pp > 1}
 									e := j.evaluate(m, c, f, cfg, names)
 									tried++
 									if e.mem.TotalGB < closestGB {
@@ -706,6 +795,9 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 	if best.cfg.vp > 1 {
 		p.Parallelism.VirtualPipeline = best.cfg.vp
 	}
+	if best.cfg.dualPipe {
+		p.Parallelism.Schedule = string(workload.ScheduleDualPipe)
+	}
 	p.Memory = roundMemory(best.mem)
 	p.MemoryPerGPUGB = round(best.mem.TotalGB, 1)
 	if !ok {
@@ -745,6 +837,17 @@ func predictTraining(m *Params, spec *workload.Spec, c Cluster, p *Prediction) e
 	if best.cfg.pp > 1 {
 		p.Assumptions = append(p.Assumptions, msg.New("pipeline: whole layers per stage, the embedding on the first and the output head and loss on the last; stage imbalance %.2f s and bubbles %.2f s of each %.2f s step",
 			best.imbalanceS, best.bubbleS, best.stepS))
+	}
+	switch {
+	case best.cfg.dualPipe:
+		p.Assumptions = append(p.Assumptions, msg.New("pipeline schedule DualPipe (DeepSeek-V3): each stage holds two chunks, twice their weights and gradients; a forward chunk runs beside a backward chunk, hiding the expert all-to-all and the pipeline sends under its compute while their kernels keep 20 of 132 SMs (the compute runs %.0f%% longer)",
+			100*(1/(1-dualPipeCommSMs)-1)))
+		if best.copies > 0 {
+			p.Assumptions = append(p.Assumptions, msg.New("DualPipe's all-to-all sends a token over the fabric once to each node holding one of its experts and on over NVLink: %.1f copies per token instead of %.1f",
+				best.copies, best.perExpert))
+		}
+	case j.experts > 0 && best.cfg.ep > 1 && best.cfg.pp > 1 && best.cfg.vp <= 1:
+		p.Assumptions = append(p.Assumptions, msg.New("expert all-to-all not overlapped: a plain 1F1B pipeline runs one micro-batch at a time on a stage (Megatron's overlap_moe_expert_parallel_comm needs virtual_pipeline > 1), so each stage waits for its dispatch and combine"))
 	}
 	if j.experts > 0 {
 		p.Assumptions = append(p.Assumptions, msg.New("mixture of experts: %.1fB of %.1fB parameters active per token; %d experts per GPU, %.0f tokens per expert per micro-batch in grouped GEMMs",
@@ -804,6 +907,9 @@ func describeLayout(cfg trainConfig) msg.Msg {
 	}
 	if cfg.vp > 1 {
 		s = msg.New(" (%d chunks per stage, interleaved)%s", cfg.vp, s)
+	}
+	if cfg.dualPipe {
+		s = msg.New(" (DualPipe: two chunks per stage, fed from both ends)%s", s)
 	}
 	return msg.New("data %d x tensor %d x pipeline %d%s", cfg.dp, cfg.tp, cfg.pp, s)
 }

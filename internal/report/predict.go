@@ -152,6 +152,9 @@ func llmLayout(p perf.Prediction, l Lang) string {
 	if pl.VirtualPipeline > 1 {
 		b.WriteString(tc(l, "pred.vpp", pl.VirtualPipeline))
 	}
+	if pl.Schedule == "dualpipe" {
+		b.WriteString(tc(l, "pred.dualpipe"))
+	}
 	if pl.Context > 1 {
 		b.WriteString(tc(l, "pred.context", pl.Context))
 	}

@@ -614,6 +614,34 @@ func parseEnum[T ~string](what, s string, known []T, aliases map[string]T) (T, e
 	return "", apperr.Newf(apperr.Invalid, "", "unknown %s %q (want one of %s)", what, s, strings.Join(names, ", "))
 }
 
+// Schedule is the order in which pipeline stages run their micro-batches.
+type Schedule string
+
+// The pipeline schedules.
+const (
+	// Schedule1F1B runs one forward and one backward in turn on each stage
+	// (Megatron's default), interleaved over parallelism.virtual_pipeline
+	// chunks when that is more than 1.
+	Schedule1F1B Schedule = "1f1b"
+	// ScheduleDualPipe is DeepSeek-V3's bidirectional schedule: each stage
+	// holds two chunks, micro-batches enter from both ends, and a forward
+	// chunk runs beside a backward chunk so that the expert all-to-all and
+	// the pipeline sends of one hide under the other's compute.
+	ScheduleDualPipe Schedule = "dualpipe"
+)
+
+// Schedules lists every Schedule.
+func Schedules() []Schedule {
+	return []Schedule{Schedule1F1B, ScheduleDualPipe}
+}
+
+// ParseSchedule returns the Schedule named s (case-insensitive).
+func ParseSchedule(s string) (Schedule, error) {
+	return parseEnum("schedule", s, Schedules(), map[string]Schedule{
+		"interleaved": Schedule1F1B, "interleaved-1f1b": Schedule1F1B, "dual-pipe": ScheduleDualPipe,
+	})
+}
+
 // Availability is how much of a service's loss it must survive.
 type Availability string
 

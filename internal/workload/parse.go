@@ -280,6 +280,8 @@ func (p *checker) applyPreset(m *Model, pr Model) {
 	fill(&m.Experts, pr.Experts)
 	fill(&m.ActiveExperts, pr.ActiveExperts)
 	fill(&m.SharedExperts, pr.SharedExperts)
+	fill(&m.ExpertGroups, pr.ExpertGroups)
+	fill(&m.RoutedGroups, pr.RoutedGroups)
 	fill(&m.DenseLayers, pr.DenseLayers)
 	fill(&m.DenseFFNHidden, pr.DenseFFNHidden)
 	fill(&m.KVLoRARank, pr.KVLoRARank)
@@ -354,6 +356,7 @@ func (p *checker) transformerModel(preset *Preset) {
 		"model.shared_experts": m.SharedExperts, "model.dense_layers": m.DenseLayers,
 		"model.dense_ffn_hidden": m.DenseFFNHidden, "model.kv_lora_rank": m.KVLoRARank,
 		"model.q_lora_rank": m.QLoRARank, "model.rope_head_dim": m.RopeHeadDim,
+		"model.expert_groups": m.ExpertGroups, "model.routed_groups": m.RoutedGroups,
 	})
 	p.nonNeg("model.params_b", m.ParamsB)
 	if preset == nil {
@@ -410,11 +413,22 @@ func (p *checker) transformerModel(preset *Preset) {
 		if m.Layers > 0 && m.DenseLayers >= m.Layers {
 			p.errorf("model.dense_layers", "%d leaves no MoE layer of model.layers %d", m.DenseLayers, m.Layers)
 		}
+		switch {
+		case m.ExpertGroups > 0 && m.Experts%m.ExpertGroups != 0:
+			p.errorf("model.expert_groups", "%d does not divide model.experts %d into equal groups", m.ExpertGroups, m.Experts)
+		case m.ExpertGroups > 0 && m.RoutedGroups == 0:
+			p.errorf("model.routed_groups", "required with model.expert_groups (how many groups a token's experts may come from)")
+		case m.RoutedGroups > 0 && m.ExpertGroups == 0:
+			p.errorf("model.routed_groups", "needs model.expert_groups (the groups it chooses from)")
+		case m.RoutedGroups > m.ExpertGroups:
+			p.errorf("model.routed_groups", "%d is more than model.expert_groups %d", m.RoutedGroups, m.ExpertGroups)
+		}
 	} else {
 		for _, f := range []struct {
 			name string
 			v    int
-		}{{"active_experts", m.ActiveExperts}, {"shared_experts", m.SharedExperts}, {"dense_layers", m.DenseLayers}} {
+		}{{"active_experts", m.ActiveExperts}, {"shared_experts", m.SharedExperts}, {"dense_layers", m.DenseLayers},
+			{"expert_groups", m.ExpertGroups}, {"routed_groups", m.RoutedGroups}} {
 			if f.v > 0 {
 				p.errorf("model."+f.name, "needs model.experts (a mixture-of-experts model)")
 			}
@@ -798,6 +812,20 @@ func (p *checker) parallelism(kindOK bool) {
 			p.errorf("parallelism.sharding", "for training and fine-tuning: it splits training state over the data-parallel ranks")
 		default:
 			s.Parallelism.Sharding = sh
+		}
+	}
+	if par.Schedule != "" {
+		switch sc, err := ParseSchedule(string(par.Schedule)); {
+		case err != nil:
+			p.errorf("parallelism.schedule", "%v", err)
+		case kindOK && s.Training == nil:
+			p.errorf("parallelism.schedule", "for training and fine-tuning: it orders the pipeline stages' micro-batches")
+		case sc == ScheduleDualPipe && (par.Pipeline < 2 || par.Pipeline%2 != 0):
+			p.errorf("parallelism.schedule", "dualpipe feeds the pipeline from both ends: it needs parallelism.pipeline, an even number of 2 or more")
+		case sc == ScheduleDualPipe && par.VirtualPipeline > 1:
+			p.errorf("parallelism.schedule", "dualpipe places two chunks on each stage itself: leave parallelism.virtual_pipeline unset or 1")
+		default:
+			s.Parallelism.Schedule = sc
 		}
 	}
 	if kindOK && par.MicroBatch > 0 && s.Kind == KindImageGeneration {

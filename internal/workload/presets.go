@@ -80,6 +80,7 @@ var presets = []Preset{
 		Model: Model{Arch: ArchDecoder, ParamsB: 671, Layers: 61, Hidden: 7168, Heads: 128, KVHeads: 128, HeadDim: 128,
 			FFNHidden: 2048, GatedMLP: ptr(true), TiedEmbeddings: ptr(false), Vocab: 129280, ContextLen: 131072,
 			Experts: 256, ActiveExperts: 8, SharedExperts: 1, DenseLayers: 3, DenseFFNHidden: 18432,
+			ExpertGroups: 8, RoutedGroups: 4, // node-limited routing: n_group 8, topk_group 4 (§2.1.2, config.json)
 			KVLoRARank: 512, QLoRARank: 1536, RopeHeadDim: 64}},
 	// MPT: MosaicML model cards. Plain GELU MLP with expansion 4, ALiBi (no
 	// position embeddings), tied input/output embeddings, vocab 50432.

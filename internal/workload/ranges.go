@@ -33,6 +33,8 @@ var FieldRanges = map[string]FieldRange{
 	"model.experts":                    {1e5, "experts per MoE layer"},
 	"model.active_experts":             {1e5, "experts per token"},
 	"model.shared_experts":             {1e5, "experts per MoE layer"},
+	"model.expert_groups":              {1e5, "groups of experts"},
+	"model.routed_groups":              {1e5, "groups of experts"},
 	"model.image_px":                   {1e5, "pixels per side"},
 	"model.forward_gmacs_per_sample":   {1e9, "GMACs per image (1e18 multiply-accumulates)"},
 	"model.forward_activations_m":      {1e9, "million activations per image"},

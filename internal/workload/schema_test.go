@@ -61,6 +61,7 @@ func TestSchemaRanges(t *testing.T) {
 func TestSchemaEnumsParse(t *testing.T) {
 	bases := []string{
 		"kind: llm-finetune\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9}\n",
+		"kind: llm-train\nmodel: {preset: llama-3-8b}\ntraining: {tokens: 1e9}\nparallelism: {pipeline: 2}\n", // dualpipe needs a pipeline
 		"kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference: {prompt_tokens: 100, output_tokens: 100}\n",
 		"kind: cnn-train\nmodel: {preset: resnet-50}\ntraining: {samples: 1e6}\n",
 		"kind: generic\ngeneric: {items: 1, flops_per_item: 1}\n",

@@ -112,6 +112,13 @@ type Model struct {
 	// SharedExperts is the number of always-active experts per MoE layer
 	// (DeepSeek style), each FFNHidden wide.
 	SharedExperts int `yaml:"shared_experts,omitempty" json:"shared_experts,omitempty"`
+	// ExpertGroups splits the routed experts into this many equal groups
+	// for group-limited routing (DeepSeek-V3's n_group, 8); 0: none.
+	ExpertGroups int `yaml:"expert_groups,omitempty" json:"expert_groups,omitempty"`
+	// RoutedGroups is how many of those groups a token's experts may come
+	// from (DeepSeek-V3's topk_group, 4): with one group per node of an
+	// expert-parallel group, a token reaches at most that many nodes.
+	RoutedGroups int `yaml:"routed_groups,omitempty" json:"routed_groups,omitempty"`
 	// DenseLayers is the number of leading layers of an MoE model that use a
 	// dense MLP of DenseFFNHidden instead of experts.
 	DenseLayers int `yaml:"dense_layers,omitempty" json:"dense_layers,omitempty"`
@@ -529,6 +536,13 @@ type Parallelism struct {
 	// the weights, gathered a layer at a time), hsdp (fsdp within a node,
 	// replicated across nodes). For training and fine-tuning.
 	Sharding Sharding `yaml:"sharding,omitempty" json:"sharding,omitempty"`
+	// Schedule is the pipeline schedule: 1f1b (the default; interleaved
+	// when virtual_pipeline is more than 1) or dualpipe (DeepSeek-V3's:
+	// two chunks per stage fed from both ends, each forward chunk beside a
+	// backward chunk so that the expert all-to-all and the pipeline sends
+	// hide under compute; needs an even parallelism.pipeline). For
+	// training and fine-tuning.
+	Schedule Schedule `yaml:"schedule,omitempty" json:"schedule,omitempty"`
 }
 
 // Data describes the dataset, where it lives, and what leaves the provider.
