@@ -179,6 +179,20 @@ func specGave(spec *workload.Spec, field string) bool {
 	return true
 }
 
+// a2aBytes is the bytes per hidden value that one routed token copy moves
+// in a dispatch and its combine together: the combine returns 16-bit
+// outputs, and the dispatch sends 8-bit activations when the expert GEMMs
+// read them in fp8 or narrower (DeepEP's low-latency dispatch in fp8 with
+// per-128 scales, DeepSeek-V3 report section 3.3: activations are
+// quantised before the dispatch), else 16-bit ones.
+func (j *inferJob) a2aBytes() float64 {
+	switch j.dt {
+	case catalog.FP8, catalog.FP4, catalog.INT8:
+		return 1 + 2
+	}
+	return 2 + 2
+}
+
 // layout is how one serving replica is laid over GPUs: a group of tp GPUs
 // in tensor parallel (with ep, experts split over them and attention data
 // parallel), repeated over pp pipeline stages. A group larger than a node
@@ -489,7 +503,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		attn = j.decAttn * L * ctx * bg
 		// Dispatch and combine all-to-all per MoE layer; the busiest
 		// GPU receives imb times the mean.
-		tComm = L * (2*r.arLat + 2*bg*float64(j.active)*h*2*imb/r.a2a)
+		tComm = j.moeLayers * frac * (2*r.arLat + bg*float64(j.active)*h*j.a2aBytes()*imb/r.a2a)
 	} else {
 		dense = j.denseBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
@@ -605,7 +619,7 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	t := math.Max(gemm+attn, ew)
 	switch {
 	case r.attnDP && r.tp > 1:
-		a2a := 2 * j.moeLayers * (arLat + tokens*float64(j.active)*h*2/r.a2a)
+		a2a := j.moeLayers * (2*arLat + tokens*float64(j.active)*h*j.a2aBytes()/r.a2a)
 		if !alone {
 			a2a /= tpF
 		}

@@ -360,3 +360,27 @@ func testReplica(t *testing.T, y, gpu string, m *Params, edit func(*archFactors)
 	}
 	return newReplica(m, &j, c, f, lay)
 }
+
+// TestDispatchPrecision: expert GEMMs that read fp8 activations get their
+// tokens dispatched in fp8 and return them in bf16, 3 bytes a value for the
+// pair against 4 when the GEMMs run in 16 bits; only the MoE layers
+// exchange tokens, so the dense layers at the front add no all-to-all.
+func TestDispatchPrecision(t *testing.T) {
+	y := "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 1000, output_tokens: 1000, weight_precision: %s}\nparallelism: {expert: 8}\nstack: {framework: tensorrt-llm}\n"
+	comm := func(prec string, lat float64) (float64, replica) {
+		r := testReplica(t, fmt.Sprintf(y, prec), "h200", defaultParams, nil, layout{tp: 8, ep: true})
+		r.arLat = lat
+		_, _, _, c, _ := r.stage(512, 2000, 1)
+		return c, r
+	}
+	fp8, r := comm("fp8", 0)
+	bf16, _ := comm("bf16", 0)
+	if got := fp8 / bf16; math.Abs(got-0.75) > 1e-9 {
+		t.Errorf("all-to-all of an fp8 model is %.4f of a bf16 one's; want 0.75 (fp8 dispatch, bf16 combine)", got)
+	}
+	// The latency term counts two exchanges per MoE layer, not per layer.
+	withLat, _ := comm("fp8", 1e-3)
+	if got, want := withLat-fp8, 2*1e-3*r.j.moeLayers; math.Abs(got-want) > 1e-9 || r.j.moeLayers >= float64(r.j.layers) {
+		t.Errorf("all-to-all latency per step %.1f ms; want %.1f ms (two per MoE layer, %.0f of %d layers)", got*1e3, want*1e3, r.j.moeLayers, r.j.layers)
+	}
+}
