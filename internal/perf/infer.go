@@ -74,6 +74,9 @@ type inferJob struct {
 	// balanced: the engine rebalances the experts over the GPUs
 	// (parallelism.expert_balancing).
 	balanced bool
+	// overlapEP: a decode step's expert all-to-all runs under its compute
+	// (parallelism.expert_overlap, else the engine release's recipe).
+	overlapEP bool
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (inferJob, error) {
@@ -152,6 +155,10 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		*notes = append(*notes, msg.New("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
 	}
 	j.eng = resolveEngine(spec.Stack, a)
+	j.overlapEP = j.eng.OverlapEP
+	if o := spec.Parallelism.ExpertOverlap; o != nil {
+		j.overlapEP = *o
+	}
 	if j.eng.Static && j.rps == nil && !specGave(spec, "batching") {
 		j.batching = workload.BatchingStatic
 	}
@@ -559,7 +566,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		tMem, tComp = tMem*(1+d), tComp*(1+d)
 	}
 	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + gaps
-	if r.attnDP && j.eng.OverlapEP {
+	if r.attnDP && j.overlapEP {
 		// Two micro-batches take turns: one's all-to-all runs under the
 		// other's GEMMs, and only what the compute cannot cover shows.
 		tComm = math.Max(0, tComm-core)
@@ -1097,6 +1104,13 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	p.Assumptions = append(p.Assumptions, msg.New("layout: %d replica(s) of tensor parallelism %d; operating batch %d sequences per replica (memory holds %d)", e.replicas, e.tp, e.bOp, r.bMem))
 	if j.attnDP {
 		p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
+	}
+	if r.attnDP {
+		if j.overlapEP {
+			p.Assumptions = append(p.Assumptions, msg.New("a decode step runs as micro-batches whose expert all-to-all overlaps another's compute (parallelism.expert_overlap): only what the compute cannot cover shows"))
+		} else {
+			p.Assumptions = append(p.Assumptions, msg.New("a decode step waits for its expert all-to-all: no micro-batch overlap (parallelism.expert_overlap)"))
+		}
 	}
 	if r.attnDP && staticExperts(e.tp, j.experts, j.balanced) {
 		p.Assumptions = append(p.Assumptions, msg.New("experts placed statically (parallelism.expert_balancing not set): each layer's busiest GPU gets %.2f times the mean routed tokens at a routing skew of %.2f (DeepSeek-R1's without load balancing, TensorRT-LLM tech blog 4)", epImbalance(float64(e.bOp*j.active)/float64(e.tp), e.tp, j.experts, false), expertLoadCV))

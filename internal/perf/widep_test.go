@@ -384,3 +384,37 @@ func TestDispatchPrecision(t *testing.T) {
 		t.Errorf("all-to-all latency per step %.1f ms; want %.1f ms (two per MoE layer, %.0f of %d layers)", got*1e3, want*1e3, r.j.moeLayers, r.j.layers)
 	}
 }
+
+// TestExpertOverlap: parallelism.expert_overlap decides whether a decode
+// step's expert all-to-all hides under its compute. Over InfiniBand (EP32
+// on 8-GPU H200 nodes) the all-to-all is large: without overlap every step
+// waits for all of it, so the step is longer and the exposed communication
+// is the whole all-to-all; unset, each engine follows its own recipe
+// (SGLang 0.5 overlaps, vLLM does not).
+func TestExpertOverlap(t *testing.T) {
+	cat := embedded(t)
+	pred := func(framework, overlap string) Prediction {
+		par := "expert: 32, expert_balancing: true" + overlap
+		y := strings.Replace(fmt.Sprintf(dsv3, ", max_batch: 4096", par), "framework: sglang", "framework: "+framework, 1)
+		p := mustPredict(t, cat, y, "h200", 32, 0)
+		if !p.Fits {
+			t.Fatalf("%s%s: does not fit: %s", framework, overlap, p.Reason.String())
+		}
+		return p
+	}
+	def, on, off := pred("sglang", ""), pred("sglang", ", expert_overlap: true"), pred("sglang", ", expert_overlap: false")
+	if def.Throughput.Value != on.Throughput.Value {
+		t.Errorf("SGLang unset %.0f tokens/s, with overlap %.0f: want the same (its wide-EP recipe overlaps)", def.Throughput.Value, on.Throughput.Value)
+	}
+	if off.Throughput.Value >= on.Throughput.Value || off.Breakdown.CommExposedS <= on.Breakdown.CommExposedS {
+		t.Errorf("without overlap %.0f tokens/s with %.2f ms exposed; with it %.0f tokens/s with %.2f ms: want slower and more exposed",
+			off.Throughput.Value, off.Breakdown.CommExposedS*1e3, on.Throughput.Value, on.Breakdown.CommExposedS*1e3)
+	}
+	if !hasNote(off, "waits for its expert all-to-all") || !hasNote(on, "overlaps another's compute") {
+		t.Errorf("assumptions do not say whether the all-to-all overlaps: %v / %v", msg.Strings(off.Assumptions), msg.Strings(on.Assumptions))
+	}
+	vdef, von := pred("vllm", ""), pred("vllm", ", expert_overlap: true")
+	if von.Throughput.Value <= vdef.Throughput.Value {
+		t.Errorf("vLLM unset %.0f tokens/s, with dual-batch overlap %.0f: want the overlap faster (off by default)", vdef.Throughput.Value, von.Throughput.Value)
+	}
+}

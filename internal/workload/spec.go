@@ -514,6 +514,13 @@ type Parallelism struct {
 	// the mean). Implied when parallelism.expert does not divide the
 	// experts. For llm-inference.
 	ExpertBalancing bool `yaml:"expert_balancing,omitempty" json:"expert_balancing,omitempty"`
+	// ExpertOverlap says whether the serving engine hides a decode step's
+	// expert all-to-all under its compute by splitting the step into
+	// micro-batches (SGLang's --enable-two-batch-overlap or
+	// --enable-single-batch-overlap, vLLM's --enable-dbo). Unset: the
+	// engine release's wide-EP recipe (SGLang 0.5: on; the others: off).
+	// For llm-inference with attention data parallel (parallelism.expert).
+	ExpertOverlap *bool `yaml:"expert_overlap,omitempty" json:"expert_overlap,omitempty"`
 	// PrefillGPUs disaggregates serving: that many of the cluster's GPUs
 	// only prefill prompts and the rest only decode, each pool with its own
 	// layout, and every request's KV cache crosses the fabric from one to

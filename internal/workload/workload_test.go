@@ -274,6 +274,7 @@ func TestParseErrors(t *testing.T) {
 		{"zero gpus", minimalFinetune + "constraints:\n  max_gpus: 0\n", "constraints.max_gpus", 7, "0 GPUs is no cluster"},
 		{"prefill pool on training", minimalFinetune + "parallelism:\n  prefill_gpus: 8\n", "parallelism.prefill_gpus", 7, "for llm-inference"},
 		{"expert balancing on training", minimalFinetune + "parallelism:\n  expert_balancing: true\n", "parallelism.expert_balancing", 7, "for llm-inference"},
+		{"expert overlap on training", minimalFinetune + "parallelism:\n  expert_overlap: false\n", "parallelism.expert_overlap", 7, "for llm-inference"},
 		{"zero rps", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  requests_per_second: 0\n", "inference.requests_per_second", 5, "must be a number > 0"},
 		{"percentile out of range", "kind: llm-inference\nmodel:\n  preset: llama-3-8b\ninference:\n  slo: {ttft_ms: 200, percentile: 150}\n",
 			"inference.slo.percentile", 5, "must be in (0, 100]"},
