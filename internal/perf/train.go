@@ -202,7 +202,7 @@ func newTrainJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 // linearMult is the number of forward-pass equivalents a linear layer
 // costs per step: 3 when its weights train, 2 when they are frozen
 // (activation gradients only), plus one forward when recomputed.
-func (j trainJob) linearMult(rc workload.Checkpointing) float64 {
+func (j *trainJob) linearMult(rc workload.Checkpointing) float64 {
 	mult := 3.0
 	if j.method != workload.MethodFull {
 		mult = 2
@@ -217,7 +217,7 @@ func (j trainJob) linearMult(rc workload.Checkpointing) float64 {
 // MFU is published): 6 FLOP per parameter a token passes through (4 for
 // frozen weights, plus 6 per adapter parameter), the output head, and
 // 12·layers·seq·query width for attention (no causal discount).
-func (j trainJob) modelFLOPsPerToken() float64 {
+func (j *trainJob) modelFLOPsPerToken() float64 {
 	p := j.denseParams + j.activeExpert + j.embedParams // the input embedding is a lookup; the head a matmul
 	lin := 6 * p
 	if j.method != workload.MethodFull {
@@ -229,7 +229,7 @@ func (j trainJob) modelFLOPsPerToken() float64 {
 // activationBytes per layer per token (one micro-batch), before splitting
 // over tensor and context parallelism (Korthikanti et al. 2022, with fused
 // attention and no dropout; the MLP at the width a token passes through).
-func (j trainJob) activationBytes(rc workload.Checkpointing) float64 {
+func (j *trainJob) activationBytes(rc workload.Checkpointing) float64 {
 	h := j.hidden
 	hf := float64(h)
 	kv := j.kvW / hf
@@ -297,7 +297,7 @@ func namesOf(c Cluster) linkNames {
 	return linkNames{"intra-node " + c.LinkKind, "inter-node " + c.FabricKind}
 }
 
-func (j trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig, names linkNames) trainEval {
+func (j *trainJob) evaluate(m *Params, c Cluster, f archFactors, cfg trainConfig, names linkNames) trainEval {
 	e := trainEval{cfg: cfg}
 	tp, pp, dp, cp, ep := float64(cfg.tp), float64(cfg.pp), float64(cfg.dp), float64(cfg.cp), float64(cfg.ep)
 	vp := float64(max(1, cfg.vp))
@@ -637,7 +637,7 @@ const fa2OnHopper = 0.6
 // trainSearch enumerates layouts and returns the fastest that fits, or the
 // one needing the least memory when none fits. Fields of the workload's
 // parallelism block are followed exactly.
-func (j trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, found bool, tried int) {
+func (j *trainJob) search(m *Params, c Cluster, f archFactors) (best trainEval, found bool, tried int) {
 	G := c.GPUs
 	tps, pps, cps, vps := []int{1}, []int{1}, []int{1}, []int{1}
 	switch j.framework {
