@@ -519,7 +519,9 @@ type Parallelism struct {
 	// micro-batches (SGLang's --enable-two-batch-overlap or
 	// --enable-single-batch-overlap, vLLM's --enable-dbo). Unset: the
 	// engine release's wide-EP recipe (SGLang 0.5: on; the others: off).
-	// For llm-inference with attention data parallel (parallelism.expert).
+	// For llm-inference; it applies where the layout runs attention data
+	// parallel with the experts split (parallelism.expert, or the layout
+	// the search picks).
 	ExpertOverlap *bool `yaml:"expert_overlap,omitempty" json:"expert_overlap,omitempty"`
 	// PrefillGPUs disaggregates serving: that many of the cluster's GPUs
 	// only prefill prompts and the rest only decode, each pool with its own
