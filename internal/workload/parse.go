@@ -94,6 +94,7 @@ func (p *checker) complete(filename string) {
 	p.stack(kindOK)
 	if kindOK {
 		p.imageEngine()
+		p.kvAuto()
 	}
 	p.constraints()
 	p.compliance()
@@ -105,6 +106,41 @@ func (p *checker) complete(filename string) {
 	} else {
 		s.Objective = o
 	}
+}
+
+// kvAuto resolves inference.kv_precision auto (or unset) from the weights
+// and the serving engine: what the engine stores when it is not told.
+// vLLM, SGLang, TGI and LMDeploy keep the model's own 16-bit dtype
+// (--kv-cache-dtype auto; an fp8 or fp4 checkpoint's dtype is bf16) until
+// the cache is quantised explicitly. TensorRT-LLM takes the cache format
+// of the checkpoint, and NVIDIA's ModelOpt fp8 and fp4 checkpoints carry
+// an fp8 one (kv_cache_quant_algo); Optimum Habana's fp8 path (Intel
+// Neural Compressor) quantises the KV cache with the weights; the others
+// are assumed to follow the weights too. Integer weights keep a 16-bit
+// cache everywhere.
+func (p *checker) kvAuto() {
+	in := p.s.Inference
+	if p.s.Kind != KindLLMInference || in == nil || in.KVPrecision != "" || !in.WeightPrecision.Valid() {
+		return
+	}
+	kv, why := in.WeightPrecision, "auto: follows the weights (fp16 under int8/int4 weights, fp8 under fp4)"
+	switch kv {
+	case INT8, INT4:
+		kv = FP16
+	case FP4:
+		kv = FP8
+	}
+	switch p.s.Stack.Framework {
+	case FrameworkVLLM, FrameworkSGLang, FrameworkTGI, FrameworkLMDeploy:
+		if kv == FP8 {
+			kv = BF16
+			why = "auto: vLLM, SGLang, TGI and LMDeploy keep the KV cache in the model's 16-bit dtype (--kv-cache-dtype auto) whatever the weights; say fp8 where the deployment quantises it"
+		}
+	case FrameworkTensorRTLLM:
+		why = "auto: follows the weights; TensorRT-LLM takes the checkpoint's cache format, fp8 in NVIDIA's fp8 and fp4 checkpoints (fp16 under int8/int4 weights)"
+	}
+	in.KVPrecision = kv
+	p.def("inference.kv_precision", string(kv), why)
 }
 
 func (p *checker) kind() bool {
@@ -678,17 +714,8 @@ func (p *checker) inference() {
 		in.WeightPrecision = pr
 	}
 	if in.KVPrecision == "" || strings.EqualFold(string(in.KVPrecision), string(PrecisionAuto)) {
-		kv := in.WeightPrecision
-		switch kv {
-		case INT8, INT4:
-			kv = FP16
-		case FP4:
-			kv = FP8
-		}
-		if kv.Valid() {
-			in.KVPrecision = kv
-			p.def("inference.kv_precision", string(kv), "auto: follows the weights (fp16 under int8/int4 weights, fp8 under fp4)")
-		}
+		// Resolved once the serving engine is known (kvAuto, after stack).
+		in.KVPrecision = ""
 	} else if pr, err := ParsePrecision(string(in.KVPrecision)); err != nil {
 		p.errorf("inference.kv_precision", "%v", err)
 	} else if pr == TF32 {

@@ -264,8 +264,10 @@ type Inference struct {
 	// WeightPrecision is how the weights are stored; defaults to bf16.
 	WeightPrecision Precision `yaml:"weight_precision,omitempty" json:"weight_precision"`
 	// KVPrecision is how the KV cache is stored. The file may say auto (the
-	// default); Parse resolves it: it follows the weights, except fp16 under
-	// int8/int4 weights and fp8 under fp4 weights.
+	// default); Parse resolves it to what the serving engine stores when it
+	// is not told: the model's 16-bit dtype on vLLM, SGLang, TGI and
+	// LMDeploy whatever the weights; elsewhere it follows the weights (fp8
+	// under fp4, fp16 under int8/int4).
 	KVPrecision Precision `yaml:"kv_precision,omitempty" json:"kv_precision"`
 	// SLO is the latency target; zero fields mean no target.
 	SLO SLO `yaml:"slo,omitempty" json:"slo"`

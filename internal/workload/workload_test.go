@@ -431,20 +431,38 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestKVPrecisionAuto(t *testing.T) {
-	tests := []struct{ weights, kv, want Precision }{
-		{"bf16", "", BF16},
-		{"fp8", "auto", FP8},
-		{"int8", "auto", FP16},
-		{"int4", "", FP16},
-		{"fp4", "", FP8},
-		{"fp8", "fp16", FP16},
-		{"AWQ", "", FP16},
+	// An unset (or auto) cache format is what the engine stores when it is
+	// not told: vLLM, SGLang, TGI and LMDeploy keep the model's 16-bit
+	// dtype under fp8 and fp4 weights; TensorRT-LLM and the others follow
+	// the weights; integer weights keep 16 bits everywhere.
+	tests := []struct {
+		framework         Framework
+		weights, kv, want Precision
+	}{
+		{"", "bf16", "", BF16},
+		{"", "fp8", "auto", BF16},
+		{"vllm", "fp4", "", BF16},
+		{"sglang", "fp8", "", BF16},
+		{"tgi", "fp8", "", BF16},
+		{"lmdeploy", "fp8", "auto", BF16},
+		{"vllm", "fp16", "", FP16},
+		{"tensorrt-llm", "fp8", "auto", FP8},
+		{"tensorrt-llm", "fp4", "", FP8},
+		{"optimum-habana", "fp8", "", FP8},
+		{"", "int8", "auto", FP16},
+		{"tensorrt-llm", "int4", "", FP16},
+		{"", "fp8", "fp8", FP8},
+		{"tensorrt-llm", "fp8", "fp16", FP16},
+		{"", "AWQ", "", FP16},
 	}
 	for _, tt := range tests {
-		t.Run(string(tt.weights)+"/"+string(tt.kv), func(t *testing.T) {
+		t.Run(string(tt.framework)+"/"+string(tt.weights)+"/"+string(tt.kv), func(t *testing.T) {
 			in := "kind: llm-inference\nmodel: {preset: llama-3-8b}\ninference:\n  weight_precision: " + string(tt.weights) + "\n"
 			if tt.kv != "" {
 				in += "  kv_precision: " + string(tt.kv) + "\n"
+			}
+			if tt.framework != "" {
+				in += "stack: {framework: " + string(tt.framework) + "}\n"
 			}
 			s := mustParse(t, in)
 			if s.Inference.KVPrecision != tt.want {
