@@ -113,8 +113,9 @@ func (p *checker) complete(filename string) {
 // vLLM, SGLang, TGI and LMDeploy keep the model's own 16-bit dtype
 // (--kv-cache-dtype auto; an fp8 or fp4 checkpoint's dtype is bf16) until
 // the cache is quantised explicitly. TensorRT-LLM takes the cache format
-// of the checkpoint, and NVIDIA's ModelOpt fp8 and fp4 checkpoints carry
-// an fp8 one (kv_cache_quant_algo); Optimum Habana's fp8 path (Intel
+// of the checkpoint, and NVIDIA's ModelOpt fp8 and fp4 checkpoints mostly
+// carry an fp8 one (kv_cache_quant_algo; DeepSeek-R1-FP4 does not, and
+// TensorRT-LLM's own DeepSeek guide sets fp8 explicitly); Optimum Habana's fp8 path (Intel
 // Neural Compressor) quantises the KV cache with the weights; the others
 // are assumed to follow the weights too. Integer weights keep a 16-bit
 // cache everywhere.
@@ -137,7 +138,7 @@ func (p *checker) kvAuto() {
 			why = "auto: vLLM, SGLang, TGI and LMDeploy keep the KV cache in the model's 16-bit dtype (--kv-cache-dtype auto) whatever the weights; say fp8 where the deployment quantises it"
 		}
 	case FrameworkTensorRTLLM:
-		why = "auto: follows the weights; TensorRT-LLM takes the checkpoint's cache format, fp8 in NVIDIA's fp8 and fp4 checkpoints (fp16 under int8/int4 weights)"
+		why = "auto: follows the weights; TensorRT-LLM takes the checkpoint's cache format, usually fp8 in NVIDIA's fp8 and fp4 checkpoints (fp16 under int8/int4 weights)"
 	}
 	in.KVPrecision = kv
 	p.def("inference.kv_precision", string(kv), why)
