@@ -77,6 +77,9 @@ type inferJob struct {
 	// overlapEP: a decode step's expert all-to-all runs under its compute
 	// (parallelism.expert_overlap, else the engine release's recipe).
 	overlapEP bool
+	// attnFP8: decode attention runs its maths in fp8 over an fp8 cache
+	// (inference.attention_precision) on an accelerator with fp8 maths.
+	attnFP8 bool
 }
 
 func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) (inferJob, error) {
@@ -154,6 +157,13 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 	if fell && inf.WeightPrecision != workload.INT4 {
 		*notes = append(*notes, msg.New("%s has no %s maths: weights are dequantised and multiplied in %s (inference.weight_precision)", a.ID, inf.WeightPrecision, j.dt))
 	}
+	if inf.AttentionPrecision == workload.FP8 {
+		if _, fell := dataTypeFor(a, workload.FP8); fell {
+			*notes = append(*notes, msg.New("%s has no fp8 maths: decode attention runs in 16 bits over the fp8 cache (inference.attention_precision)", a.ID))
+		} else {
+			j.attnFP8 = true
+		}
+	}
 	j.eng = resolveEngine(spec.Stack, a)
 	j.overlapEP = j.eng.OverlapEP
 	if o := spec.Parallelism.ExpertOverlap; o != nil {
@@ -227,6 +237,7 @@ type replica struct {
 	denseRate        float64 // sustained FLOP/s of the dense weights and the head together (the head in 16 bits)
 	offGB, hostBW    float64 // weights kept in host memory per GPU (GB) and the host link's bytes/s
 	attnRate         float64
+	decAttnRate      float64 // decode attention over the KV cache: attnRate, or its fp8 rate
 	decodeShare      float64 // share of denseRate the decode GEMMs of two rows or more reach (archFactors.DecodeMatmul)
 	intra            float64
 	a2a              float64 // bytes/s of one GPU's expert all-to-all (its NVLink, or the fabric for peers beyond it)
@@ -258,6 +269,10 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 	}
 	r.bw = a.MemBandwidthGBps * 1e9 * f.BW * k
 	r.attnRate = peakNominal(a, mustDT(a)) * f.Attn * powerDerate(a) * k
+	r.decAttnRate = r.attnRate
+	if j.attnFP8 {
+		r.decAttnRate = peakNominal(a, catalog.FP8) * f.Attn * m.FP8Ratio * powerDerate(a) * k
+	}
 	r.decodeShare = f.DecodeMatmul
 	r.intra = c.intraGBps() * 1e9
 	r.a2a = r.intra
@@ -539,7 +554,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	if rows >= 2 {
 		share = r.decodeShare
 	}
-	tComp = flops/(r.denseRate*tileEff(rows, r.gemmWidth())*share) + attn/r.attnRate
+	tComp = flops/(r.denseRate*tileEff(rows, r.gemmWidth())*share) + attn/r.decAttnRate
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the tokens routed to each expert.
 		perExpert := math.Max(1, B*float64(j.active)/float64(j.experts))
@@ -1111,6 +1126,9 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		} else {
 			p.Assumptions = append(p.Assumptions, msg.New("a decode step waits for its expert all-to-all: no micro-batch overlap (parallelism.expert_overlap)"))
 		}
+	}
+	if j.attnFP8 {
+		p.Assumptions = append(p.Assumptions, msg.New("decode attention runs its maths in fp8 over the fp8 KV cache (inference.attention_precision): %.0f TFLOPS per GPU instead of %.0f in 16 bits", r.decAttnRate/1e12, r.attnRate/1e12))
 	}
 	if r.attnDP && staticExperts(e.tp, j.experts, j.balanced) {
 		p.Assumptions = append(p.Assumptions, msg.New("experts placed statically (parallelism.expert_balancing not set): each layer's busiest GPU gets %.2f times the mean routed tokens at a routing skew of %.2f (DeepSeek-R1's without load balancing, TensorRT-LLM tech blog 4)", epImbalance(float64(e.bOp*j.active)/float64(e.tp), e.tp, j.experts, false), expertLoadCV))

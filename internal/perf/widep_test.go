@@ -418,3 +418,33 @@ func TestExpertOverlap(t *testing.T) {
 		t.Errorf("vLLM unset %.0f tokens/s, with dual-batch overlap %.0f: want the overlap faster (off by default)", vdef.Throughput.Value, von.Throughput.Value)
 	}
 }
+
+// TestFP8DecodeAttention: MLA decode attention at a 4,096-token prompt is
+// compute-bound on an H20 (148 TFLOPS of 16-bit maths). Stating fp8 maths
+// over the fp8 cache (inference.attention_precision) shortens the step's
+// compute and nothing else; an fp8 cache alone reads fewer bytes but keeps
+// 16-bit maths; an accelerator without fp8 maths (A100) is unchanged, and
+// the prediction says so.
+func TestFP8DecodeAttention(t *testing.T) {
+	cat := embedded(t)
+	y := "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 4096, output_tokens: 1000, weight_precision: fp8, kv_precision: fp8, max_batch: 512%s}\nparallelism: {expert: 16, expert_balancing: true}\nstack: {framework: sglang}\n"
+	pred := func(gpu, extra string) Prediction {
+		p := mustPredict(t, cat, fmt.Sprintf(y, extra), gpu, 16, 0)
+		if !p.Fits {
+			t.Fatalf("%s%s: does not fit: %s", gpu, extra, p.Reason.String())
+		}
+		return p
+	}
+	b16, f8 := pred("h20", ""), pred("h20", ", attention_precision: fp8")
+	if f8.Breakdown.ComputeS >= b16.Breakdown.ComputeS*0.9 || f8.Breakdown.MemoryS != b16.Breakdown.MemoryS {
+		t.Errorf("h20: fp8 attention compute %.2f ms, memory %.2f ms; 16-bit %.2f ms, %.2f ms: want compute at least 10%% lower, memory equal",
+			f8.Breakdown.ComputeS*1e3, f8.Breakdown.MemoryS*1e3, b16.Breakdown.ComputeS*1e3, b16.Breakdown.MemoryS*1e3)
+	}
+	if f8.Throughput.Value <= b16.Throughput.Value || !hasNote(f8, "decode attention runs its maths in fp8") || hasNote(b16, "decode attention runs its maths in fp8") {
+		t.Errorf("h20: %.0f tokens/s with fp8 attention against %.0f; assumptions %v", f8.Throughput.Value, b16.Throughput.Value, msg.Strings(f8.Assumptions))
+	}
+	a16, a8 := pred("a100-80gb", ""), pred("a100-80gb", ", attention_precision: fp8")
+	if a8.Throughput.Value != a16.Throughput.Value || !hasNote(a8, "has no fp8 maths: decode attention runs in 16 bits") {
+		t.Errorf("a100: %.0f tokens/s with fp8 attention asked, %.0f without; want the same and a note: %v", a8.Throughput.Value, a16.Throughput.Value, msg.Strings(a8.Assumptions))
+	}
+}

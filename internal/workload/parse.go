@@ -95,6 +95,7 @@ func (p *checker) complete(filename string) {
 	if kindOK {
 		p.imageEngine()
 		p.kvAuto()
+		p.attentionPrecision()
 	}
 	p.constraints()
 	p.compliance()
@@ -142,6 +143,30 @@ func (p *checker) kvAuto() {
 	}
 	in.KVPrecision = kv
 	p.def("inference.kv_precision", string(kv), why)
+}
+
+// attentionPrecision checks inference.attention_precision once the KV
+// cache's format is known: fp8 maths read an fp8 (or narrower) cache.
+func (p *checker) attentionPrecision() {
+	in := p.s.Inference
+	if p.s.Kind != KindLLMInference || in == nil || in.AttentionPrecision == "" {
+		return
+	}
+	if strings.EqualFold(string(in.AttentionPrecision), string(PrecisionAuto)) {
+		in.AttentionPrecision = ""
+		return
+	}
+	pr, err := ParsePrecision(string(in.AttentionPrecision))
+	switch {
+	case err != nil:
+		p.errorf("inference.attention_precision", "%v", err)
+	case pr != BF16 && pr != FP16 && pr != FP8:
+		p.errorf("inference.attention_precision", "%s: decode attention runs its maths in bf16, fp16 or fp8", pr)
+	case pr == FP8 && in.KVPrecision.Bytes() > 1:
+		p.errorf("inference.attention_precision", "fp8 attention reads an fp8 KV cache, but inference.kv_precision is %s: set it to fp8", in.KVPrecision)
+	default:
+		in.AttentionPrecision = pr
+	}
 }
 
 func (p *checker) kind() bool {

@@ -101,6 +101,8 @@ func workloadHint(path string, n schema.Node) {
 			}
 		}
 		schema.Enum(n, kv...)
+	case "inference.attention_precision":
+		schema.Enum(n, PrecisionAuto, BF16, FP16, FP8)
 	case "generic.precision", "image.precision", "model.vae_precision":
 		schema.Enum(n, Precisions()...)
 	case "inference.batching":

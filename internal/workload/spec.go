@@ -269,6 +269,12 @@ type Inference struct {
 	// LMDeploy whatever the weights; elsewhere it follows the weights (fp8
 	// under fp4, fp16 under int8/int4).
 	KVPrecision Precision `yaml:"kv_precision,omitempty" json:"kv_precision"`
+	// AttentionPrecision is the precision of decode attention's maths over
+	// the KV cache: fp8 runs the query-key and score-value products in fp8
+	// over an fp8 cache (FlashMLA-FP8, FP8 MLA or FlashAttention-3 FP8
+	// decode kernels), at the accelerator's fp8 rate. Unset or auto: 16-bit
+	// maths, the cache widened as it is read.
+	AttentionPrecision Precision `yaml:"attention_precision,omitempty" json:"attention_precision,omitempty"`
 	// SLO is the latency target; zero fields mean no target.
 	SLO SLO `yaml:"slo,omitempty" json:"slo"`
 	// Batching is how requests are grouped: continuous (the default),
