@@ -74,9 +74,15 @@ type inferJob struct {
 	// balanced: the engine rebalances the experts over the GPUs
 	// (parallelism.expert_balancing).
 	balanced bool
-	// overlapEP: a decode step's expert all-to-all runs under its compute
-	// (parallelism.expert_overlap, else the engine release's recipe).
-	overlapEP bool
+	// overlap is how a decode step's expert all-to-all hides under its
+	// compute (parallelism.expert_overlap, else the engine release's
+	// recipe). A single-batch overlap runs the dispatch's receive under
+	// the shared experts and the combine's send under the routed experts'
+	// down projection: downShare and sharedShare are those parts of the
+	// routed experts' GEMM time (the down projection one of a gated MLP's
+	// three matrices, a shared expert as wide as a routed one).
+	overlap                workload.ExpertOverlap
+	downShare, sharedShare float64
 	// attnFP8: decode attention runs its maths in fp8 over an fp8 cache
 	// (inference.attention_precision) on an accelerator with fp8 maths.
 	attnFP8 bool
@@ -165,9 +171,19 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		}
 	}
 	j.eng = resolveEngine(spec.Stack, a)
-	j.overlapEP = j.eng.OverlapEP
-	if o := spec.Parallelism.ExpertOverlap; o != nil {
-		j.overlapEP = *o
+	j.overlap = workload.OverlapNone
+	if j.eng.OverlapEP {
+		j.overlap = workload.OverlapTwoBatch
+	}
+	if o := spec.Parallelism.ExpertOverlap; o != "" {
+		j.overlap = o
+	}
+	if m.IsMoE() {
+		j.downShare = 1.0 / 2
+		if m.GatedMLP == nil || *m.GatedMLP {
+			j.downShare = 1.0 / 3
+		}
+		j.sharedShare = float64(m.SharedExperts) / float64(max(1, m.ActiveExperts))
 	}
 	if j.eng.Static && j.rps == nil && !specGave(spec, "batching") {
 		j.batching = workload.BatchingStatic
@@ -513,7 +529,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		tokens := B
 		touched = 1 - math.Pow(1-float64(j.active)/float64(j.experts), tokens)
 	}
-	var dense, experts, kv, flops, attn float64
+	var dense, experts, kv, flops, attn, combine, tExperts float64
 	imb := 1.0
 	if r.attnDP {
 		bg := math.Ceil(B / tpF)
@@ -524,8 +540,10 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		flops = 2 * (j.denseParams + j.head) * bg * frac
 		attn = j.decAttn * L * ctx * bg
 		// Dispatch and combine all-to-all per MoE layer; the busiest
-		// GPU receives imb times the mean.
+		// GPU receives imb times the mean. The combine returns 16-bit
+		// outputs.
 		tComm = j.moeLayers * frac * (2*r.arLat + bg*float64(j.active)*h*j.a2aBytes()*imb/r.a2a)
+		combine = j.moeLayers * frac * (r.arLat + bg*float64(j.active)*h*2*imb/r.a2a)
 	} else {
 		dense = j.denseBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
@@ -562,7 +580,8 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		if !r.attnDP {
 			width /= tpF
 		}
-		tComp += 2 * j.activeExpert * B / tpF * imb * frac / (r.rate * tileEff(perExpert, width) * m.MoEGrouped)
+		tExperts = 2 * j.activeExpert * B / tpF * imb * frac / (r.rate * tileEff(perExpert, width) * m.MoEGrouped)
+		tComp += tExperts
 	}
 	// Each attention data-parallel rank schedules and samples its own
 	// sequences: the host work per step is one rank's share.
@@ -581,10 +600,24 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		tMem, tComp = tMem*(1+d), tComp*(1+d)
 	}
 	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + gaps
-	if r.attnDP && j.overlapEP {
-		// Two micro-batches take turns: one's all-to-all runs under the
-		// other's GEMMs, and only what the compute cannot cover shows.
-		tComm = math.Max(0, tComm-core)
+	if r.attnDP {
+		switch j.overlap {
+		case workload.OverlapTwoBatch:
+			// Two micro-batches take turns: one's all-to-all runs under
+			// the other's GEMMs, and only what the compute cannot cover
+			// shows.
+			tComm = math.Max(0, tComm-core)
+		case workload.OverlapSingleBatch:
+			// The same batch's shared experts run while the dispatch
+			// arrives, and its down projection while the combine leaves
+			// (DeepGEMM and DeepEP's single-batch overlap): each hides
+			// only as much as that compute lasts.
+			if j.draft > 0 {
+				tExperts *= 1 + float64(j.draft)/math.Max(L, 1)
+			}
+			dispatch := tComm - combine
+			tComm -= math.Min(dispatch, j.sharedShare*tExperts) + math.Min(combine, j.downShare*tExperts)
+		}
 	}
 	switch gpu := core + tComm; {
 	case !j.eng.OverlapHost:
@@ -1121,9 +1154,12 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 		p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel with experts split over %d GPUs (parallelism.expert): each GPU keeps whole sequences and all attention weights", e.tp))
 	}
 	if r.attnDP {
-		if j.overlapEP {
+		switch j.overlap {
+		case workload.OverlapTwoBatch:
 			p.Assumptions = append(p.Assumptions, msg.New("a decode step runs as micro-batches whose expert all-to-all overlaps another's compute (parallelism.expert_overlap): only what the compute cannot cover shows"))
-		} else {
+		case workload.OverlapSingleBatch:
+			p.Assumptions = append(p.Assumptions, msg.New("single-batch overlap (parallelism.expert_overlap): the expert dispatch arrives under the shared experts and the combine leaves under the experts' down projection; what they cannot cover shows"))
+		default:
 			p.Assumptions = append(p.Assumptions, msg.New("a decode step waits for its expert all-to-all: no micro-batch overlap (parallelism.expert_overlap)"))
 		}
 	}

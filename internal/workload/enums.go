@@ -642,6 +642,37 @@ func ParseSchedule(s string) (Schedule, error) {
 	})
 }
 
+// ExpertOverlap is how a serving engine overlaps a decode step's expert
+// all-to-all with its compute.
+type ExpertOverlap string
+
+// The expert all-to-all overlaps.
+const (
+	// OverlapNone: every decode step waits for its dispatch and combine.
+	OverlapNone ExpertOverlap = "none"
+	// OverlapSingleBatch: within one batch, the dispatch arrives under the
+	// shared experts and the combine leaves under the experts' down GEMM
+	// (SGLang's --enable-single-batch-overlap, DeepGEMM and DeepEP's SBO).
+	OverlapSingleBatch ExpertOverlap = "single_batch"
+	// OverlapTwoBatch: the step runs as two micro-batches, one's dispatch
+	// and combine under the other's compute (SGLang's
+	// --enable-two-batch-overlap, vLLM's --enable-dbo).
+	OverlapTwoBatch ExpertOverlap = "two_batch"
+)
+
+// ExpertOverlaps lists every ExpertOverlap.
+func ExpertOverlaps() []ExpertOverlap {
+	return []ExpertOverlap{OverlapNone, OverlapSingleBatch, OverlapTwoBatch}
+}
+
+// ParseExpertOverlap returns the ExpertOverlap named s (case-insensitive).
+func ParseExpertOverlap(s string) (ExpertOverlap, error) {
+	return parseEnum("expert overlap", s, ExpertOverlaps(), map[string]ExpertOverlap{
+		"off": OverlapNone, "false": OverlapNone, "sbo": OverlapSingleBatch, "single-batch": OverlapSingleBatch,
+		"tbo": OverlapTwoBatch, "dbo": OverlapTwoBatch, "two-batch": OverlapTwoBatch, "dual-batch": OverlapTwoBatch,
+	})
+}
+
 // Availability is how much of a service's loss it must survive.
 type Availability string
 

@@ -842,8 +842,15 @@ func (p *checker) parallelism(kindOK bool) {
 	if kindOK && par.ExpertBalancing && s.Kind != KindLLMInference {
 		p.errorf("parallelism.expert_balancing", "for llm-inference: it says the serving engine rebalances the experts over the expert-parallel GPUs")
 	}
-	if kindOK && par.ExpertOverlap != nil && s.Kind != KindLLMInference {
-		p.errorf("parallelism.expert_overlap", "for llm-inference: it says whether the serving engine hides the expert all-to-all under a decode step's compute (training overlap follows parallelism.schedule)")
+	if par.ExpertOverlap != "" {
+		switch o, err := ParseExpertOverlap(string(par.ExpertOverlap)); {
+		case err != nil:
+			p.errorf("parallelism.expert_overlap", "%v", err)
+		case kindOK && s.Kind != KindLLMInference:
+			p.errorf("parallelism.expert_overlap", "for llm-inference: it says whether the serving engine hides the expert all-to-all under a decode step's compute (training overlap follows parallelism.schedule)")
+		default:
+			s.Parallelism.ExpertOverlap = o
+		}
 	}
 	if par.VirtualPipeline > 1 && par.Pipeline < 2 {
 		p.errorf("parallelism.virtual_pipeline", "%d chunks per stage need parallelism.pipeline of 2 or more", par.VirtualPipeline)

@@ -109,6 +109,8 @@ func workloadHint(path string, n schema.Node) {
 		schema.Enum(n, Batchings()...)
 	case "parallelism.sharding":
 		schema.Enum(n, append(Shardings(), "zero3")...) // zero3 is fsdp's other name
+	case "parallelism.expert_overlap":
+		schema.Enum(n, ExpertOverlaps()...)
 	case "parallelism.schedule":
 		schema.Enum(n, Schedules()...)
 	case "data.storage":

@@ -522,15 +522,18 @@ type Parallelism struct {
 	// the mean). Implied when parallelism.expert does not divide the
 	// experts. For llm-inference.
 	ExpertBalancing bool `yaml:"expert_balancing,omitempty" json:"expert_balancing,omitempty"`
-	// ExpertOverlap says whether the serving engine hides a decode step's
-	// expert all-to-all under its compute by splitting the step into
-	// micro-batches (SGLang's --enable-two-batch-overlap or
-	// --enable-single-batch-overlap, vLLM's --enable-dbo). Unset: the
-	// engine release's wide-EP recipe (SGLang 0.5: on; the others: off).
+	// ExpertOverlap is how the serving engine hides a decode step's expert
+	// all-to-all under its compute: none (every step waits for it),
+	// single_batch (within one batch, the dispatch under the shared experts
+	// and the combine under the experts' down GEMM: SGLang's
+	// --enable-single-batch-overlap) or two_batch (two micro-batches, one's
+	// dispatch and combine under the other's compute: SGLang's
+	// --enable-two-batch-overlap, vLLM's --enable-dbo). Unset: the engine
+	// release's wide-EP recipe (SGLang 0.5: two_batch; the others: none).
 	// For llm-inference; it applies where the layout runs attention data
 	// parallel with the experts split (parallelism.expert, or the layout
 	// the search picks).
-	ExpertOverlap *bool `yaml:"expert_overlap,omitempty" json:"expert_overlap,omitempty"`
+	ExpertOverlap ExpertOverlap `yaml:"expert_overlap,omitempty" json:"expert_overlap,omitempty"`
 	// PrefillGPUs disaggregates serving: that many of the cluster's GPUs
 	// only prefill prompts and the rest only decode, each pool with its own
 	// layout, and every request's KV cache crosses the fabric from one to
