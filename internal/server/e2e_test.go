@@ -434,16 +434,32 @@ func (p *pageCheck) recommendService() {
 		!regexp.MustCompile(map[bool]string{false: `wins at \$|is cheapest at \$`, true: `最划算|最便宜`}[zh]).MatchString(terms) {
 		t.Errorf("the terms of the pick's fleet are not shown:\n%s", terms)
 	}
-	// The service's day: the base and the peak with their pricing, what a
-	// lost instance and a lost zone do, and the simulated day against the
-	// SLO with its monthly cost.
+	// The service's day: the base and, when the load outgrows it, the peak
+	// with their pricing, what a lost instance and a lost zone do, and the
+	// simulated day against the SLO with its monthly cost. A base that
+	// serves the whole day says so instead of a peak, and its simulated
+	// line names the replicas that ran.
 	day := p.text("day", "#answer-day")
-	for _, re := range map[bool][]string{
-		false: {`The service's day`, `Base: \d+ instance\(s\) run at all times`, `Peak: up to \d+ instance\(s\)`, `Losing an instance: `, `Losing a zone: `,
-			`Simulated day: [\d.]+% of [\d,]+ requests met the SLO \(99% asked\), \$[\d,]+ a month`, `gpupick simulate -f`},
-		true: {`服务的一天`, `基础：\d+ 台实例始终运行`, `高峰：.*最多 \d+ 台实例`, `丢失一台实例：`, `丢失一个可用区：`,
-			`模拟的一天：[\d,]+ 个请求中 [\d.]+% 满足 SLO（要求 99%），每月 \$[\d,]+`, `gpupick simulate -f`},
-	}[zh] {
+	basesAll := regexp.MustCompile(map[bool]string{false: `The load goes from [\d.]+ to [\d.]+ requests/s \(peak around \d+:\d+\); the base serves all of it\.`,
+		true: `负载在 [\d.]+ 到 [\d.]+ 请求/秒之间（约 \d+:\d+ 达到高峰）；基础机群即可全部承担。`}[zh]).MatchString(day)
+	want := map[bool][]string{
+		false: {`The service's day`, `Base: \d+ instance\(s\) run at all times`, `Losing an instance: `, `Losing a zone: `, `gpupick simulate -f`},
+		true:  {`服务的一天`, `基础：\d+ 台实例始终运行`, `丢失一台实例：`, `丢失一个可用区：`, `gpupick simulate -f`},
+	}[zh]
+	peak := map[bool][]string{
+		false: {`Peak: up to \d+ instance\(s\)`, `Simulated day: [\d.]+% of [\d,]+ requests met the SLO \(99% asked\), \$[\d,]+ a month`},
+		true:  {`高峰：.*最多 \d+ 台实例`, `模拟的一天：[\d,]+ 个请求中 [\d.]+% 满足 SLO（要求 99%），每月 \$[\d,]+`},
+	}[zh]
+	if basesAll {
+		if regexp.MustCompile(peak[0]).MatchString(day) {
+			t.Errorf("the service's day says the base serves all of it and also plans a peak:\n%s", day)
+		}
+		peak = map[bool][]string{
+			false: {`Simulated: [\d.]+% of [\d,]+ requests met the SLO \(99% asked\), \$[\d,]+ a month, on \d+ replica\(s\)\.`},
+			true:  {`模拟结果：[\d,]+ 个请求中 [\d.]+% 满足 SLO（要求 99%），每月 \$[\d,]+，共 \d+ 个副本。`},
+		}[zh]
+	}
+	for _, re := range append(want, peak...) {
 		if !regexp.MustCompile(re).MatchString(day) {
 			t.Errorf("the service's day lacks %s:\n%s", re, day)
 		}
