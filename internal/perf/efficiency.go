@@ -95,11 +95,10 @@ type engineRelease struct {
 	ReserveFull bool
 	// Static means the engine batches statically by default.
 	Static bool
-	// OverlapEP means that with attention data parallel and expert
-	// parallel the engine splits a decode step into two micro-batches so
-	// that one's expert all-to-all runs under the other's compute
-	// (SGLang's two-batch overlap with DeepEP).
-	OverlapEP bool
+	// EPOverlap is how the release's wide-EP recipe hides a decode step's
+	// expert all-to-all under its compute when parallelism.expert_overlap
+	// does not say (SGLang's two-batch overlap with DeepEP); empty: none.
+	EPOverlap workload.ExpertOverlap
 	// PerHeadKV means the decode attention kernel runs one block per
 	// query head, so under grouped-query attention each KV head's cache
 	// is read once per query head of its group, not once per group.
@@ -153,7 +152,7 @@ var engines = map[workload.Framework]engine{
 		Releases: []engineRelease{
 			{From: "0.1", Kernel: 0.88, StepS: 1e-3, PerSeqS: 5e-6, MaxBatch: 1024, MemShare: 0.88, Note: "RadixAttention, FlashInfer kernels"},
 			{From: "0.4", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapHost: true, Note: "zero-overhead batch scheduler (v0.4 release blog), FA3/FlashInfer"},
-			{From: "0.5", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, OverlapEP: true, OverlapHost: true, Note: "zero-overhead batch scheduler, FA3/FlashInfer; with expert parallelism DeepEP all-to-all and two-batch overlap (large-scale EP blog, May 2025)"},
+			{From: "0.5", Kernel: 0.95, StepS: 4e-4, PerSeqS: 2e-6, MaxBatch: 2048, MemShare: 0.88, EPOverlap: workload.OverlapTwoBatch, OverlapHost: true, Note: "zero-overhead batch scheduler, FA3/FlashInfer; with expert parallelism DeepEP all-to-all and two-batch overlap (large-scale EP blog, May 2025)"},
 		},
 		Latest:  "0.5",
 		Backend: map[string][2]float64{"rocm": {0.85, 0.92}, "gaudi": {0.70, 0.80}, "cann": {0.70, 0.80}, "tpu": {0.70, 0.80}},

@@ -171,10 +171,7 @@ func newInferJob(spec *workload.Spec, a *catalog.Accelerator, notes *[]msg.Msg) 
 		}
 	}
 	j.eng = resolveEngine(spec.Stack, a)
-	j.overlap = workload.OverlapNone
-	if j.eng.OverlapEP {
-		j.overlap = workload.OverlapTwoBatch
-	}
+	j.overlap = j.eng.EPOverlap
 	if o := spec.Parallelism.ExpertOverlap; o != "" {
 		j.overlap = o
 	}
@@ -212,18 +209,21 @@ func specGave(spec *workload.Spec, field string) bool {
 	return true
 }
 
-// a2aBytes is the bytes per hidden value that one routed token copy moves
-// in a dispatch and its combine together: the combine returns 16-bit
-// outputs, and the dispatch sends 8-bit activations when the expert GEMMs
-// read them in fp8 or narrower (DeepEP's low-latency dispatch in fp8 with
+// combineBytes is the bytes per hidden value that the combine of one
+// routed token copy returns: the experts' 16-bit outputs.
+const combineBytes = 2
+
+// dispatchBytes is the bytes per hidden value that the dispatch of one
+// routed token copy sends: 8-bit activations when the expert GEMMs read
+// them in fp8 or narrower (DeepEP's low-latency dispatch in fp8 with
 // per-128 scales, DeepSeek-V3 report section 3.3: activations are
 // quantised before the dispatch), else 16-bit ones.
-func (j *inferJob) a2aBytes() float64 {
+func (j *inferJob) dispatchBytes() float64 {
 	switch j.dt {
 	case catalog.FP8, catalog.FP4, catalog.INT8:
-		return 1 + 2
+		return 1
 	}
-	return 2 + 2
+	return 2
 }
 
 // layout is how one serving replica is laid over GPUs: a group of tp GPUs
@@ -539,11 +539,11 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 		kv = math.Ceil(seqs/tpF) * ctx * r.kvPerTok * r.kvReads() // drafts share their sequence's read
 		flops = 2 * (j.denseParams + j.head) * bg * frac
 		attn = j.decAttn * L * ctx * bg
-		// Dispatch and combine all-to-all per MoE layer; the busiest
-		// GPU receives imb times the mean. The combine returns 16-bit
-		// outputs.
-		tComm = j.moeLayers * frac * (2*r.arLat + bg*float64(j.active)*h*j.a2aBytes()*imb/r.a2a)
-		combine = j.moeLayers * frac * (r.arLat + bg*float64(j.active)*h*2*imb/r.a2a)
+		// Dispatch and combine all-to-all per MoE layer, each a latency
+		// and its bytes; the busiest GPU receives imb times the mean.
+		perByte := j.moeLayers * frac * bg * float64(j.active) * h * imb / r.a2a
+		combine = j.moeLayers*frac*r.arLat + combineBytes*perByte
+		tComm = combine + j.moeLayers*frac*r.arLat + j.dispatchBytes()*perByte
 	} else {
 		dense = j.denseBytes / tpF * frac
 		experts = j.expertParams * touched * j.wBytes / tpF * frac
@@ -597,7 +597,7 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 	if j.draft > 0 {
 		// The draft head is one more layer, run once per draft token.
 		d := float64(j.draft) / math.Max(L, 1)
-		tMem, tComp = tMem*(1+d), tComp*(1+d)
+		tMem, tComp, tExperts = tMem*(1+d), tComp*(1+d), tExperts*(1+d)
 	}
 	core := math.Max(tMem, tComp) + m.DecodeOverlap*math.Min(tMem, tComp) + gaps
 	if r.attnDP {
@@ -612,9 +612,6 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 			// arrives, and its down projection while the combine leaves
 			// (DeepGEMM and DeepEP's single-batch overlap): each hides
 			// only as much as that compute lasts.
-			if j.draft > 0 {
-				tExperts *= 1 + float64(j.draft)/math.Max(L, 1)
-			}
 			dispatch := tComm - combine
 			tComm -= math.Min(dispatch, j.sharedShare*tExperts) + math.Min(combine, j.downShare*tExperts)
 		}
@@ -674,7 +671,7 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	t := math.Max(gemm+attn, ew)
 	switch {
 	case r.attnDP && r.tp > 1:
-		a2a := j.moeLayers * (2*arLat + tokens*float64(j.active)*h*j.a2aBytes()/r.a2a)
+		a2a := j.moeLayers * (2*arLat + tokens*float64(j.active)*h*(j.dispatchBytes()+combineBytes)/r.a2a)
 		if !alone {
 			a2a /= tpF
 		}

@@ -116,10 +116,10 @@ func (p *checker) complete(filename string) {
 // the cache is quantised explicitly. TensorRT-LLM takes the cache format
 // of the checkpoint, and NVIDIA's ModelOpt fp8 and fp4 checkpoints mostly
 // carry an fp8 one (kv_cache_quant_algo; DeepSeek-R1-FP4 does not, and
-// TensorRT-LLM's own DeepSeek guide sets fp8 explicitly); Optimum Habana's fp8 path (Intel
-// Neural Compressor) quantises the KV cache with the weights; the others
-// are assumed to follow the weights too. Integer weights keep a 16-bit
-// cache everywhere.
+// TensorRT-LLM's own DeepSeek guide sets fp8 explicitly). Optimum
+// Habana's fp8 path (Intel Neural Compressor) quantises the KV cache with
+// the weights; the others are assumed to follow the weights too. Integer
+// weights keep a 16-bit cache everywhere.
 func (p *checker) kvAuto() {
 	in := p.s.Inference
 	if p.s.Kind != KindLLMInference || in == nil || in.KVPrecision != "" || !in.WeightPrecision.Valid() {
