@@ -1,8 +1,8 @@
 package perf
 
 import (
-	"container/heap"
 	"math"
+	"slices"
 )
 
 // burst simulates n requests submitted at once to one replica with
@@ -19,48 +19,61 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 		return 0, 0
 	}
 	length := outputLengths(n, j.output, j.outputCV, math.Max(1, r.lengthCap()))
-	work := r.pfWork
-	var t, total float64
-	active := &finishHeap{} // one entry per finish step of an admission
-	inFlight := 0
-	next := 0
-	step := 0 // decode steps taken so far
-	var ctxSum float64
-	ends := map[int]int{} // finish step -> sequences of this admission ending then
+	// Answers of unequal length end at the multiple of quantum steps
+	// nearest their last token (1/16 of the mean answer): a long
+	// burst then takes a few hundred batch changes, not one per request,
+	// and a sequence's end moves by at most half a quantum, as often
+	// earlier as later. ends[k] holds the sequences that end at step
+	// k·quantum, and the sum of their prompts less their first steps, from
+	// which their context at that step follows.
+	// When every answer is as long, admissions happen at the start and
+	// when a group ends, so every end falls on a multiple of that length.
+	quantum := max(1, int(length(0)))
+	if j.outputCV > 0 {
+		quantum = max(1, int(j.output/16))
+	}
+	type due struct {
+		n    int
+		base float64 // Σ (prompt - admission step) of the sequences ending here
+	}
+	var ends []due
+	var t, total, ctxSum float64
+	inFlight, next, step := 0, 0, 0 // step: decode steps taken so far
+	end := func(l float64, k int) {
+		at := max((step+int(l)+quantum/2)/quantum, step/quantum+1)
+		if at >= len(ends) {
+			ends = slices.Grow(ends, at+1-len(ends))[:at+1]
+		}
+		ends[at].n += k
+		ends[at].base += float64(k) * (j.prompt - float64(step))
+		ctxSum += float64(k) * j.prompt
+		total += float64(k) * l
+		next += k
+		inFlight += k
+	}
 	admit := func() int {
-		k := 0
+		k := min(n-next, r.bMax-inFlight)
+		if k <= 0 {
+			return 0
+		}
 		if j.outputCV <= 0 { // every answer is as long: one group per admission
-			k = min(n-next, r.bMax-inFlight)
-			if k > 0 {
-				l := length(next)
-				heap.Push(active, finish{at: step + int(l), start: step, ctx: j.prompt, n: k})
-				ctxSum += float64(k) * j.prompt
-				total += float64(k) * l
-				next += k
-				inFlight += k
-			}
+			end(length(next), k)
 			return k
 		}
-		clear(ends)
-		for next < n && inFlight < r.bMax {
-			l := length(next)
-			ends[step+int(l)]++
-			ctxSum += j.prompt
-			total += l
-			next++
-			inFlight++
-			k++
-		}
-		for at, c := range ends { // distinct finish steps: the heap's order does not depend on this one
-			heap.Push(active, finish{at: at, start: step, ctx: j.prompt, n: c})
+		for range k {
+			end(length(next), 1)
 		}
 		return k
 	}
 	first := admit()
 	t += r.prefillWave(float64(first))
+	cur := 0 // the first index of ends not yet reached
 	for inFlight > 0 {
-		// Run until the next request finishes: the batch is constant in between.
-		until := (*active)[0].at
+		for cur < len(ends) && ends[cur].n == 0 {
+			cur++
+		}
+		// Run until the next sequences end: the batch is constant in between.
+		until := cur * quantum
 		k := until - step
 		if k > 0 {
 			B := inFlight
@@ -70,13 +83,18 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 			ctxSum += float64(k * B)
 			step = until
 		}
-		for active.Len() > 0 && (*active)[0].at <= step {
-			f := heap.Pop(active).(finish)
-			ctxSum -= float64(f.n) * (f.ctx + float64(step-f.start))
-			inFlight -= f.n
-		}
-		if joined := admit(); joined > 0 {
-			t += float64(joined) * work
+		d := ends[cur]
+		ctxSum -= float64(d.n)*float64(step) + d.base
+		inFlight -= d.n
+		ends[cur] = due{}
+		switch joined := float64(admit()); {
+		case joined <= 0:
+		case j.outputCV <= 0:
+			t += r.joinWork(joined, false) // a whole group, dealt evenly
+		default:
+			// The prompts stand for the answers that ended over the k
+			// steps since the last change, about joined/k a step.
+			t += float64(max(1, k)) * r.joinWork(joined/float64(max(1, k)), true)
 		}
 	}
 	if t <= 0 {
@@ -94,32 +112,15 @@ func (r replica) lengthCap() float64 {
 	return 64 * math.Max(j.output, 1)
 }
 
-// finish is a group of n sequences admitted at step start with prompt
-// ctx that all end at step at.
-type finish struct {
-	at, start, n int
-	ctx          float64
-}
-
-type finishHeap []finish
-
-func (h finishHeap) Len() int           { return len(h) }
-func (h finishHeap) Less(i, k int) bool { return h[i].at < h[k].at }
-func (h finishHeap) Swap(i, k int)      { h[i], h[k] = h[k], h[i] }
-func (h *finishHeap) Push(x any)        { *h = append(*h, x.(finish)) }
-func (h *finishHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // outputLengths returns the output length of each of n requests, at least
 // 1 token and at most limit, with the given mean and coefficient of
 // variation: log-normal quantiles at (i+0.5)/n, visited in golden-ratio
 // order so that long and short answers are spread over the queue. The
 // lengths are computed when asked for, so a burst of 100,000 requests
-// allocates none.
+// allocates only a table: past lengthTableFrom requests, quantiles between
+// the 1st and 99th percentiles, where the log-normal's is smooth, are read
+// from a table of lengthTable points (within 0.1% of the exact value); the
+// tails, which set a burst's longest answers, are computed exactly.
 func outputLengths(n int, mean, cv, limit float64) func(i int) float64 {
 	mean = math.Max(mean, 1)
 	if cv <= 0 {
@@ -128,11 +129,32 @@ func outputLengths(n int, mean, cv, limit float64) func(i int) float64 {
 	}
 	sigma := math.Sqrt(math.Log(1 + cv*cv))
 	mu := math.Log(mean) - sigma*sigma/2
+	exact := func(q float64) float64 { return math.Exp(mu + sigma*math.Sqrt2*math.Erfinv(2*q-1)) }
 	const phi = 0.6180339887498949
+	const lo, hi = 0.01, 0.99
+	var table []float64
+	if n > lengthTableFrom {
+		table = make([]float64, lengthTable)
+		for k := range table {
+			table[k] = exact(lo + (hi-lo)*float64(k)/float64(lengthTable-1))
+		}
+	}
+	nf := float64(n)
 	return func(i int) float64 {
-		u := math.Mod(float64(i)*phi+0.5/float64(n), 1)
-		q := (math.Floor(u*float64(n)) + 0.5) / float64(n)
-		v := math.Exp(mu + sigma*math.Sqrt2*math.Erfinv(2*q-1))
+		u := float64(i)*phi + 0.5/nf
+		u -= math.Floor(u)
+		q := (math.Floor(u*nf) + 0.5) / nf
+		var v float64
+		if table != nil && q > lo && q < hi {
+			x := (q - lo) / (hi - lo) * float64(lengthTable-1)
+			k := min(int(x), lengthTable-2)
+			v = table[k] + (table[k+1]-table[k])*(x-float64(k))
+		} else {
+			v = exact(q)
+		}
 		return math.Min(math.Max(1, math.Round(v)), limit)
 	}
 }
+
+// lengthTable and lengthTableFrom: see outputLengths.
+const lengthTable, lengthTableFrom = 1024, 4096

@@ -263,6 +263,7 @@ type replica struct {
 	kvPerTok         float64 // KV bytes per token on one GPU
 	kvGBPerSeq       float64 // what admission reserves per sequence
 	pfAlone, pfWork  float64 // one prompt's prefill on its own, and its share of a batched prefill (s)
+	pfLocal          float64 // attention data parallel out of step: the part of a prompt's prefill its own rank does (joinWork)
 	bMem, bMax       int
 	fits             bool
 	usableGB         float64
@@ -333,7 +334,12 @@ func newReplica(m *Params, j *inferJob, c Cluster, f archFactors, lay layout) re
 		r.reserveCtx = j.prompt + j.output
 	}
 	r.kvGBPerSeq = r.kvPerTok * r.reserveCtx / 1e9
-	r.pfAlone, r.pfWork = r.prefillAlone(j.prompt), r.prefillBatched(j.prompt)
+	r.pfAlone = r.prefillAlone(j.prompt)
+	var local float64
+	r.pfWork, local = r.prefillBatched(j.prompt)
+	if r.attnDP && r.tp > 1 && !j.decodeOnly && j.waitSteps == 0 {
+		r.pfLocal = local // the ranks prefill out of step (joinWork)
+	}
 	if r.usableGB <= 0 || r.kvGBPerSeq <= 0 {
 		return r
 	}
@@ -638,8 +644,12 @@ func (r replica) stage(B, ctx, frac float64) (tStep, tMem, tComp, tComm, tHost f
 // their tokens to the experts and back (dispatch and combine per MoE
 // layer); when alone, one rank prefills this prompt by itself (its
 // attention and dense layers unshared), else the ranks prefill different
-// prompts side by side and the time is the replica's share.
-func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64 {
+// prompts side by side and the time is the replica's share. local is the
+// part that stays on the rank holding the prompt (attention data parallel
+// only): its dense layers, attention and elementwise work, and sending its
+// tokens to the experts and back; the experts' GEMMs spread over every
+// rank.
+func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) (t, local float64) {
 	j, m := r.j, r.m
 	tpF := float64(r.tp)
 	L := float64(j.layers)
@@ -648,7 +658,8 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	if r.attnDP && alone {
 		denseSplit = 1
 	}
-	gemm := 2 * (j.denseParams + j.head) * tokens / denseSplit / (r.denseRate * m.sizeEff(rows, r.gemmWidth()))
+	dense := 2 * (j.denseParams + j.head) * tokens / (r.denseRate * m.sizeEff(rows, r.gemmWidth()))
+	var experts float64
 	if j.experts > 0 {
 		// Grouped expert GEMMs see only the rows routed to each expert, as
 		// in a decode step and in training; with experts split over the
@@ -664,14 +675,15 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 			width /= tpF
 		}
 		perExpert := math.Max(1, routed/float64(j.experts))
-		gemm += 2 * j.activeExpert * tokens / tpF * imb / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
+		experts = 2 * j.activeExpert * tokens / tpF * imb / (r.rate * m.sizeEff(perExpert, width) * m.MoEGrouped)
 	}
-	attn := 2 * L * j.qWidth * tokens * tokens / denseSplit / (r.attnRate * tokens / (tokens + 512))
-	ew := m.EWPrefill * L * h * tokens / denseSplit / r.bw
-	t := math.Max(gemm+attn, ew)
+	attn := 2 * L * j.qWidth * tokens * tokens / (r.attnRate * tokens / (tokens + 512))
+	ew := m.EWPrefill * L * h * tokens / r.bw
+	t = math.Max((dense+attn)/denseSplit+experts, ew/denseSplit)
 	switch {
 	case r.attnDP && r.tp > 1:
 		a2a := j.moeLayers * (2*arLat + tokens*float64(j.active)*h*(j.dispatchBytes()+combineBytes)/r.a2a)
+		local = math.Max(dense+attn, ew) + a2a
 		if !alone {
 			a2a /= tpF
 		}
@@ -679,28 +691,88 @@ func (r replica) prefillCompute(tokens, rows, arLat float64, alone bool) float64
 	case r.tp > 1:
 		t += 2 * L * (arLat + 2*(tpF-1)/tpF*tokens*h*2/r.intra)
 	}
-	return t
+	return t, local
 }
 
 // prefillBatched is the time of one prompt's prefill when many are batched:
 // engines gather prefill tokens into large chunks, weights are read once
 // for the whole batch and the all-reduces are large enough to hide their
 // latency.
-func (r replica) prefillBatched(tokens float64) float64 {
-	t := r.prefillCompute(tokens, math.Max(tokens, 2048), 0, false)
+func (r replica) prefillBatched(tokens float64) (t, local float64) {
+	t, local = r.prefillCompute(tokens, math.Max(tokens, 2048), 0, false)
 	if r.pp > 1 {
 		// The stages prefill different prompts at once: the largest
 		// stage, or its hop to the next node, sets the pace.
 		t = math.Max(t*r.frac, tokens*float64(r.j.hidden)*2/float64(r.tp)/r.hopBW)
+		local *= r.frac
 	}
-	return t
+	return t, local
+}
+
+// joinWork is the time n prompts joining one step add to it. Prefilled
+// side by side on a replica's GPUs, each costs its share of a batched
+// prefill (pfWork). Attention data-parallel ranks run in lockstep, though:
+// every MoE layer waits for the slowest rank, so a step lasts as long as
+// the rank with the most prompts takes to prefill them, while the others
+// idle (TensorRT-LLM tech blog 10: on 8 GB200 a rank prefilling while the
+// others decode left the ranks' tokens at 54% of balance on average, and
+// holding new requests until every rank had one gave 1.33 times the
+// throughput). Prompts that join as a group (answers all as long) are
+// dealt evenly, ceil(n/g) to the busiest rank; prompts that join at random
+// land on ranks at random, and the busiest holds the largest of g Poisson
+// counts. Engines that hold new requests until every rank has one
+// (inference.admission_wait_steps) keep the ranks even: pfLocal is zero.
+func (r replica) joinWork(n float64, random bool) float64 {
+	w := n * r.pfWork
+	if r.pfLocal <= 0 || n <= 0 {
+		return w
+	}
+	g := float64(r.tp)
+	most := math.Ceil(n/g - 1e-9)
+	if random {
+		most = maxPoisson(n/g, r.tp)
+	}
+	return w + math.Max(0, most-n/g)*r.pfLocal
+}
+
+// stepJoinWork is the prefill work a decode step of batch b carries in
+// steady state: b·yield/output sequences finish each step and as many
+// prompts join. They join at random when requests arrive at random or
+// answers differ in length; when every answer is as long, a whole wave
+// finishes and joins at once, dealt evenly over the ranks.
+func (r replica) stepJoinWork(b float64) float64 {
+	j := r.j
+	n := b * j.yield / j.output
+	if j.rps == nil && j.outputCV <= 0 {
+		return n * r.pfWork
+	}
+	return r.joinWork(n, true)
+}
+
+// maxPoisson is the expected largest of g independent Poisson counts of
+// mean mu: the sum over k >= 1 of P(max >= k) = 1 - F(k-1)^g.
+func maxPoisson(mu float64, g int) float64 {
+	if mu <= 0 {
+		return 0
+	}
+	pk := math.Exp(-mu) // P(N = k), from k = 0
+	cdf, sum := 0.0, 0.0
+	for k := 1; ; k++ {
+		cdf += pk
+		tail := 1 - math.Pow(cdf, float64(g))
+		sum += tail
+		if tail < 1e-6 || k > 1000 {
+			return sum
+		}
+		pk *= mu / float64(k)
+	}
 }
 
 // prefillAlone is the latency of one prompt on its own: its work, at least one
 // read of the weights, the all-reduce latencies and the engine's step.
 func (r replica) prefillAlone(tokens float64) float64 {
 	weights := math.Max(r.weightsGB*1e9/r.bw, r.offloadS())
-	t := r.prefillCompute(tokens, tokens, r.arLat, true)
+	t, _ := r.prefillCompute(tokens, tokens, r.arLat, true)
 	if r.pp > 1 {
 		// One prompt passes the stages one after another, with a hop
 		// between each.
@@ -716,16 +788,15 @@ func (r replica) prefillAlone(tokens float64) float64 {
 // one decode step per token.
 func (r replica) steadyTokS(b int) float64 {
 	j := r.j
-	work := r.pfWork
 	if j.output == 0 {
-		return j.prompt / work // prompt tokens per second, prefills batched
+		return j.prompt / r.pfWork // prompt tokens per second, prefills batched
 	}
 	ts, _, _, _, _ := r.step(b, r.ctx)
 	ts /= j.yield // per token
 	if j.decodeOnly {
 		return float64(b) / ts // prompts arrive prefilled
 	}
-	return float64(b) * j.output / (j.output*ts + float64(b)*work)
+	return float64(b) / (ts + r.stepJoinWork(float64(b))/j.yield)
 }
 
 // latency is the time to first token and per output token at batch b.
@@ -741,8 +812,8 @@ func (r replica) latency(b int) (ttft, tpot float64) {
 	}
 	ttft = r.pfAlone + float64(j.waitSteps)*ts // held back that many steps before its prefill
 	if b > 1 && j.output > 0 && !j.decodeOnly {
-		ttft += ts                               // a new request waits for the step in flight
-		tpot += float64(b) / j.output * r.pfWork // other sequences' prefills interleave
+		ttft += ts                                   // a new request waits for the step in flight
+		tpot += r.stepJoinWork(float64(b)) / j.yield // other sequences' prefills interleave
 	}
 	return
 }
@@ -1162,6 +1233,12 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	}
 	if j.attnFP8 {
 		p.Assumptions = append(p.Assumptions, msg.New("decode attention runs its maths in fp8 over the fp8 KV cache (inference.attention_precision): %.0f TFLOPS per GPU instead of %.0f in 16 bits", r.decAttnRate/1e12, r.attnRate/1e12))
+	}
+	if r.pfLocal > 0 && j.output > 0 && (j.rps != nil || j.outputCV > 0) {
+		n := float64(e.bOp) * j.yield / j.output
+		if stall := r.stepJoinWork(float64(e.bOp)) - n*r.pfWork; stall > 0 {
+			p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel ranks prefill out of step: of the %.2f prompts joining a step, the busiest of %d ranks takes %.2f on average (%.2f if dealt evenly) and every rank waits for it, %.1f ms more a step; holding new requests until every rank has one (inference.admission_wait_steps) keeps them in step", n, e.tp, maxPoisson(n/float64(e.tp), e.tp), n/float64(e.tp), stall*1000))
+		}
 	}
 	if r.attnDP && staticExperts(e.tp, j.experts, j.balanced) {
 		p.Assumptions = append(p.Assumptions, msg.New("experts placed statically (parallelism.expert_balancing not set): each layer's busiest GPU gets %.2f times the mean routed tokens at a routing skew of %.2f (DeepSeek-R1's without load balancing, TensorRT-LLM tech blog 4)", epImbalance(float64(e.bOp*j.active)/float64(e.tp), e.tp, j.experts, false), expertLoadCV))

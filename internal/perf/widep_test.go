@@ -260,7 +260,8 @@ func TestPrefillExpertGEMMs(t *testing.T) {
 		m := defaultParams.Clone()
 		m.MoEGrouped = grouped
 		r := newReplica(m, &j, c, m.archFor(a.Architecture), lay)
-		return r.prefillCompute(2048, 2048, 0, false)
+		t, _ := r.prefillCompute(2048, 2048, 0, false)
+		return t
 	}
 	mixtral := "kind: llm-inference\nmodel: {preset: mixtral-8x7b}\ninference: {prompt_tokens: 2048, output_tokens: 128, weight_precision: fp8}\n"
 	fast, slow := prefill(mixtral, 1, layout{tp: 8}), prefill(mixtral, 0.5, layout{tp: 8})
@@ -456,5 +457,86 @@ func TestFP8DecodeAttention(t *testing.T) {
 	a16, a8 := pred("a100-80gb", ""), pred("a100-80gb", ", attention_precision: fp8")
 	if a8.Throughput.Value != a16.Throughput.Value || !hasNote(a8, "has no fp8 maths: decode attention runs in 16 bits") {
 		t.Errorf("a100: %.0f tokens/s with fp8 attention asked, %.0f without; want the same and a note: %v", a8.Throughput.Value, a16.Throughput.Value, msg.Strings(a8.Assumptions))
+	}
+}
+
+// TestAttentionDPLockstep: attention data-parallel ranks wait for each
+// other at every MoE layer, so a step lasts as long as the rank prefilling
+// the most new prompts. Out of step (no admission wait), the busiest of g
+// ranks holds the largest of g Poisson counts; the extra cost per prompt
+// falls as more prompts join a step (the ranks' shares even out) and is
+// never below side-by-side prefill. Holding new requests until every rank
+// has one (admission_wait_steps) removes it; a disaggregated decode pool,
+// which never prefills, and bursts of equal answers, whose groups are
+// dealt evenly, do not pay it.
+func TestAttentionDPLockstep(t *testing.T) {
+	for _, mu := range []float64{0.01, 0.3, 2, 40} {
+		if got := maxPoisson(mu, 1); math.Abs(got-mu) > 1e-4*math.Max(1, mu) {
+			t.Errorf("maxPoisson(%g, 1) = %.5f, want the mean %g", mu, got, mu)
+		}
+		prev := mu
+		for _, g := range []int{2, 8, 72} {
+			got := maxPoisson(mu, g)
+			if got <= prev {
+				t.Errorf("maxPoisson(%g, %d) = %.4f, not above %.4f for fewer counts", mu, g, got, prev)
+			}
+			if small := 1 - math.Exp(-float64(g)*mu); mu*float64(g) < 0.5 && math.Abs(got/small-1) > 0.2 {
+				t.Errorf("maxPoisson(%g, %d) = %.4f: rare prompts, want about P(any) = %.4f", mu, g, got, small)
+			}
+			prev = got
+		}
+	}
+	if got, want := maxPoisson(100, 8), 100+math.Sqrt(100*2*math.Log(8)); math.Abs(got/want-1) > 0.05 {
+		t.Errorf("maxPoisson(100, 8) = %.1f, want near the normal extreme %.1f", got, want)
+	}
+
+	cat := embedded(t)
+	const job = "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 800, output_tokens: 3600, output_tokens_cv: 1.25, weight_precision: fp4, max_batch: 4096%s}\nparallelism: {expert: 8%s}\nstack: {framework: tensorrt-llm}\n"
+	free := mustPredict(t, cat, fmt.Sprintf(job, "", ""), "gb200", 8, 0)
+	held := mustPredict(t, cat, fmt.Sprintf(job, ", admission_wait_steps: 10", ""), "gb200", 8, 0)
+	if !(free.Throughput.Value < held.Throughput.Value*0.98) {
+		t.Errorf("ranks out of step: %.0f tokens/s, want below %.0f in step", free.Throughput.Value, held.Throughput.Value)
+	}
+	if !hasNote(free, "prefill out of step") || hasNote(held, "prefill out of step") {
+		t.Errorf("the out-of-step note belongs to the run without admission_wait_steps only:\n%v\n%v", free.Assumptions, held.Assumptions)
+	}
+
+	var notes []msg.Msg
+	a, _ := cat.Accelerator("gb200")
+	c, err := NewCluster(a, 8, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := newInferJob(mustSpec(t, fmt.Sprintf(job, "", "")), a, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReplica(defaultParams, &j, c, c.factors(defaultParams), layout{tp: 8, ep: true})
+	if r.pfLocal <= r.pfWork {
+		t.Fatalf("a prompt's own rank does %.2f ms of its prefill, want more than its %.2f ms share", r.pfLocal*1000, r.pfWork*1000)
+	}
+	prev := math.Inf(1)
+	for _, n := range []float64{0.05, 0.5, 2, 8, 64, 512} {
+		per := r.joinWork(n, true) / n
+		if per < r.pfWork || per > prev*(1+1e-9) {
+			t.Errorf("%.2f prompts a step: %.3f ms each, want between side by side (%.3f) and the rarer prompts' %.3f", n, per*1000, r.pfWork*1000, prev*1000)
+		}
+		prev = per
+	}
+	if lone, want := r.joinWork(0.01, true)/0.01, r.pfWork+r.pfLocal*7/8; math.Abs(lone/want-1) > 0.01 {
+		t.Errorf("a lone prompt costs %.3f ms, want its rank's whole share %.3f ms while the others wait", lone*1000, want*1000)
+	}
+
+	dis := "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 800, output_tokens: 3600, output_tokens_cv: 1.25, weight_precision: fp4%s}\nparallelism: {expert: 8, prefill_gpus: 8}\nstack: {framework: tensorrt-llm}\n"
+	d1 := mustPredict(t, cat, fmt.Sprintf(dis, ""), "gb200", 16, 0)
+	d2 := mustPredict(t, cat, fmt.Sprintf(dis, ", admission_wait_steps: 10"), "gb200", 16, 0)
+	if d1.Serving.DecodeTokensS != d2.Serving.DecodeTokensS || d1.Serving.DecodeTokensS == 0 {
+		t.Errorf("a decode pool never prefills: %.0f tokens/s out of step, %.0f in step", d1.Serving.DecodeTokensS, d2.Serving.DecodeTokensS)
+	}
+	const equal = "kind: llm-inference\nmodel: {preset: deepseek-v3}\ninference: {prompt_tokens: 1024, output_tokens: 2048, batching: burst, requests: 16384, max_batch: 4096, weight_precision: fp4%s}\nparallelism: {expert: 8}\nstack: {framework: tensorrt-llm}\n"
+	b1 := mustPredict(t, cat, fmt.Sprintf(equal, ""), "b200", 8, 0)
+	b2 := mustPredict(t, cat, fmt.Sprintf(equal, ", admission_wait_steps: 10"), "b200", 8, 0)
+	if math.Abs(b1.Throughput.Value/b2.Throughput.Value-1) > 0.01 {
+		t.Errorf("equal answers finish and join in groups dealt evenly: %.0f tokens/s against %.0f in step", b1.Throughput.Value, b2.Throughput.Value)
 	}
 }

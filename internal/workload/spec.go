@@ -304,8 +304,10 @@ type Inference struct {
 	// AdmissionWaitSteps is how many decode steps a new request waits
 	// before its prefill is scheduled: with attention data parallel,
 	// TensorRT-LLM's balancing holds new requests until every rank has one
-	// or a timeout passes (adp_balancing_timeout_iters). 0: a request
-	// joins the next step.
+	// or a timeout passes (adp_balancing_timeout_iters), so the ranks
+	// prefill in step. 0: a request joins the next step, and attention
+	// data-parallel ranks prefill out of step: each step waits for the
+	// rank with the most new prompts.
 	AdmissionWaitSteps int `yaml:"admission_wait_steps,omitempty" json:"admission_wait_steps,omitempty"`
 }
 
