@@ -750,10 +750,15 @@ func (r replica) stepJoinWork(b float64) float64 {
 }
 
 // maxPoisson is the expected largest of g independent Poisson counts of
-// mean mu: the sum over k >= 1 of P(max >= k) = 1 - F(k-1)^g.
+// mean mu: the sum over k >= 1 of P(max >= k) = 1 - F(k-1)^g. Past a mean
+// of 200 the counts are near-normal, and the largest lies about
+// sqrt(2 ln g) standard deviations above the mean (as epImbalance takes).
 func maxPoisson(mu float64, g int) float64 {
 	if mu <= 0 {
 		return 0
+	}
+	if mu > 200 {
+		return mu + math.Sqrt(2*math.Log(float64(g))*mu)
 	}
 	pk := math.Exp(-mu) // P(N = k), from k = 0
 	cdf, sum := 0.0, 0.0

@@ -486,8 +486,10 @@ func TestAttentionDPLockstep(t *testing.T) {
 			prev = got
 		}
 	}
-	if got, want := maxPoisson(100, 8), 100+math.Sqrt(100*2*math.Log(8)); math.Abs(got/want-1) > 0.05 {
-		t.Errorf("maxPoisson(100, 8) = %.1f, want near the normal extreme %.1f", got, want)
+	for _, mu := range []float64{100, 199, 201, 5000} {
+		if got, want := maxPoisson(mu, 8), mu+math.Sqrt(mu*2*math.Log(8)); math.Abs(got/want-1) > 0.05 {
+			t.Errorf("maxPoisson(%g, 8) = %.1f, want near the normal extreme %.1f", mu, got, want)
+		}
 	}
 
 	cat := embedded(t)
