@@ -19,15 +19,15 @@ func (r replica) burst(n int) (makespanS, tokS float64) {
 		return 0, 0
 	}
 	length := outputLengths(n, j.output, j.outputCV, math.Max(1, r.lengthCap()))
-	// Answers of unequal length end at the multiple of quantum steps
-	// nearest their last token (1/16 of the mean answer): a long
-	// burst then takes a few hundred batch changes, not one per request,
-	// and a sequence's end moves by at most half a quantum, as often
-	// earlier as later. ends[k] holds the sequences that end at step
-	// k·quantum, and the sum of their prompts less their first steps, from
-	// which their context at that step follows.
-	// When every answer is as long, admissions happen at the start and
-	// when a group ends, so every end falls on a multiple of that length.
+	// Sequences end on a calendar of quantum steps: ends[k] holds those
+	// that end at step k·quantum, and the sum of their prompts less their
+	// first steps, from which their context at that step follows. When
+	// every answer is as long, admissions happen at the start and when a
+	// group ends, so the quantum is that length and every end is exact.
+	// Answers of unequal length end at the multiple of 1/16 of the mean
+	// answer nearest their last token: a long burst then takes a few
+	// hundred batch changes, not one per request, and an end moves by at
+	// most half a quantum, as often earlier as later.
 	quantum := max(1, int(length(0)))
 	if j.outputCV > 0 {
 		quantum = max(1, int(j.output/16))

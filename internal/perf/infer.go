@@ -1239,7 +1239,7 @@ func fillInference(j *inferJob, e inferEval, c Cluster, p *Prediction) {
 	if j.attnFP8 {
 		p.Assumptions = append(p.Assumptions, msg.New("decode attention runs its maths in fp8 over the fp8 KV cache (inference.attention_precision): %.0f TFLOPS per GPU instead of %.0f in 16 bits", r.decAttnRate/1e12, r.attnRate/1e12))
 	}
-	if r.pfLocal > 0 && j.output > 0 && (j.rps != nil || j.outputCV > 0) {
+	if r.pfLocal > 0 && j.output > 0 {
 		n := float64(e.bOp) * j.yield / j.output
 		if stall := r.stepJoinWork(float64(e.bOp)) - n*r.pfWork; stall > 0 {
 			p.Assumptions = append(p.Assumptions, msg.New("attention data-parallel ranks prefill out of step: of the %.2f prompts joining a step, the busiest of %d ranks takes %.2f on average (%.2f if dealt evenly) and every rank waits for it, %.1f ms more a step; holding new requests until every rank has one (inference.admission_wait_steps) keeps them in step", n, e.tp, maxPoisson(n/float64(e.tp), e.tp), n/float64(e.tp), stall*1000))
