@@ -120,7 +120,7 @@ func TestValidationNamesFileLineColumn(t *testing.T) {
 			`aliases: "H100" names both`},
 		{"provider yaml unknown key", "providers.yaml", "- id: aws\n  nmae: x\n", "providers.yaml:2: [0].nmae: unknown key"},
 		{"unknown operator kind", "providers.yaml", providerRow + "  operator: {kind: reseller, source: s, as_of: 2025-01-01}\n",
-			`[0].operator.kind: want one of provider, partner, marketplace, community, got "reseller"`},
+			`providers.yaml:6: [0].operator.kind: want one of provider, partner, marketplace, community, got "reseller"`}, // the line is found after a clean decode
 		{"operator without source", "providers.yaml", providerRow + "  operator: {kind: marketplace, as_of: 2025-01-01}\n",
 			"[0].operator.source: required"},
 		{"bad operator pattern", "providers.yaml", providerRow + "  operator_rules:\n    - {instance_types: \"[x\", kind: community, source: s, as_of: 2025-01-01}\n",

@@ -134,12 +134,13 @@ func Parse(fsys fs.FS, requireAll bool) (*Files, error) {
 			continue
 		}
 		for _, o := range p.offers {
-			if first, dup := seen[o.Key()]; dup {
+			k := o.Key()
+			if first, dup := seen[k]; dup {
 				errs = append(errs, &apperr.Error{Code: apperr.Invalid, File: p.name, Line: o.srcLine, Field: "instance_type",
-					Message: msg.New("%s is listed twice (first at %s:%d): one row per provider, instance type and region", o.Key(), first.file, first.line)})
+					Message: msg.New("%s is listed twice (first at %s:%d): one row per provider, instance type and region", k, first.file, first.line)})
 				continue
 			}
-			seen[o.Key()] = at{p.name, o.srcLine}
+			seen[k] = at{p.name, o.srcLine}
 			f.Offers = append(f.Offers, o)
 		}
 	}
@@ -499,11 +500,11 @@ func (f *Files) parseProviders(file string, data []byte, errs *apperr.List) {
 		}
 		return
 	}
-	lines := strictyaml.IndexLines(data)
+	line := strictyaml.LineOf(data)
 	bad := func(i int, field, format string, args ...any) {
 		at := fmt.Sprintf("[%d].%s", i, field)
 		e := apperr.Invalidf(at, format, args...)
-		e.File, e.Line = file, lines.Line(at)
+		e.File, e.Line = file, line(at)
 		*errs = append(*errs, e)
 	}
 	date := func(i int, field, s string) time.Time {

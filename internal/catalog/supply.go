@@ -164,10 +164,10 @@ func ParseSupplyChain(file string, data []byte, errs *apperr.List) SupplyFacts {
 		}
 		return out
 	}
-	lines := strictyaml.IndexLines(data)
+	line := strictyaml.LineOf(data)
 	bad := func(field, format string, args ...any) {
 		e := apperr.Invalidf(field, format, args...)
-		e.File, e.Line = file, lines.Line(field)
+		e.File, e.Line = file, line(field)
 		*errs = append(*errs, e)
 	}
 	fact := func(field, src, asOf string) Fact {

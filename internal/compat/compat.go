@@ -125,7 +125,8 @@ type checker struct {
 	// with that build's CUDA toolkit; empty when not known.
 	needDriver, needCUDA string
 	deviceCheck          string
-	fwName               string // the framework's display name
+	fwName               string  // the framework's display name
+	cc                   Version // the accelerator's compute capability; nil when unknown or not NVIDIA's form
 }
 
 // Check judges st on accelerator a. driver is the offer's NVIDIA driver as
@@ -140,6 +141,7 @@ func (m *Matrix) Check(st workload.Stack, a *catalog.Accelerator, driver string)
 		c.res.Checklist = []msg.Msg{throughputStep("")}
 		return c.res
 	}
+	c.cc, _ = ParseVersion(a.ComputeCapability)
 	c.vendor = m.Vendors[a.Vendor]
 	if c.vendor == nil {
 		c.add(Reason{Verdict: NeedsWork, Text: msg.New("gpupick knows no software stack for vendor %q of %s", a.Vendor, a.Name),
@@ -228,7 +230,7 @@ func (c *checker) framework(id string) {
 			Fix:  msg.Text(pl.Fix), Source: pl.Source, Porting: c.m.porting(pl.Work)})
 	}
 	if pl.MinCC != "" && c.a.ComputeCapability != "" {
-		if cc, err := ParseVersion(c.a.ComputeCapability); err == nil && cc.Compare(mustVersion(pl.MinCC)) < 0 {
+		if cc := c.cc; cc != nil && cc.Compare(mustVersion(pl.MinCC)) < 0 {
 			c.add(Reason{Verdict: Incompatible,
 				Text: msg.New("%s needs compute capability %s or newer; %s is %s", fw.Name, pl.MinCC, c.gpu(), c.a.ComputeCapability),
 				Fix:  msg.New("choose a newer GPU"), Source: pl.Source})
@@ -278,10 +280,12 @@ func (c *checker) builds(r *Release) []build {
 	var out []build
 	switch c.vendor.Backend {
 	case "cuda":
-		for _, b := range r.CUDA {
-			ok, why := c.cudaSupports(r, b)
+		for i := range r.CUDA {
+			b := &r.CUDA[i]
+			tk := c.m.toolkit(b.Toolkit)
+			ok, why := c.cudaSupports(r, b, tk)
 			d := ""
-			if tk := c.m.toolkit(b.Toolkit); tk != nil {
+			if tk != nil {
 				d = tk.MinDriverLinux
 			}
 			out = append(out, build{rel: r, toolkit: b.Toolkit, ok: ok, why: why, driver: d, exp: b.Experimental})
@@ -303,24 +307,25 @@ func (c *checker) builds(r *Release) []build {
 	return out
 }
 
-func (c *checker) cudaSupports(r *Release, b CUDABuild) (bool, msg.Msg) {
-	cc, err := ParseVersion(c.a.ComputeCapability)
-	if err != nil || len(cc) == 0 {
+// cudaSupports says whether build b of release r runs on the accelerator;
+// tk is b's toolkit in the matrix (nil: not in it).
+func (c *checker) cudaSupports(r *Release, b *CUDABuild, tk *CUDAToolkit) (bool, msg.Msg) {
+	cc := c.cc
+	if len(cc) == 0 {
 		return true, msg.Msg{} // unknown capability: cannot tell, do not block
 	}
-	tk := c.m.toolkit(b.Toolkit)
 	if tk == nil {
 		return false, msg.New("CUDA %s is not in the matrix", b.Toolkit)
 	}
-	if cc.Compare(mustVersion(tk.MinCC)) < 0 {
+	if cc.Compare(parsed(tk.minCC, tk.MinCC)) < 0 {
 		return false, msg.New("CUDA %s cannot target compute capability %s (its floor is %s%s)", b.Toolkit, c.a.ComputeCapability, tk.MinCC, noteSuffix(tk.Note))
 	}
-	if r.MinCC != "" && cc.Compare(mustVersion(r.MinCC)) < 0 {
+	if r.MinCC != "" && cc.Compare(parsed(r.minCC, r.MinCC)) < 0 {
 		return false, msg.New("the release needs compute capability %s or newer", r.MinCC)
 	}
-	archs, _ := parseArchs(b.Archs)
+	archs := b.archList()
 	if len(archs) == 0 {
-		if cc[0] > part(mustVersion(tk.MaxCC), 0) {
+		if cc[0] > part(parsed(tk.maxCC, tk.MaxCC), 0) {
 			return false, msg.New("CUDA %s predates compute capability %s (it targets up to %s)", b.Toolkit, c.a.ComputeCapability, tk.MaxCC)
 		}
 		return true, msg.Msg{}
@@ -653,8 +658,8 @@ func (c *checker) matches(r Rule) bool {
 		return false
 	}
 	if r.MinCC != "" || r.MaxCC != "" {
-		cc, err := ParseVersion(a.ComputeCapability)
-		if err != nil {
+		cc := c.cc
+		if cc == nil {
 			return false
 		}
 		if r.MinCC != "" && cc.Compare(mustVersion(r.MinCC)) < 0 {

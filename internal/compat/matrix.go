@@ -80,6 +80,9 @@ type CUDAToolkit struct {
 	MinCC          string `yaml:"min_cc"`
 	MaxCC          string `yaml:"max_cc"`
 	Fact           `yaml:",inline"`
+
+	// The versions parsed once by Parse (nil in a matrix made by hand).
+	version, minCC, maxCC Version
 }
 
 // ROCmTarget is an AMD LLVM target (gfx942) and the first ROCm version that
@@ -152,14 +155,19 @@ type Release struct {
 	MinCC string `yaml:"min_cc,omitempty"`
 	Fact  `yaml:",inline"`
 
-	version Version
+	// The versions parsed once by Parse (nil in a matrix made by hand).
+	version, minCC Version
 }
 
-func (r *Release) ver() Version {
-	if r.version == nil {
-		r.version = mustVersion(r.Version)
+func (r *Release) ver() Version { return parsed(r.version, r.Version) }
+
+// parsed is a version Parse kept, or s parsed now where it kept none (a
+// matrix made by hand): a check never writes to the shared matrix.
+func parsed(v Version, s string) Version {
+	if v != nil || s == "" {
+		return v
 	}
-	return r.version
+	return mustVersion(s)
 }
 
 // CUDABuild is one CUDA variant of a release. Archs is the compiled arch
@@ -168,6 +176,19 @@ type CUDABuild struct {
 	Toolkit      string `yaml:"toolkit"`
 	Archs        string `yaml:"archs,omitempty"`
 	Experimental bool   `yaml:"experimental,omitempty"`
+
+	// archs is Archs parsed once by Parse; archsParsed says it was.
+	archs       []arch
+	archsParsed bool
+}
+
+// archList is the build's compiled arch list.
+func (b *CUDABuild) archList() []arch {
+	if b.archsParsed {
+		return b.archs
+	}
+	a, _ := parseArchs(b.Archs)
+	return a
 }
 
 // Feature is a need id's hardware requirement: Rules are tried in order and
@@ -224,7 +245,7 @@ func Parse(data []byte) (*Matrix, error) {
 	if err := strictyaml.Decode(data, &m); err != nil {
 		return nil, err
 	}
-	v := validator{data: data}
+	v := validator{line: strictyaml.LineOf(data)}
 	v.matrix(&m)
 	if len(v.errs) > 0 {
 		return nil, v.errs
@@ -233,16 +254,12 @@ func Parse(data []byte) (*Matrix, error) {
 }
 
 type validator struct {
-	errs  apperr.List
-	data  []byte
-	lines strictyaml.Lines // indexed at the first error: a valid matrix needs none
+	errs apperr.List
+	line func(path string) int // indexes the file at the first error: a valid matrix needs none
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
-	if v.lines == nil {
-		v.lines = strictyaml.IndexLines(v.data)
-	}
-	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.lines.Line(path), Field: path, Message: msg.New(format, args...)})
+	v.errs = append(v.errs, &apperr.Error{Code: apperr.Invalid, Line: v.line(path), Field: path, Message: msg.New(format, args...)})
 }
 
 func (v *validator) fact(path string, f Fact) {
@@ -276,13 +293,13 @@ func (v *validator) matrix(m *Matrix) {
 	}
 	for i := range m.CUDA {
 		t, p := &m.CUDA[i], fmt.Sprintf("cuda[%d]", i)
-		ver := v.version(p+".version", t.Version, true)
+		t.version = v.version(p+".version", t.Version, true)
 		v.version(p+".min_driver_linux", t.MinDriverLinux, true)
-		v.version(p+".min_cc", t.MinCC, true)
-		v.version(p+".max_cc", t.MaxCC, true)
+		t.minCC = v.version(p+".min_cc", t.MinCC, true)
+		t.maxCC = v.version(p+".max_cc", t.MaxCC, true)
 		v.fact(p, t.Fact)
-		if i > 0 && ver != nil {
-			if prev, err := ParseVersion(m.CUDA[i-1].Version); err == nil && prev.Compare(ver) >= 0 {
+		if i > 0 && t.version != nil {
+			if prev := m.CUDA[i-1].version; prev != nil && prev.Compare(t.version) >= 0 {
 				v.errorf(p+".version", "toolkits must be in ascending order (%s after %s)", t.Version, m.CUDA[i-1].Version)
 			}
 		}
@@ -390,15 +407,17 @@ func (v *validator) framework(m *Matrix, id string) {
 		if r.version != nil {
 			prev = r.version
 		}
-		v.version(rp+".min_cc", r.MinCC, false)
-		for j, b := range r.CUDA {
-			bp := fmt.Sprintf("%s.cuda[%d]", rp, j)
+		r.minCC = v.version(rp+".min_cc", r.MinCC, false)
+		for j := range r.CUDA {
+			b, bp := &r.CUDA[j], fmt.Sprintf("%s.cuda[%d]", rp, j)
 			if m.toolkit(b.Toolkit) == nil {
 				v.errorf(bp+".toolkit", "CUDA %q is not in the cuda section", b.Toolkit)
 			}
-			if _, err := parseArchs(b.Archs); err != nil {
+			var err error
+			if b.archs, err = parseArchs(b.Archs); err != nil {
 				v.errorf(bp+".archs", "%v", err)
 			}
+			b.archsParsed = err == nil
 		}
 		for j, s := range r.ROCm {
 			v.version(fmt.Sprintf("%s.rocm[%d]", rp, j), s, true)
@@ -513,7 +532,7 @@ func (m *Matrix) toolkit(version string) *CUDAToolkit {
 		return nil
 	}
 	for i := range m.CUDA {
-		if v, err := ParseVersion(m.CUDA[i].Version); err == nil && v.Compare(want) == 0 {
+		if v := parsed(m.CUDA[i].version, m.CUDA[i].Version); v != nil && v.Compare(want) == 0 {
 			return &m.CUDA[i]
 		}
 	}

@@ -54,6 +54,19 @@ func IndexLines(data []byte) Lines {
 	return lines
 }
 
+// LineOf is Lines.Line over data, indexed at its first call: a document
+// checked without a problem is parsed once, not twice. It is not safe for
+// concurrent use.
+func LineOf(data []byte) func(path string) int {
+	var lines Lines
+	return func(path string) int {
+		if lines == nil {
+			lines = IndexLines(data)
+		}
+		return lines.Line(path)
+	}
+}
+
 // Has reports whether the document gave path.
 func (l Lines) Has(path string) bool {
 	_, ok := l[path]
