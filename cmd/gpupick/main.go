@@ -9,5 +9,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Execute(cli.NewEnv(os.Stdout, os.Stderr), os.Args[1:]))
+	e := cli.NewEnv(os.Stdout, os.Stderr)
+	e.Tune = cli.ShortRun
+	os.Exit(cli.Execute(e, os.Args[1:]))
 }

@@ -256,6 +256,62 @@ func mustRead(t *testing.T, name string) string {
 	return string(b)
 }
 
+// TestBuildAgain: Build resolves the offers it is given in place, so a
+// Files built a second time (a rebuild layers new rows over the same base)
+// must give what a fresh parse gives: resolving an alias, a currency and
+// a country is idempotent.
+func TestBuildAgain(t *testing.T) {
+	parse := func() *Files {
+		f, err := Parse(os.DirFS("testdata/mini"), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	reused, fresh := parse(), parse()
+	aliased, foreign := 0, 0
+	for _, o := range reused.Offers {
+		if o.GPU != strings.ToLower(o.GPU) {
+			aliased++
+		}
+		if o.Currency != "USD" {
+			foreign++
+		}
+	}
+	if aliased == 0 || foreign == 0 {
+		t.Fatalf("the mini catalog needs an offer naming its GPU by alias (%d) and one priced in another currency (%d)", aliased, foreign)
+	}
+	first, err := Build(reused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := map[*Offer]bool{}
+	for _, o := range reused.Offers {
+		parsed[o] = true
+	}
+	for _, o := range first.Offers {
+		if !parsed[o] {
+			t.Fatalf("%s: Build copied the offer instead of adopting it", o.Key())
+		}
+	}
+	again, err := Build(reused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Build(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Offers) != len(want.Offers) {
+		t.Fatalf("offers: %d built again, %d fresh", len(again.Offers), len(want.Offers))
+	}
+	for i := range want.Offers {
+		if d := cmp.Diff(*want.Offers[i], *again.Offers[i], cmp.AllowUnexported(Offer{})); d != "" {
+			t.Errorf("%s built again differs from a fresh build (-fresh +again):\n%s", want.Offers[i].Key(), d)
+		}
+	}
+}
+
 func TestLayering(t *testing.T) {
 	base, err := Parse(os.DirFS("testdata/mini"), true)
 	if err != nil {

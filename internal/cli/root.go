@@ -39,6 +39,9 @@ type Env struct {
 	ReadFile func(name string) ([]byte, error)
 	DirFS    func(dir string) fs.FS
 	Getenv   func(key string) string
+	// Tune, when set, is called with the name of the command about to run,
+	// to tune the process for it (ShortRun, in the gpupick binary).
+	Tune func(command string)
 
 	catalogDir string // --catalog
 	pricesFile string // --prices
@@ -191,6 +194,11 @@ func Execute(e *Env, args []string) (code int) {
 	}()
 	root := NewRoot(e)
 	root.SetArgs(args)
+	if e.Tune != nil {
+		if cmd, _, err := root.Find(args); err == nil {
+			e.Tune(cmd.Name())
+		}
+	}
 	err := root.Execute()
 	if err == nil {
 		return 0
