@@ -70,9 +70,9 @@ var azureSquashed = func() map[string]string {
 	return m
 }()
 
-func squash(s string) string {
-	return strings.NewReplacer("_", "", " ", "").Replace(strings.ToLower(s))
-}
+func squash(s string) string { return squasher.Replace(strings.ToLower(s)) }
+
+var squasher = strings.NewReplacer("_", "", " ", "")
 
 // azureKind says what an Azure armSkuName is.
 type skuKind int8
