@@ -12,15 +12,19 @@ import (
 // as usual.
 const shortRunHeap = 128 << 20
 
+// longRunning are the commands that serve until stopped.
+var longRunning = map[string]bool{"serve": true, "mcp": true}
+
 // ShortRun tunes the garbage collector of this process for command, which
 // starts, answers and exits. Such a run allocates some 40 MB that it mostly
 // keeps (the catalog, then the ranking); collecting while it grows costs a
 // sixth of the process's time and frees little. So there is no collection
 // until the heap reaches shortRunHeap; from the first one on, the collector
 // runs as it did. A GOGC or GOMEMLIMIT in the environment is left alone, and
-// so is serve, which tunes its own (server.TuneRuntime).
+// so are the servers: serve tunes its own (server.TuneRuntime), and mcp
+// answers a conversation for as long as it lasts.
 func ShortRun(command string) {
-	if command == "serve" || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if longRunning[command] || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	percent := debug.SetGCPercent(-1)

@@ -18,16 +18,18 @@ func gcSettings() (int, int64) {
 
 // TestShortRun: a one-shot command runs without collections until its heap
 // reaches shortRunHeap, and the first collection restores the collector;
-// serve and an environment's own GOGC or GOMEMLIMIT are left alone.
+// the servers and an environment's own GOGC or GOMEMLIMIT are left alone.
 func TestShortRun(t *testing.T) {
 	p0, l0 := gcSettings()
 	t.Cleanup(func() { debug.SetGCPercent(p0); debug.SetMemoryLimit(l0) })
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 
-	ShortRun("serve")
-	if p, l := gcSettings(); p != p0 || l != l0 {
-		t.Fatalf("serve: GOGC %d, limit %d; want %d, %d untouched", p, l, p0, l0)
+	for _, server := range []string{"serve", "mcp"} {
+		ShortRun(server)
+		if p, l := gcSettings(); p != p0 || l != l0 {
+			t.Fatalf("%s: GOGC %d, limit %d; want %d, %d untouched", server, p, l, p0, l0)
+		}
 	}
 	t.Setenv("GOGC", "50")
 	ShortRun("recommend")
