@@ -352,29 +352,50 @@ func TestIntervalsAndCoverage(t *testing.T) {
 		seen[c.Group]++
 		rows = append(rows, Row{Case: c, Speed: s, Err: -s, Fits: true})
 	}
-	iv := Intervals(rows, 0.5)
+	iv := Intervals(rows, Uniform(0.5))
 	for _, reg := range perf.Regimes() {
 		q, ok := iv[reg]
 		if !ok || q[0] > -0.1 || q[1] < 0.1 || q[0] < -0.41 || q[1] > 0.41 {
 			t.Errorf("%s: interval %v, want a band inside [-0.4, 0.4] around 0", reg, q)
 		}
 	}
-	cov, _ := Coverage(rows, 0.5)
+	cov, _ := Coverage(rows, Uniform(0.5))
 	if cov < 0.6 || cov > 0.95 {
 		t.Errorf("coverage %.2f of evenly spread residuals, want about 0.8", cov)
 	}
-	// Calibrate: a wider level never covers less, and the choice is the
-	// widening nearest the nominal 80%.
+	// Calibrate: a wider level never covers less, and each regime's choice
+	// (the pooled quantiles held at theirs) and the pooled one, over all
+	// rows, are the widenings whose coverage of their rows is nearest the
+	// nominal 80%.
 	widen, covs := Calibrate(rows)
 	if len(covs) != len(Widenings) {
 		t.Fatalf("%d coverages for %d widenings", len(covs), len(Widenings))
+	}
+	share := func(c [2]int) float64 { return float64(c[0]) / float64(c[1]) }
+	byWidening := make([]map[string][2]int, len(Widenings))
+	for i, x := range Widenings {
+		w := Uniform(x)
+		w["pooled"] = widen["pooled"]
+		_, byWidening[i] = Coverage(rows, w)
 	}
 	for i := range covs {
 		if i > 0 && covs[i] < covs[i-1] {
 			t.Errorf("coverage fell from %.3f to %.3f as the widening grew to %v", covs[i-1], covs[i], Widenings[i])
 		}
-		if j := slices.Index(Widenings, widen); math.Abs(covs[i]-0.8) < math.Abs(covs[j]-0.8)-1e-9 {
-			t.Errorf("widening %v covers %.3f, nearer 80%% than the chosen %v's %.3f", Widenings[i], covs[i], widen, covs[j])
+		if j := slices.Index(Widenings, widen["pooled"]); math.Abs(covs[i]-0.8) < math.Abs(covs[j]-0.8)-1e-9 {
+			t.Errorf("widening %v covers %.3f, nearer 80%% than the pooled choice %v's %.3f", Widenings[i], covs[i], widen["pooled"], covs[j])
+		}
+		for reg, c := range byWidening[i] {
+			j := slices.Index(Widenings, widen[reg])
+			if j < 0 {
+				t.Fatalf("%s: widening %v is not one of %v", reg, widen[reg], Widenings)
+			}
+			if i > 0 && share(c) < share(byWidening[i-1][reg]) {
+				t.Errorf("%s: coverage fell as the widening grew to %v", reg, Widenings[i])
+			}
+			if math.Abs(share(c)-0.8) < math.Abs(share(byWidening[j][reg])-0.8)-1e-9 {
+				t.Errorf("%s: widening %v covers %.3f of its rows, nearer 80%% than the chosen %v's %.3f", reg, Widenings[i], share(c), widen[reg], share(byWidening[j][reg]))
+			}
 		}
 	}
 	if slices.Index(perf.Regimes(), "infer-burst") < 0 {

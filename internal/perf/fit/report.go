@@ -24,10 +24,10 @@ type Result struct {
 	Intervals  map[string][2]float64
 	Coverage   float64
 	ByRegime   map[string][2]int
-	// Widen is the widening of the intervals' quantile levels Calibrate
-	// chose, in sources; Coverages the nested coverage of each of
-	// Widenings.
-	Widen     float64
+	// Widen is the widening of each regime's quantile levels Calibrate
+	// chose, in sources; Coverages the nested coverage of all rows at
+	// each of Widenings applied to every regime.
+	Widen     Widening
 	Coverages []float64
 }
 
@@ -129,12 +129,12 @@ func (r Result) Markdown() string {
 	}
 
 	w("## Prediction intervals\n\n")
-	w("Every prediction carries an 80%% interval (p10-p90) from the held-out residuals ln(measured / predicted speed) of its regime; a regime with fewer than 6 rows takes the pooled residuals. ")
+	w("Every prediction carries an 80%% interval (p10-p90) from the held-out residuals ln(measured / predicted speed) of its regime; a regime with rows from fewer than 4 sources takes the pooled residuals. ")
 	w("Medium-confidence predictions (less-calibrated accelerators) widen it 1.5 times, low-confidence ones 2.5 times; a serving-engine release outside the tables lowers the confidence one class. ")
 	w("Each source weighs the same, and the quantile levels are moved out by a share of one source on each side (from k sources the 10th and 90th percentiles of the next, unseen one lie a little further out than those of the k seen). ")
-	w("Coverage is measured nested: each row's interval is built from the other sources' held-out residuals only. Moved out by %s of a source, the intervals cover %s of the held-out rows respectively; the share nearest the nominal 80%% is used (%g). ", widenList(), coverageList(r.Coverages), r.Widen)
+	w("Coverage is measured nested: each row's interval is built from the other sources' held-out residuals only. Moved out by %s of a source in every regime, the intervals cover %s of the held-out rows respectively. How far the next source falls beyond the seen ones depends on how alike a regime's sources are, so each regime takes the share whose nested coverage of its own rows is nearest the nominal 80%% (the column 'moved out'; the pooled residuals take the share nearest 80%% over all rows, %g). ", widenList(), coverageList(r.Coverages), r.Widen["pooled"])
 	w("**%.0f%%** of %d held-out rows fall inside their interval (target 75-85%%).\n\n", 100*r.Coverage, len(v.HeldOut))
-	w("| regime | p10 | p90 | held-out rows inside / rows |\n|---|---:|---:|---:|\n")
+	w("| regime | p10 | p90 | moved out (sources) | held-out rows inside / rows |\n|---|---:|---:|---:|---:|\n")
 	regs := append([]string{"pooled"}, perf.Regimes()...)
 	for _, reg := range regs {
 		q := r.Intervals[reg]
@@ -143,7 +143,11 @@ func (r Result) Markdown() string {
 		if c[1] > 0 {
 			cov = fmt.Sprintf("%d / %d", c[0], c[1])
 		}
-		w("| %s | %+.3f (x%.2f) | %+.3f (x%.2f) | %s |\n", reg, q[0], math.Exp(q[0]), q[1], math.Exp(q[1]), cov)
+		moved := fmt.Sprint(r.Widen[reg])
+		if reg != "pooled" && q == r.Intervals["pooled"] {
+			moved = "pooled" // too few sources: the pooled interval
+		}
+		w("| %s | %+.3f (x%.2f) | %+.3f (x%.2f) | %s | %s |\n", reg, q[0], math.Exp(q[0]), q[1], math.Exp(q[1]), moved, cov)
 	}
 
 	w("\n## Fitted factors\n\n| factor | prior | fitted | spread (ln) | bounds |\n|---|---:|---:|---:|---|\n")
