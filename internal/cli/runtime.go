@@ -4,12 +4,14 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/gpupick/gpupick/internal/server"
 )
 
 // shortRunHeap is how far a command's heap may grow before its first
-// garbage collection. Every example's recommendation stays under it (the
-// largest peaks near 100 MB resident); a larger job collects from there on
-// as usual.
+// garbage collection, or a quarter of the container's memory where that is
+// less. Every example's recommendation stays under it (the largest peaks
+// near 100 MB resident); a larger job collects from there on as usual.
 const shortRunHeap = 128 << 20
 
 // longRunning are the commands that serve until stopped.
@@ -28,11 +30,22 @@ func ShortRun(command string) {
 		return
 	}
 	percent := debug.SetGCPercent(-1)
-	limit := debug.SetMemoryLimit(shortRunHeap)
+	limit := debug.SetMemoryLimit(shortRunLimit(os.ReadFile))
 	// The limit starts the first collection, which frees the sentinel
 	// (unreachable from here on); its cleanup restores the settings.
 	runtime.AddCleanup(new([64]byte), func(prev [2]int64) {
 		debug.SetGCPercent(int(prev[0]))
 		debug.SetMemoryLimit(prev[1])
 	}, [2]int64{int64(percent), limit})
+}
+
+// shortRunLimit is the heap a short run reaches before its first
+// collection: shortRunHeap, or a quarter of the container's memory (read
+// through read) where that is less, so that a small container keeps most
+// of its memory.
+func shortRunLimit(read func(string) ([]byte, error)) int64 {
+	if c, ok := server.ContainerMemoryLimit(read); ok {
+		return min(shortRunHeap, c/4)
+	}
+	return shortRunHeap
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io/fs"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -39,8 +41,8 @@ func TestShortRun(t *testing.T) {
 	t.Setenv("GOGC", "")
 
 	ShortRun("recommend")
-	if p, l := gcSettings(); p != -1 || l != shortRunHeap {
-		t.Fatalf("recommend: GOGC %d, limit %d; want off until %d bytes", p, l, shortRunHeap)
+	if p, l := gcSettings(); p != -1 || l != shortRunLimit(os.ReadFile) {
+		t.Fatalf("recommend: GOGC %d, limit %d; want off until %d bytes", p, l, shortRunLimit(os.ReadFile))
 	}
 	runtime.GC() // what reaching the limit would start
 	deadline := time.Now().Add(5 * time.Second)
@@ -69,6 +71,32 @@ func TestTuneNamesTheCommand(t *testing.T) {
 		Execute(e, args)
 		if got != "version" {
 			t.Errorf("%q: Tune(%q), want version", args, got)
+		}
+	}
+}
+
+// TestShortRunLimit: a container's memory limit caps the first heap at a
+// quarter of it; no limit, or an unlimited one, leaves shortRunHeap.
+func TestShortRunLimit(t *testing.T) {
+	read := func(files map[string]string) func(string) ([]byte, error) {
+		return func(name string) ([]byte, error) {
+			if v, ok := files[name]; ok {
+				return []byte(v), nil
+			}
+			return nil, fs.ErrNotExist
+		}
+	}
+	for _, tc := range []struct {
+		files map[string]string
+		want  int64
+	}{
+		{nil, shortRunHeap},
+		{map[string]string{"/sys/fs/cgroup/memory.max": "max\n"}, shortRunHeap},
+		{map[string]string{"/sys/fs/cgroup/memory.max": "268435456\n"}, 64 << 20},
+		{map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "4294967296"}, shortRunHeap},
+	} {
+		if got := shortRunLimit(read(tc.files)); got != tc.want {
+			t.Errorf("%v: %d bytes, want %d", tc.files, got, tc.want)
 		}
 	}
 }

@@ -556,7 +556,7 @@ func TuneRuntime() string {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return "GOMEMLIMIT from the environment"
 	}
-	limit, ok := containerMemoryLimit(os.ReadFile)
+	limit, ok := ContainerMemoryLimit(os.ReadFile)
 	if !ok {
 		return "no container memory limit found: no Go memory limit"
 	}
@@ -565,10 +565,10 @@ func TuneRuntime() string {
 	return fmt.Sprintf("Go memory limit %d MiB, 85%% of the container's %d MiB", soft>>20, limit>>20)
 }
 
-// containerMemoryLimit reads the memory limit of the process's cgroup:
+// ContainerMemoryLimit reads the memory limit of the process's cgroup:
 // cgroup v2's memory.max, else v1's memory.limit_in_bytes; false when
 // neither gives a limit ("max", or v1's near-2^63 "unlimited").
-func containerMemoryLimit(read func(string) ([]byte, error)) (int64, bool) {
+func ContainerMemoryLimit(read func(string) ([]byte, error)) (int64, bool) {
 	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
 		b, err := read(f)
 		if err != nil {

@@ -866,7 +866,7 @@ func TestContainerMemoryLimit(t *testing.T) {
 		{"v1 unlimited", map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712"}, 0, false},
 		{"none", nil, 0, false},
 	} {
-		got, ok := containerMemoryLimit(files(tc.files))
+		got, ok := ContainerMemoryLimit(files(tc.files))
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("%s: %d %v, want %d %v", tc.name, got, ok, tc.want, tc.ok)
 		}
