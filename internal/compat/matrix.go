@@ -177,14 +177,13 @@ type CUDABuild struct {
 	Archs        string `yaml:"archs,omitempty"`
 	Experimental bool   `yaml:"experimental,omitempty"`
 
-	// archs is Archs parsed once by Parse; archsParsed says it was.
-	archs       []arch
-	archsParsed bool
+	// archs is Archs parsed once by Parse (nil in a matrix made by hand).
+	archs []arch
 }
 
 // archList is the build's compiled arch list.
 func (b *CUDABuild) archList() []arch {
-	if b.archsParsed {
+	if b.archs != nil || b.Archs == "" {
 		return b.archs
 	}
 	a, _ := parseArchs(b.Archs)
@@ -417,7 +416,6 @@ func (v *validator) framework(m *Matrix, id string) {
 			if b.archs, err = parseArchs(b.Archs); err != nil {
 				v.errorf(bp+".archs", "%v", err)
 			}
-			b.archsParsed = err == nil
 		}
 		for j, s := range r.ROCm {
 			v.version(fmt.Sprintf("%s.rocm[%d]", rp, j), s, true)
